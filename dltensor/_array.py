@@ -1,0 +1,273 @@
+"""Layer 4: the ndarray, which owns one DLPack managed tensor.
+
+An ndarray is one of two things, fixed at birth:
+
+* imported: ``_tensor`` is the ManagedTensor it consumed (its deleter runs once, when the array,
+  every view of it and every export of it are gone); ``_array`` is a zero-copy compute view made
+  from it on first use, and stays None on a device no backend computes on;
+* computed: ``_array`` is a backend array (NumPy or CuPy) that a backend call returned, and
+  ``_tensor`` is None: its managed tensor is made by the backend's own producer on export.
+
+Operators, indexing and the array API methods are installed by the namespace modules above this
+one (a new op is one table row there); this module holds what every array has.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dlpack
+from ._backends import backend_for
+from ._devices import CPU, Device, as_device
+from ._dlpack.abi import (
+    DLPACK_FLAG_BITMASK_IS_COPIED,
+    DLPACK_FLAG_BITMASK_READ_ONLY,
+    DLDeviceType,
+)
+from ._dtypes import FROM_NUMPY, DType, dtype_from_dlpack
+
+__all__ = ["ndarray", "wrap", "from_tensor"]
+
+_new = object.__new__
+_CPU_DLPACK_DEVICE = (DLDeviceType.kDLCPU, 0)
+# NumPy exports these itself; ml_dtypes' are exported by our producer (NumPy 2.4 has no codes).
+_NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.kind is not None)
+_API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
+# Memory the CPU can read: NumPy computes on it, and a DLPack stream means nothing there.
+CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
+                          DLDeviceType.kDLROCMHost, DLDeviceType.kDLCUDAManaged))
+
+
+class ndarray:
+    """An n-dimensional array over memory on any DLPack device.
+
+    Make one with :func:`dltensor.asarray` or :func:`dltensor.from_dlpack`; hand it to any
+    DLPack consumer (``numpy.from_dlpack``, ``torch.from_dlpack``, ...) without a copy.
+    """
+
+    __slots__ = ("_array", "_tensor", "_device", "__weakref__")
+
+    # NumPy defers binary operators with an ndarray on the right to our reflected ones.
+    __array_ufunc__ = None
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("dltensor.ndarray cannot be constructed directly; use dltensor.asarray() "
+                        "or dltensor.from_dlpack()")
+
+    # --- the compute view ------------------------------------------------------------------
+
+    def _compute(self):
+        """The backend array computing on this memory (made on first use, zero-copy)."""
+        a = self._array
+        if a is None:
+            a = self._array = backend_for(self._device).view(self._tensor)
+        return a
+
+    # --- attributes --------------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> DType:
+        a = self._array
+        if a is not None:
+            return FROM_NUMPY[a.dtype]
+        t = self._tensor
+        return dtype_from_dlpack(t.code, t.bits)
+
+    @property
+    def device(self) -> Device:
+        return self._device
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        a = self._array
+        return a.shape if a is not None else self._tensor.shape
+
+    @property
+    def ndim(self) -> int:
+        a = self._array
+        return a.ndim if a is not None else len(self._tensor.shape)
+
+    @property
+    def size(self) -> int:
+        a = self._array
+        return a.size if a is not None else self._tensor.size
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Strides in elements, as DLPack and PyTorch count them (NumPy counts bytes)."""
+        t = self._tensor
+        if t is not None:
+            return t.strides
+        a = self._array
+        return tuple(s // a.itemsize for s in a.strides)
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the memory may not be written (DLPack's READ_ONLY flag)."""
+        t = self._tensor
+        if t is not None:
+            return t.read_only
+        return not self._array.flags.writeable
+
+    @property
+    def data_ptr(self) -> int:
+        """Address of the first element (for checking zero-copy; never dereference it)."""
+        t = self._tensor
+        if t is not None:
+            return t.pointer
+        a = self._array
+        return a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
+
+    def __repr__(self) -> str:
+        dt = self.dtype
+        if self._array is None and not _computable(self):
+            return (f"dltensor.ndarray(<{self._device} memory>, shape={self.shape}, "
+                    f"dtype={dt.name}, device={self._device})")
+        body = np.array2string(_host(self._compute()), separator=", ", prefix="dltensor.ndarray(")
+        dev = "" if self._device == CPU else f", device={self._device}"
+        return f"dltensor.ndarray({body}, dtype={dt.name}{dev})"
+
+    __str__ = __repr__
+
+    # --- the array API protocol methods ---------------------------------------------------------
+
+    def __array_namespace__(self, /, *, api_version: str | None = None):
+        if api_version not in _API_VERSIONS:
+            raise ValueError(f"dltensor implements array API versions 2023.12 to 2025.12, "
+                             f"not {api_version!r}")
+        import dltensor
+        return dltensor
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        d = self._device
+        return _CPU_DLPACK_DEVICE if d is CPU else (d.device_type, d.device_id)
+
+    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Export as a DLPack capsule (a fresh managed tensor on every call).
+
+        Versioned when ``max_version[0] >= 1``, legacy otherwise; READ_ONLY set for read-only
+        arrays (a legacy request for one raises BufferError, as it could not say so).
+        ``copy=True`` copies and sets IS_COPIED; ``copy=False`` raises BufferError where a copy
+        would be needed, as do an unsupported ``dl_device`` and a ``stream`` on the CPU.
+        """
+        a = self._array
+        if (a is not None and self._device is CPU and dl_device in (None, _CPU_DLPACK_DEVICE)
+                and stream is None and a.dtype in _NUMPY_EXPORTS):
+            # NumPy's own producer: C speed, right flags, and its manager_ctx keeps this view
+            # (and through its base our managed tensor) alive.
+            if copy is None or copy is False or copy is True:
+                return a.__dlpack__(max_version=max_version, copy=copy)
+            raise TypeError(f"copy must be True, False or None, not {copy!r}")
+        return _export(self, stream, max_version, dl_device, copy)
+
+    def to_device(self, device, /, *, stream=None) -> ndarray:
+        """This array on ``device``: itself when already there, else a copy."""
+        from ._interop import move
+        return move(self, as_device(device), stream=stream, copy=None)
+
+    def __array__(self, dtype=None, copy=None):
+        """A NumPy view (CPU-readable memory only: dltensor never copies across devices)."""
+        if self._device.device_type not in CPU_READABLE:
+            raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory. "
+                              "Move it first with x.to_device('cpu')")
+        a = self._compute()
+        if dtype is not None and a.dtype != dtype:
+            if copy is False:
+                raise ValueError("a dtype change needs a copy, and copy=False forbids it")
+            return a.astype(dtype)
+        return a.copy() if copy else a
+
+
+def _computable(x: ndarray) -> bool:
+    try:
+        backend_for(x._device)
+    except RuntimeError:
+        return False
+    t = x._tensor
+    return t is None or dtype_from_dlpack(t.code, t.bits).numpy is not None
+
+
+def _host(a):
+    """A NumPy array for printing (CuPy arrays are copied to the host for repr only)."""
+    return a if isinstance(a, np.ndarray) else a.get()
+
+
+def wrap(a, device: Device = CPU) -> ndarray:
+    """An ndarray around a backend array a backend call returned."""
+    x = _new(ndarray)
+    x._array = a
+    x._tensor = None
+    x._device = device
+    return x
+
+
+def from_tensor(mt: _dlpack.ManagedTensor) -> ndarray:
+    """An ndarray that owns a consumed managed tensor."""
+    x = _new(ndarray)
+    x._array = None
+    x._tensor = mt
+    x._device = CPU if (mt.device_type == 1 and mt.device_id == 0) else \
+        as_device((mt.device_type, mt.device_id))
+    return x
+
+
+def _describe(x: ndarray):
+    """(owner, data, byte_offset, dtype code/bits/lanes, shape, strides, read_only) to export."""
+    t = x._tensor
+    if t is not None:
+        return t, t.data or 0, t.byte_offset, (t.code, t.bits, t.lanes), t.shape, t.strides, \
+            t.read_only
+    a = x._array
+    dt = FROM_NUMPY[a.dtype]
+    ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
+    return a, ptr, 0, (dt.code, dt.bits, 1), a.shape, \
+        tuple(s // a.itemsize for s in a.strides), not a.flags.writeable
+
+
+def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
+    """Every export NumPy's producer does not make: other devices, extension dtypes, copies."""
+    if copy not in (None, True, False):
+        raise TypeError(f"copy must be True, False or None, not {copy!r}")
+    if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
+        raise TypeError(f"max_version must be a (major, minor) tuple, not {max_version!r}")
+    dev = x._device
+    if dl_device is not None and (dl_device[0], dl_device[1]) != (dev.device_type, dev.device_id):
+        if copy is False:
+            raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
+                              "and copy=False forbids it")
+        if tuple(dl_device) != (1, 0):
+            raise BufferError(f"dltensor can copy an export only to the CPU, not to {dl_device}")
+        host = x.to_device(CPU)
+        return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
+    if dev.device_type in CPU_READABLE:
+        if stream is not None:
+            raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
+    elif _computable(x):
+        a = x._compute()
+        if backend_for(dev).is_native(a):
+            return a.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
+                                copy=copy)
+    # Held devices: dltensor never queued work on this memory, so there is nothing to order
+    # a consumer's stream after.
+    if copy:
+        if not _computable(x):
+            raise BufferError(f"dltensor cannot copy memory on device {dev} (it cannot compute "
+                              "there); export without copy=True")
+        a = x._compute()
+        return _make(wrap(a.copy(), CPU if isinstance(a, np.ndarray) else dev), max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
+    return _make(x, max_version)
+
+
+def _make(x: ndarray, max_version, extra_flags: int = 0) -> object:
+    owner, data, offset, dtype, shape, strides, read_only = _describe(x)
+    versioned = max_version is not None and max_version[0] >= 1
+    if read_only and not versioned:
+        raise BufferError("this array is read-only and a legacy DLPack capsule cannot say so; "
+                          "ask with max_version=(1, 0) or copy=True")
+    flags = extra_flags | (DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
+    version = (1, min(max_version[1], _dlpack.DLPACK_MINOR_VERSION)
+               if max_version[0] == 1 else _dlpack.DLPACK_MINOR_VERSION) if versioned else None
+    dev = x._device
+    return _dlpack.make_capsule(owner, data=data, byte_offset=offset,
+                                device=(int(dev.device_type), dev.device_id), dtype=dtype,
+                                shape=shape, strides=strides, flags=flags, version=version)

@@ -1,0 +1,47 @@
+"""Layer 3: one small backend per compute library, chosen by the DLPack device type.
+
+A backend turns a validated ManagedTensor into a zero-copy array of its library (a "compute
+view"), names the array API namespace that computes on it (through array-api-compat) and knows
+which of its own arrays it produces. A device with no backend is held and handed on untouched.
+"""
+
+from __future__ import annotations
+
+from .._dlpack.abi import DLDeviceType
+from .._devices import Device
+
+__all__ = ["backend_for", "NoBackendError"]
+
+
+class NoBackendError(RuntimeError):
+    """Raised when asked to compute on memory no installed backend can reach."""
+
+
+# device type -> name of the backend module computing on it. CPU-readable memory (pinned and
+# managed memory too) computes through NumPy; CUDA memory through CuPy.
+_BY_DEVICE = {
+    DLDeviceType.kDLCPU: "numpy",
+    DLDeviceType.kDLCUDAHost: "numpy",
+    DLDeviceType.kDLROCMHost: "numpy",
+    DLDeviceType.kDLCUDAManaged: "numpy",
+    DLDeviceType.kDLCUDA: "cupy",
+}
+_loaded: dict[str, object] = {}
+
+
+def backend_for(device: Device):
+    """The backend module that computes on ``device``; NoBackendError when there is none."""
+    name = _BY_DEVICE.get(device.device_type)
+    if name is not None:
+        b = _loaded.get(name)
+        if b is None:
+            from importlib import import_module
+            b = _loaded[name] = import_module(f"{__name__}.{name}_backend")
+        if b.available():
+            return b
+        raise NoBackendError(
+            f"dltensor cannot compute on device {device}: {b.missing_reason()}; hand the array "
+            "to a library that can with its from_dlpack(), or move it with to_device('cpu')")
+    raise NoBackendError(
+        f"dltensor cannot compute on device {device}: it holds and hands on such memory but "
+        "has no backend for it; hand the array to a library that can with its from_dlpack()")

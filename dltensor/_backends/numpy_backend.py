@@ -1,0 +1,94 @@
+"""The NumPy backend: compute views over CPU-readable memory."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dlpack
+from .._dtypes import dtype_from_dlpack
+
+__all__ = ["available", "missing_reason", "native_type", "namespace", "view", "is_native"]
+
+native_type = np.ndarray
+
+
+def available() -> bool:
+    return True
+
+
+def missing_reason() -> str:  # pragma: no cover - NumPy is a hard dependency
+    return "NumPy is missing"
+
+
+_ns = None
+
+
+def namespace():
+    """array-api-compat's NumPy namespace (imported on first use: it costs ~50 ms)."""
+    global _ns
+    if _ns is None:
+        import array_api_compat.numpy as ns
+        _ns = ns
+    return _ns
+
+
+def is_native(obj: object) -> bool:
+    return type(obj) is np.ndarray
+
+
+class _Interface:
+    """Carries ``__array_interface__`` to NumPy and, as the view's base, keeps the owner alive."""
+
+    __slots__ = ("__array_interface__", "owner")
+
+    def __init__(self, interface: dict, owner: object):
+        self.__array_interface__ = interface
+        self.owner = owner
+
+
+def view(mt: _dlpack.ManagedTensor) -> np.ndarray:
+    """A NumPy array over a managed tensor's memory, read-only if the tensor is."""
+    dt = dtype_from_dlpack(mt.code, mt.bits)
+    npdt = dt.numpy
+    if npdt is None or mt.bits % 8:
+        hint = " (install ml_dtypes to compute on it)" if dt.kind is None and mt.bits >= 8 else ""
+        raise TypeError(f"dltensor cannot compute on dtype {dt.name}{hint}; it can still be "
+                        "held and handed on with from_dlpack()")
+    itemsize = npdt.itemsize
+    size = mt.size
+    if size == 0:
+        # NumPy refuses a NULL data pointer; an empty array has no memory to share anyway.
+        a = np.empty(mt.shape, npdt)
+        a.flags.writeable = not mt.read_only
+        return a
+    # Extension dtypes (ml_dtypes) have no typestr: describe as same-size unsigned, then view.
+    native = npdt.kind in "biufc"
+    interface = {
+        "version": 3,
+        "data": (mt.pointer, mt.read_only),
+        "shape": mt.shape,
+        "strides": tuple(s * itemsize for s in mt.strides),
+        "typestr": npdt.str if native else f"<u{itemsize}",
+    }
+    a = np.asarray(_Interface(interface, mt))
+    return a if native else a.view(npdt)
+
+
+def harvest_c_release() -> None:
+    """Lend NumPy's own C deleters to the DLPack producer (see _dlpack/produce.py for why).
+
+    NumPy's exported tensors are one PyMem_Malloc block released by a deleter that frees it and
+    drops ``manager_ctx``; its capsule destructor calls the deleter of an unused capsule. That
+    is exactly the contract the producer needs, with no Python code on a consumer's error path.
+    """
+    import ctypes
+    from .._dlpack import capsule as cap
+    for versioned, offset in ((True, 16), (False, 56)):
+        c = np.empty(1).__dlpack__(max_version=(1, 0) if versioned else None)
+        name = cap.capsule_name(c)
+        address = cap.PyCapsule_GetPointer(c, name)
+        deleter = ctypes.c_void_p.from_address(address + offset).value
+        _dlpack.use_c_release(versioned, cap.PyCapsule_GetDestructor(c), deleter)
+
+
+harvest_c_release()

@@ -1,0 +1,96 @@
+"""Device objects built from DLPack's ``(device_type, device_id)``."""
+
+from __future__ import annotations
+
+import os
+
+from ._dlpack.abi import DLDeviceType
+
+__all__ = ["Device", "as_device", "CPU", "set_default_device", "get_default_device"]
+
+# Printed names, from DLPack's enum names: kDLCUDAHost -> "cuda_host", kDLROCM -> "rocm".
+_NAMES = {
+    1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi",
+    10: "rocm", 11: "rocm_host", 12: "ext_dev", 13: "cuda_managed", 14: "oneapi", 15: "webgpu",
+    16: "hexagon", 17: "maia", 18: "trn",
+}
+_TYPES = {v: k for k, v in _NAMES.items()}
+_TYPES["gpu"] = 2  # CuPy's and JAX's word for a CUDA device
+
+
+class Device:
+    """A DLPack device: ``Device(DLDeviceType.kDLCUDA, 1)`` prints as ``cuda:1``."""
+
+    __slots__ = ("device_type", "device_id", "_hash")
+
+    def __init__(self, device_type: int, device_id: int = 0):
+        self.device_type = DLDeviceType(device_type)
+        self.device_id = int(device_id)
+        self._hash = hash((int(device_type), self.device_id))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Device:
+            return self._hash == other._hash and self.device_type == other.device_type \
+                and self.device_id == other.device_id
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Device({str(self)!r})"
+
+    def __str__(self) -> str:
+        name = _NAMES[self.device_type]
+        return name if self.device_type == DLDeviceType.kDLCPU else f"{name}:{self.device_id}"
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        return (self.device_type, self.device_id)
+
+    def __reduce__(self):
+        return (Device, (int(self.device_type), self.device_id))
+
+
+CPU = Device(DLDeviceType.kDLCPU, 0)
+_cache: dict[object, Device] = {(1, 0): CPU, "cpu": CPU, CPU: CPU}
+
+
+def as_device(device: object) -> Device:
+    """A Device from a Device, a ``(device_type, device_id)`` pair or a string like ``"cuda:1"``."""
+    d = _cache.get(device) if isinstance(device, (str, tuple, Device)) else None
+    if d is not None:
+        return d
+    if isinstance(device, Device):
+        return device
+    if isinstance(device, tuple) and len(device) == 2:
+        d = Device(*device)
+    elif isinstance(device, str):
+        name, _, index = device.strip().lower().partition(":")
+        if name not in _TYPES or (index and not index.isdigit()):
+            raise ValueError(f"unknown device {device!r}; expected a name like 'cpu', 'cuda:0', "
+                             f"'rocm:1' (known names: {', '.join(_NAMES.values())})")
+        d = Device(_TYPES[name], int(index or 0))
+    elif hasattr(device, "__dlpack_device__"):
+        d = Device(*device.__dlpack_device__())
+    else:
+        raise TypeError(f"a device must be a dltensor Device, a (device_type, device_id) pair "
+                        f"or a string like 'cuda:0', not {type(device).__name__}")
+    _cache[device] = d
+    return d
+
+
+_default: Device | None = None
+
+
+def get_default_device() -> Device:
+    """The device new arrays are made on: set_default_device(), else $DLTENSOR_DEVICE, else cpu."""
+    global _default
+    if _default is None:
+        _default = as_device(os.environ.get("DLTENSOR_DEVICE", "cpu"))
+    return _default
+
+
+def set_default_device(device: object) -> None:
+    """Choose the device creation functions use when given no ``device=`` (None resets)."""
+    global _default
+    _default = None if device is None else as_device(device)

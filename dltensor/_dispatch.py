@@ -1,0 +1,92 @@
+"""Layer 5's base: delegating an array API call to the backend of its arrays' device.
+
+Each namespace module describes its functions (a table row each) and builds them with the
+helpers here, so the unwrap / same-device check / call / wrap sequence is written once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._array import ndarray, wrap
+from ._backends import backend_for
+from ._devices import CPU, Device
+
+__all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "check_device"]
+
+_np_ndarray = np.ndarray
+
+
+def check_device(*arrays: ndarray) -> Device:
+    """The one device of the given arrays; ValueError when they are on different devices."""
+    dev = arrays[0]._device
+    for x in arrays[1:]:
+        if x._device != dev:
+            raise ValueError(f"arrays are on different devices ({dev} and {x._device}); move "
+                             "one with to_device() first")
+    return dev
+
+
+def device_of(args) -> Device:
+    """The device of the ndarrays among ``args`` (CPU when there are none)."""
+    arrays = [a for a in args if isinstance(a, ndarray)]
+    return check_device(*arrays) if arrays else CPU
+
+
+_namespaces: dict[Device, object] = {}
+
+
+def namespace_for(device: Device):
+    """The array-api-compat namespace computing on ``device`` (raises for held devices)."""
+    ns = _namespaces.get(device)
+    if ns is None:
+        ns = _namespaces[device] = backend_for(device).namespace()
+    return ns
+
+
+def native(x):
+    """The backend array behind an ndarray; anything else is returned unchanged."""
+    if type(x) is ndarray:
+        a = x._array
+        return a if a is not None else x._compute()
+    return x
+
+
+def wrap_result(r, device: Device = CPU):
+    """Wrap what a backend call returned: arrays, NumPy scalars, and tuples/lists of them."""
+    t = type(r)
+    if t is _np_ndarray:
+        return wrap(r, device)
+    if isinstance(r, np.generic):
+        return wrap(np.asarray(r), device)
+    if t is tuple or t is list or (isinstance(r, tuple) and hasattr(r, "_fields")):
+        items = [wrap_result(e, device) for e in r]
+        return t(*items) if hasattr(r, "_fields") else tuple(items)
+    if hasattr(r, "__cuda_array_interface__") and not isinstance(r, ndarray):
+        return wrap(r, device)
+    return r
+
+
+def delegate(name: str, module_path: str = ""):
+    """A function that calls the backend namespace's ``name`` on unwrapped arguments.
+
+    Arrays may be positional, keyword, or inside a list/tuple positional argument (concat,
+    stack, meshgrid); all must share one device, which the result stays on.
+    """
+    def f(*args, **kwargs):
+        arrays = [a for a in args if isinstance(a, ndarray)]
+        for a in args:
+            if isinstance(a, (list, tuple)):
+                arrays.extend(e for e in a if isinstance(e, ndarray))
+        arrays.extend(v for v in kwargs.values() if isinstance(v, ndarray))
+        dev = check_device(*arrays) if arrays else CPU
+        ns = namespace_for(dev)
+        if module_path:
+            ns = getattr(ns, module_path)
+        args = [native(a) if not isinstance(a, (list, tuple)) else type(a)(native(e) for e in a)
+                for a in args]
+        kwargs = {k: native(v) for k, v in kwargs.items()}
+        return wrap_result(getattr(ns, name)(*args, **kwargs), dev)
+
+    f.__name__ = f.__qualname__ = name
+    return f

@@ -1,0 +1,249 @@
+"""Consuming DLPack: negotiate with a producer, validate every field, own the managed tensor.
+
+A :class:`ManagedTensor` is the one place ownership lives: it took a managed tensor from a
+capsule (renaming the capsule to ``used_*``) and calls its deleter exactly once, when it is
+released or garbage collected. Everything it reports was copied out of the C struct and checked
+before anyone may use it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+
+from . import capsule as _cap
+from .abi import (
+    DELETER,
+    DLPACK_FLAG_BITMASK_READ_ONLY,
+    DLPACK_MAJOR_VERSION,
+    DLPACK_MINOR_VERSION,
+    DLDataTypeCode,
+    DLDeviceType,
+)
+
+__all__ = ["ManagedTensor", "consume_capsule", "request_capsule", "valid_bits", "live_count"]
+
+# DLTensor: data, device_type, device_id, ndim, code, bits, lanes, shape*, strides*, byte_offset.
+_DLTENSOR = "QiiiBBHQQQ"
+_VERSIONED = struct.Struct("<IIQQQ" + _DLTENSOR)  # version, manager_ctx, deleter, flags, dl_tensor
+_LEGACY = struct.Struct("<" + _DLTENSOR + "QQ")  # dl_tensor, manager_ctx, deleter
+
+_MAX_NDIM = 64  # NumPy's limit; no producer makes more and it bounds what we read
+_INT64_MAX = (1 << 63) - 1
+_DEVICE_TYPES = frozenset(int(d) for d in DLDeviceType)
+
+_FLOAT8 = range(DLDataTypeCode.kDLFloat8_e3m4, DLDataTypeCode.kDLFloat8_e8m0fnu + 1)
+_FLOAT6 = (DLDataTypeCode.kDLFloat6_e2m3fn, DLDataTypeCode.kDLFloat6_e3m2fn)
+
+
+def valid_bits(code: int, bits: int) -> bool:
+    """Whether ``bits`` is a width DLPack allows for type ``code``."""
+    if code in (DLDataTypeCode.kDLInt, DLDataTypeCode.kDLUInt):
+        return bits in (1, 2, 4, 8, 16, 32, 64)
+    if code == DLDataTypeCode.kDLFloat:
+        return bits in (16, 32, 64)
+    if code == DLDataTypeCode.kDLBfloat:
+        return bits == 16
+    if code == DLDataTypeCode.kDLComplex:
+        return bits in (64, 128)
+    if code == DLDataTypeCode.kDLBool:
+        return bits == 8
+    if code == DLDataTypeCode.kDLOpaqueHandle:
+        return bits in (8, 16, 32, 64)
+    if code in _FLOAT8:
+        return bits == 8
+    if code in _FLOAT6:
+        return bits == 6
+    if code == DLDataTypeCode.kDLFloat4_e2m1fn:
+        return bits == 4
+    return False
+
+
+_live = 0  # ManagedTensors not yet released, for leak tests
+
+
+def live_count() -> int:
+    """How many consumed managed tensors are still owned (not yet deleted)."""
+    return _live
+
+
+def _call_deleter(deleter: int, address: int, _proto=DELETER) -> None:
+    if deleter:
+        _proto(deleter)(address)
+
+
+class ManagedTensor:
+    """One consumed DLManagedTensor(Versioned), validated, whose deleter runs exactly once."""
+
+    __slots__ = (
+        "address", "versioned", "version", "flags", "data", "byte_offset",
+        "device_type", "device_id", "code", "bits", "lanes", "shape", "strides",
+        "_deleter", "__weakref__",
+    )
+
+    @property
+    def read_only(self) -> bool:
+        return bool(self.flags & DLPACK_FLAG_BITMASK_READ_ONLY)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def pointer(self) -> int:
+        """Address of element 0 (``data + byte_offset``)."""
+        return (self.data or 0) + self.byte_offset
+
+    def release(self, _call=_call_deleter) -> None:
+        """Call the producer's deleter now (once; later calls do nothing)."""
+        deleter, self._deleter = self._deleter, None
+        if deleter is not None:
+            global _live
+            _live -= 1
+            _call(deleter, self.address)
+
+    def __del__(self) -> None:
+        # Python saves any in-flight exception around __del__, so a deleter run from a
+        # consumer's error path cannot clobber that consumer's exception.
+        if getattr(self, "_deleter", None) is not None:
+            self.release()
+
+    def __repr__(self) -> str:
+        kind = "versioned %d.%d" % self.version if self.versioned else "legacy"
+        return (f"<ManagedTensor {kind} device=({self.device_type}, {self.device_id}) "
+                f"dtype=({self.code}, {self.bits}, {self.lanes}) shape={self.shape} "
+                f"strides={self.strides} flags={self.flags:#x}>")
+
+
+def _fail(msg: str, deleter: int, address: int) -> BufferError:
+    """Give an owned, refused tensor back to its producer and make the error to raise."""
+    _call_deleter(deleter, address)
+    return BufferError(msg)
+
+
+def consume_capsule(capsule: object) -> ManagedTensor:
+    """Take ownership of the managed tensor in a DLPack capsule, validating every field.
+
+    Raises TypeError for a non-capsule and BufferError for anything DLPack-level. After the
+    capsule is renamed the deleter is called exactly once on every path, errors included.
+    """
+    if not _cap.is_capsule(capsule):
+        raise TypeError(f"expected a DLPack PyCapsule, got {type(capsule).__name__}")
+    name = _cap.capsule_name(capsule)
+    if name == _cap.CAPSULE_NAME_VERSIONED:
+        versioned, used, layout = True, _cap.USED_CAPSULE_NAME_VERSIONED, _VERSIONED
+    elif name == _cap.CAPSULE_NAME:
+        versioned, used, layout = False, _cap.USED_CAPSULE_NAME, _LEGACY
+    elif name in (_cap.USED_CAPSULE_NAME, _cap.USED_CAPSULE_NAME_VERSIONED):
+        raise BufferError("this DLPack capsule was already consumed; ask the producer for a new one")
+    else:
+        raise BufferError(f"not a DLPack capsule (its name is {name!r})")
+    address = _cap.PyCapsule_GetPointer(capsule, name)
+    if not address:
+        raise BufferError("DLPack capsule holds a NULL managed tensor")
+    fields = layout.unpack(ctypes.string_at(address, layout.size))
+    if versioned:
+        major, minor, _ctx, deleter, flags = fields[:5]
+        t = fields[5:]
+    else:
+        major, minor, flags = 0, 0, 0
+        t, deleter = fields[:10], fields[11]
+    # From here on the tensor is ours: the capsule no longer calls the deleter.
+    if _cap.PyCapsule_SetName(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
+        raise BufferError("could not take ownership of the DLPack capsule")
+    if versioned and major != DLPACK_MAJOR_VERSION:
+        # The spec: on an unknown major version call the deleter and touch nothing else.
+        raise _fail(f"unsupported DLPack version {major}.{minor} "
+                    f"(dltensor reads {DLPACK_MAJOR_VERSION}.x)", deleter, address)
+    data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_p, byte_offset = t
+    try:
+        shape, strides = _validate(data, dev_type, ndim, code, bits, lanes, shape_p, strides_p,
+                                   byte_offset)
+    except BufferError as e:
+        raise _fail(str(e), deleter, address) from None
+    mt = ManagedTensor.__new__(ManagedTensor)
+    mt.address, mt.versioned, mt.version, mt.flags = address, versioned, (major, minor), flags
+    mt.data, mt.byte_offset = data, byte_offset
+    mt.device_type, mt.device_id = dev_type, dev_id
+    mt.code, mt.bits, mt.lanes = code, bits, lanes
+    mt.shape, mt.strides = shape, strides
+    mt._deleter = deleter or None
+    global _live
+    if deleter:
+        _live += 1
+    return mt
+
+
+def _validate(data, dev_type, ndim, code, bits, lanes, shape_p, strides_p, byte_offset):
+    """Check one DLTensor's fields; return (shape, strides) as tuples of ints."""
+    if dev_type not in _DEVICE_TYPES:
+        raise BufferError(f"unknown DLPack device type {dev_type}")
+    if code not in DLDataTypeCode._value2member_map_:
+        raise BufferError(f"unknown DLPack dtype code {code}")
+    if lanes != 1:
+        raise BufferError(f"vector dtypes (lanes={lanes}) are not supported")
+    if not valid_bits(code, bits):
+        raise BufferError(f"{bits} bits is not a valid width for "
+                          f"{DLDataTypeCode(code).name}")
+    if not 0 <= ndim <= _MAX_NDIM:
+        raise BufferError(f"invalid ndim {ndim} (must be 0..{_MAX_NDIM})")
+    if byte_offset > _INT64_MAX:
+        raise BufferError(f"invalid byte_offset {byte_offset}")
+    if ndim == 0:
+        return (), ()
+    if not shape_p:
+        raise BufferError(f"DLTensor has ndim={ndim} but a NULL shape pointer")
+    fmt = struct.Struct(f"<{ndim}q")
+    shape = fmt.unpack(ctypes.string_at(shape_p, fmt.size))
+    size = 1
+    for s in shape:
+        if s < 0:
+            raise BufferError(f"negative extent in shape {shape}")
+        size *= s
+    if size > _INT64_MAX:
+        raise BufferError(f"shape {shape} has more elements than fit in int64")
+    if strides_p:
+        strides = fmt.unpack(ctypes.string_at(strides_p, fmt.size))
+        if size:
+            # The furthest element, in bytes, must be addressable.
+            span = sum(abs(st) * (s - 1) for s, st in zip(shape, strides))
+            if (span * max(bits, 8)) // 8 > _INT64_MAX:
+                raise BufferError(f"strides {strides} overflow the address space")
+    else:  # before DLPack 1.2, NULL strides meant compact row-major
+        strides, acc = [], 1
+        for s in reversed(shape):
+            strides.append(acc)
+            acc *= max(s, 1)
+        strides = tuple(reversed(strides))
+    if size and not data:
+        raise BufferError("DLTensor has elements but a NULL data pointer")
+    return shape, strides
+
+
+def request_capsule(x: object, *, max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION),
+                    stream=None, dl_device=None, copy=None) -> object:
+    """Ask a producer for a capsule the way the array API standard says a consumer should.
+
+    Asks with ``max_version`` (and the other 2023.12 keywords) first; a producer too old to take
+    them raises TypeError and is asked again without them. The caller dispatches on the name of
+    the capsule that actually came back.
+    """
+    kwargs = {"max_version": max_version}
+    if stream is not None:
+        kwargs["stream"] = stream
+    if dl_device is not None:
+        kwargs["dl_device"] = dl_device
+    if copy is not None:
+        kwargs["copy"] = copy
+    try:
+        return x.__dlpack__(**kwargs)
+    except TypeError:
+        if dl_device is not None or copy is not None:
+            # An old producer cannot honour these; asking without them would be a lie.
+            raise BufferError(
+                f"{type(x).__name__}.__dlpack__ does not take dl_device/copy (a pre-2023.12 "
+                "producer); call from_dlpack without device= and copy=") from None
+        return x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()

@@ -1,0 +1,119 @@
+"""Producing DLPack: a fresh managed tensor and capsule for every export.
+
+Each export allocates one block (struct, then shape, then strides) with ``PyMem_Malloc`` and
+holds one reference to an owner object through ``manager_ctx``; the deleter frees the block and
+drops that reference. So an array can be exported any number of times and every export keeps
+the memory alive on its own.
+
+Why C release functions: a consumer that refuses a capsule (NumPy, numpy#32697) destroys it with
+its own exception still set. A capsule destructor or deleter written in Python (a ctypes
+callback) cannot run then without turning that exception into SystemError. So when a C pair
+with the contract "deleter: PyMem_Free(self); Py_DECREF(manager_ctx)" and "capsule destructor:
+call the deleter of an unused capsule" is registered with :func:`use_c_release`, exports use it
+and no Python code runs when a capsule or tensor dies. Without one, a Python fallback is used.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+import threading
+
+from . import capsule as _cap
+from .abi import DELETER, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION
+
+__all__ = ["make_capsule", "use_c_release", "c_release_in_use"]
+
+_HEADER_VERSIONED = struct.Struct("<IIQQQQiiiBBHQQQ")  # 80 bytes, dl_tensor last
+_HEADER_LEGACY = struct.Struct("<QiiiBBHQQQQQ")  # 64 bytes, dl_tensor first
+_MANAGER_CTX_AT = {True: 8, False: 48}
+
+# (capsule destructor, deleter) addresses for versioned and legacy tensors, or None.
+_c_release: dict[bool, tuple[int, int]] = {}
+
+
+def use_c_release(versioned: bool, capsule_destructor: int, deleter: int) -> None:
+    """Register C functions that release exports (see the module docstring for the contract)."""
+    _c_release[versioned] = (capsule_destructor, deleter)
+
+
+def c_release_in_use(versioned: bool = True) -> bool:
+    return versioned in _c_release
+
+
+# --- Python fallback: holders kept in a dict keyed by the managed tensor's address ----------
+
+_holders: dict[int, object] = {}
+_holders_lock = threading.Lock()
+_raw_get_name = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(
+    ("PyCapsule_GetName", ctypes.pythonapi))
+_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi))
+
+
+@DELETER
+def _py_deleter(address):  # pragma: no cover - exercised only without the C pair
+    with _holders_lock:
+        _holders.pop(address, None)
+    _cap.PyMem_Free(address)
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _py_capsule_destructor(capsule_address):  # pragma: no cover - see _py_deleter
+    # The capsule is being deallocated: touch it only through raw pointers, never as an object.
+    name = ctypes.string_at(_raw_get_name(capsule_address))
+    if name not in (_cap.CAPSULE_NAME, _cap.CAPSULE_NAME_VERSIONED):
+        return  # consumed: the consumer owns the deleter call
+    address = _raw_get_pointer(capsule_address, name)
+    offset = 16 if name == _cap.CAPSULE_NAME_VERSIONED else 56
+    deleter = ctypes.c_void_p.from_address(address + offset).value
+    if deleter:
+        DELETER(deleter)(address)
+
+
+_PY_DESTRUCTOR = ctypes.cast(_py_capsule_destructor, ctypes.c_void_p).value
+_PY_DELETER = ctypes.cast(_py_deleter, ctypes.c_void_p).value
+
+
+def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[int, int],
+                 dtype: tuple[int, int, int], shape: tuple[int, ...],
+                 strides: tuple[int, ...], flags: int = 0,
+                 version: tuple[int, int] | None = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
+                 ) -> object:
+    """A new capsule over a new managed tensor describing memory that ``owner`` keeps alive.
+
+    ``version`` None makes a legacy ``dltensor`` capsule (which cannot carry ``flags``).
+    """
+    versioned = version is not None
+    ndim = len(shape)
+    header = _HEADER_VERSIONED if versioned else _HEADER_LEGACY
+    nbytes = header.size + 16 * ndim
+    address = _cap.PyMem_Malloc(nbytes)
+    if not address:
+        raise MemoryError("could not allocate a DLPack managed tensor")
+    shape_p = address + header.size if ndim else 0
+    strides_p = shape_p + 8 * ndim if ndim else 0
+    c_pair = _c_release.get(versioned)
+    if c_pair is not None:
+        destructor, deleter = c_pair
+        _cap.Py_IncRef(owner)
+        ctx = id(owner)
+    else:
+        destructor, deleter = _PY_DESTRUCTOR, _PY_DELETER
+        with _holders_lock:
+            _holders[address] = owner
+        ctx = 0
+    tensor = (data, device[0], device[1], ndim, dtype[0], dtype[1], dtype[2],
+              shape_p, strides_p, byte_offset)
+    if versioned:
+        head = header.pack(version[0], version[1], ctx, deleter, flags, *tensor)
+    else:
+        head = header.pack(*tensor, ctx, deleter)
+    block = head + struct.pack(f"<{2 * ndim}q", *shape, *strides)
+    ctypes.memmove(address, block, nbytes)
+    name = _cap.CAPSULE_NAME_VERSIONED if versioned else _cap.CAPSULE_NAME
+    try:
+        return _cap.PyCapsule_New(address, name, destructor)
+    except BaseException:  # pragma: no cover - only on allocation failure
+        DELETER(deleter)(address)
+        raise

@@ -1,0 +1,135 @@
+"""The dtype table: DLPack (code, bits) <-> dltensor dtype <-> NumPy dtype, and type promotion.
+
+The 13 array API dtypes compute; bfloat16 and the float8/6/4 codes are held and handed on, and
+compute on the CPU too when ml_dtypes is installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._dlpack.abi import DLDataTypeCode as C
+
+__all__ = [
+    "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128", "bfloat16",
+]
+
+class DType:
+    """An array data type. Compares equal only to itself; ``name`` is the spec's name."""
+
+    __slots__ = ("name", "kind", "code", "bits", "numpy")
+
+    def __init__(self, name: str, kind: str | None, code: int, bits: int, numpy_dtype=None):
+        self.name, self.kind, self.code, self.bits = name, kind, code, bits
+        self.numpy = numpy_dtype  # the NumPy dtype computing on it, or None when held only
+
+    @property
+    def itemsize(self) -> int:
+        return max(self.bits, 8) // 8
+
+    def __repr__(self) -> str:
+        return f"dltensor.{self.name}"
+
+    def __reduce__(self):
+        return (dtype_from_name, (self.name,))
+
+
+def _ml(name: str):
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    t = getattr(ml_dtypes, name, None)
+    return None if t is None else np.dtype(t)
+
+
+# name, array API kind (None: not an array API dtype), DLPack code, bits, NumPy dtype
+_TABLE = [
+    ("bool", "bool", C.kDLBool, 8, np.dtype(np.bool_)),
+    *[(f"int{b}", "signed integer", C.kDLInt, b, np.dtype(f"int{b}")) for b in (8, 16, 32, 64)],
+    *[(f"uint{b}", "unsigned integer", C.kDLUInt, b, np.dtype(f"uint{b}")) for b in (8, 16, 32, 64)],
+    *[(f"float{b}", "real floating", C.kDLFloat, b, np.dtype(f"float{b}")) for b in (16, 32, 64)],
+    ("complex64", "complex floating", C.kDLComplex, 64, np.dtype(np.complex64)),
+    ("complex128", "complex floating", C.kDLComplex, 128, np.dtype(np.complex128)),
+    ("bfloat16", None, C.kDLBfloat, 16, _ml("bfloat16")),
+    *[(c.name[3:].lower(), None, c, 8, _ml(c.name[3:].lower())) for c in C
+      if c.name.startswith("kDLFloat8")],
+    # Sub-byte types are held only: DLPack packs them, ml_dtypes pads them to a byte.
+    ("float6_e2m3fn", None, C.kDLFloat6_e2m3fn, 6, None),
+    ("float6_e3m2fn", None, C.kDLFloat6_e3m2fn, 6, None),
+    ("float4_e2m1fn", None, C.kDLFloat4_e2m1fn, 4, None),
+]
+
+_BY_NAME: dict[str, DType] = {}
+_BY_DLPACK: dict[tuple[int, int], DType] = {}
+FROM_NUMPY: dict[np.dtype, DType] = {}
+for _name, _kind, _code, _bits, _np in _TABLE:
+    _d = DType(_name, _kind, int(_code), _bits, _np)
+    _BY_NAME[_name] = _BY_DLPACK[(int(_code), _bits)] = _d
+    if _np is not None:
+        FROM_NUMPY[_np] = _d
+    globals()[_name] = _d
+
+# The spec's 13 (float16 computes here but is not an array API dtype).
+SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.kind is not None and d.name != "float16")
+
+
+def dtype_from_name(name: str) -> DType:
+    return _BY_NAME[name]
+
+
+def dtype_from_dlpack(code: int, bits: int) -> DType:
+    """The dtype for a DLPack (code, bits); widths with no table row get a held-only dtype."""
+    d = _BY_DLPACK.get((code, bits))
+    if d is None:
+        d = _BY_DLPACK[(code, bits)] = DType(f"{C(code).name[3:].lower()}{bits}", None, code, bits)
+    return d
+
+
+def dtype_from_numpy(dt) -> DType:
+    d = FROM_NUMPY.get(dt)
+    if d is None:
+        raise TypeError(f"dltensor has no dtype for NumPy dtype {dt!r}")
+    return d
+
+
+# --- type promotion (the spec's table: no value-based casting, no mixing of kinds) ---------
+
+def _build_promotion() -> dict[tuple[DType, DType], DType]:
+    g = globals()
+    signed = [g[f"int{b}"] for b in (8, 16, 32, 64)]
+    unsigned = [g[f"uint{b}"] for b in (8, 16, 32, 64)]
+    floats = [g["float16"], g["float32"], g["float64"]]
+    table: dict[tuple[DType, DType], DType] = {(g["bool"], g["bool"]): g["bool"]}
+    for group in (signed, unsigned):
+        for i, a in enumerate(group):
+            for j, b in enumerate(group):
+                table[a, b] = group[max(i, j)]
+    for u in unsigned[:3]:  # uint_n with int_m: the smallest signed type holding both
+        for s in signed:
+            r = next(t for t in signed if t.bits > u.bits and t.bits >= s.bits)
+            table[u, s] = table[s, u] = r
+    width = {**{f: f.bits for f in floats}, g["complex64"]: 32, g["complex128"]: 64}
+    inexact = [*floats, g["complex64"], g["complex128"]]
+    for a in inexact:
+        for b in inexact:
+            w = max(width[a], width[b])
+            if a.kind == b.kind == "real floating":
+                table[a, b] = next(f for f in floats if f.bits == w)
+            else:
+                table[a, b] = g["complex128"] if w == 64 else g["complex64"]
+    return table
+
+
+PROMOTION = _build_promotion()
+# The same table keyed by NumPy dtypes, for the hot paths that hold NumPy arrays.
+NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items()}
+
+
+def result_type_pair(a: DType, b: DType) -> DType:
+    r = PROMOTION.get((a, b))
+    if r is None:
+        raise TypeError(f"{a.name} and {b.name} cannot be promoted together "
+                        "(the array API defines no promotion across kinds)")
+    return r

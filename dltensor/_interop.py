@@ -1,0 +1,225 @@
+"""Getting arrays in and between devices: ``from_dlpack``, ``asarray`` and device moves.
+
+Everything that arrives becomes an ndarray without a copy when its memory can be shared: DLPack
+producers and bare capsules, ``__cuda_array_interface__``, ``__array_interface__`` and the buffer
+protocol. Python scalars and nested sequences are copied, as the spec says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dlpack
+from ._array import CPU_READABLE, from_tensor, ndarray, wrap
+from ._backends import backend_for
+from ._devices import CPU, Device, as_device, get_default_device
+from ._dtypes import FROM_NUMPY, DType, dtype_from_numpy
+
+__all__ = ["asarray", "from_dlpack", "move"]
+
+_np_ndarray = np.ndarray
+_SCALARS = (bool, int, float, complex)
+# The spec's default dtypes for Python scalars and sequences of them.
+_DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64), "u": np.dtype(np.int64),
+                     "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
+
+
+def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None) -> ndarray:
+    """Import any DLPack producer (or a bare DLPack capsule) without a copy.
+
+    ``device`` moves the result there (copying); ``copy=True`` always copies, ``copy=False``
+    never does and raises BufferError where a copy would be needed.
+    """
+    if type(x) is _np_ndarray and device is None and copy is None and x.dtype in FROM_NUMPY:
+        return wrap(x.view())
+    if isinstance(x, ndarray):
+        return _finish(x, None, device, copy)
+    if _dlpack.is_capsule(x):
+        return _finish(from_tensor(_dlpack.consume_capsule(x)), None, device, copy)
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
+                        f"not {type(x).__name__}")
+    try:
+        capsule = _dlpack.request_capsule(x, copy=copy if device is None else None)
+    except (BufferError, TypeError, ValueError):
+        raise
+    except Exception as e:
+        raise BufferError(f"{type(x).__name__}.__dlpack__ failed: {type(e).__name__}: {e}") from e
+    if not _dlpack.is_capsule(capsule):
+        raise BufferError(f"{type(x).__name__}.__dlpack__ returned a "
+                          f"{type(capsule).__name__}, not a DLPack capsule")
+    out = from_tensor(_dlpack.consume_capsule(capsule))
+    return out if device is None else _finish(out, None, device, copy)
+
+
+def asarray(obj: object, /, *, dtype: DType | None = None, device: object = None,
+            copy: bool | None = None) -> ndarray:
+    """An ndarray from any array, DLPack capsule, buffer, scalar or nested sequence.
+
+    Shares memory whenever it can (``copy=None``), always copies with ``copy=True`` and raises
+    ValueError with ``copy=False`` where a copy cannot be avoided.
+    """
+    if type(obj) is _np_ndarray and dtype is None and device is None and copy is None \
+            and obj.dtype in FROM_NUMPY:
+        return wrap(obj.view())
+    if dtype is not None and type(dtype) is not DType:
+        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
+    if isinstance(obj, ndarray):
+        return _finish(obj, dtype, device, copy)
+    if isinstance(obj, _np_ndarray):
+        return _finish(_from_numpy(obj, copy), dtype, device, copy and False)
+    if _dlpack.is_capsule(obj):
+        return _finish(from_tensor(_dlpack.consume_capsule(obj)), dtype, device, copy)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, _SCALARS):
+        x = from_dlpack(obj, copy=copy if dtype is None and device is None else None)
+        return _finish(x, dtype, device, None if copy is None and dtype is None else copy and
+                       device is not None and False)
+    cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)
+    if hasattr(obj, "__array_interface__") or _has_buffer(obj):
+        src = np.asarray(memoryview(obj)) if _has_buffer(obj) else np.asarray(obj)
+        return _finish(_from_numpy(src, copy), dtype, device, copy and False)
+    return _from_python(obj, dtype, device, copy)
+
+
+def _has_buffer(obj: object) -> bool:
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _from_numpy(a: np.ndarray, copy) -> ndarray:
+    """Wrap a NumPy array (subclasses and non-native byte orders too)."""
+    if a.dtype not in FROM_NUMPY:
+        if a.dtype.kind in "biufc" and not a.dtype.isnative:
+            if copy is False:
+                raise ValueError(f"byte-swapped dtype {a.dtype} needs a copy to native order")
+            return wrap(a.astype(a.dtype.newbyteorder("=")))
+        dtype_from_numpy(a.dtype)  # raises the TypeError naming the dtype
+    a = a.view(np.ndarray)
+    return wrap(a.copy() if copy else a)
+
+
+def _from_python(obj, dtype: DType | None, device, copy) -> ndarray:
+    if copy is False:
+        raise ValueError("copy=False: a Python scalar or sequence must be copied into an array")
+    if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
+        raise TypeError("dltensor arrays hold numbers, not strings")
+    try:
+        a = np.asarray(obj) if dtype is None else np.asarray(obj, dtype=dtype.numpy)
+    except ValueError as e:
+        raise ValueError(f"cannot make an array from this {type(obj).__name__}: {e}") from None
+    if dtype is None:
+        default = _DEFAULT_FOR_KIND.get(a.dtype.kind)
+        if default is None:
+            raise TypeError(f"cannot make an array of {type(obj).__name__} "
+                            f"(NumPy sees dtype {a.dtype})")
+        if a.dtype != default and not _holds_arrays(obj):
+            a = a.astype(default)
+    x = wrap(a)
+    return x if device is None else move(x, as_device(device), copy=None)
+
+
+def _has_str(seq) -> bool:
+    return any(isinstance(e, str) or (isinstance(e, (list, tuple)) and _has_str(e)) for e in seq)
+
+
+def _holds_arrays(obj) -> bool:
+    """Whether a sequence holds arrays, whose dtype (not the scalar default) must win."""
+    if isinstance(obj, (list, tuple)):
+        return any(_holds_arrays(e) for e in obj)
+    return isinstance(obj, (ndarray, np.ndarray, np.generic))
+
+
+def _finish(x: ndarray, dtype: DType | None, device, copy) -> ndarray:
+    """Apply the dtype, device and copy requests to an imported array."""
+    if device is not None:
+        dev = as_device(device)
+        if dev != x._device:
+            x = move(x, dev, copy=copy)
+            copy = None  # the move copied
+    if dtype is not None and dtype is not x.dtype:
+        if copy is False:
+            raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
+                             "and copy=False forbids it")
+        a = x._compute()
+        return wrap(a.astype(dtype.numpy), x._device)
+    if copy:
+        return wrap(x._compute().copy(), x._device)
+    return x
+
+
+def move(x: ndarray, device: Device, *, stream=None, copy=None) -> ndarray:
+    """``x`` on ``device``: itself when it is there already, else a copy (or a view of the same
+    memory between CPU-readable devices). ``copy=False`` refuses a copy with BufferError."""
+    src = x._device
+    if device == src:
+        return wrap(x._compute().copy(), src) if copy else x
+    if src.device_type in CPU_READABLE and device.device_type in CPU_READABLE:
+        if device == CPU:  # pinned or managed memory is CPU memory already: a view, no copy
+            return wrap(x._compute().copy() if copy else x._compute(), CPU)
+    if copy is False:
+        raise BufferError(f"moving an array from {src} to {device} needs a copy, "
+                          "and copy=False forbids it")
+    if src.device_type in CPU_READABLE and device.device_type == 2:
+        cp = backend_for(device)
+        import cupy
+        with cupy.cuda.Device(device.device_id):
+            return wrap(cupy.asarray(x._compute()), device)
+    if src.device_type == 2 and device.device_type in CPU_READABLE:
+        import cupy
+        a = x._compute()
+        return wrap(cupy.asnumpy(a, stream=_cupy_stream(stream)), CPU)
+    if src.device_type == 2 and device.device_type == 2:
+        import cupy
+        backend_for(device)
+        with cupy.cuda.Device(device.device_id):
+            return wrap(cupy.array(x._compute(), copy=True), device)
+    raise BufferError(f"dltensor cannot move memory from {src} to {device}: it can copy only "
+                      f"between the CPU and CUDA; hand the array to a library that can with "
+                      f"its from_dlpack()")
+
+
+def _cupy_stream(stream):
+    if stream is None:
+        return None
+    import cupy
+    return cupy.cuda.ExternalStream(stream) if isinstance(stream, int) else stream
+
+
+def _from_cuda_array_interface(obj, cai: dict) -> ndarray:
+    """Zero-copy import of ``__cuda_array_interface__`` (held when CuPy cannot compute)."""
+    typestr = cai["typestr"]
+    npdt = np.dtype(typestr)
+    dt = dtype_from_numpy(npdt)
+    shape = tuple(cai["shape"])
+    ptr, read_only = cai["data"]
+    if cai.get("strides") is None:
+        strides, acc = [], 1
+        for s in reversed(shape):
+            strides.append(acc)
+            acc *= max(s, 1)
+        strides = tuple(reversed(strides))
+    else:
+        if any(s % npdt.itemsize for s in cai["strides"]):
+            raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
+        strides = tuple(s // npdt.itemsize for s in cai["strides"])
+    device_id = 0
+    try:
+        import cupy
+        if ptr:
+            device_id = cupy.cuda.runtime.pointerGetAttributes(ptr).device
+    except Exception:
+        pass
+    capsule = _dlpack.make_capsule(
+        obj, data=ptr or 0, byte_offset=0, device=(2, device_id), dtype=(dt.code, dt.bits, 1),
+        shape=shape, strides=strides,
+        flags=_dlpack.DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
+    return from_tensor(_dlpack.consume_capsule(capsule))
+
+
+def default_device_for(device) -> Device:
+    return get_default_device() if device is None else as_device(device)

@@ -36,6 +36,11 @@ _API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
 # Memory the CPU can read: NumPy computes on it, and a DLPack stream means nothing there.
 CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
                           DLDeviceType.kDLROCMHost, DLDeviceType.kDLCUDAManaged))
+# Load the NumPy backend now, not on first compute: importing it lends NumPy's C deleters to
+# the producer. Without them an export made before any compute (say of memory on a held
+# device) used the Python fallback, and a consumer refusing it (np.from_dlpack) raised
+# SystemError and leaked the tensor (numpy#32697; tests/test_ownership.py).
+backend_for(CPU)
 
 
 class ndarray:
@@ -125,7 +130,9 @@ class ndarray:
                     f"dtype={dt.name}, device={self._device})")
         body = np.array2string(_host(self._compute()), separator=", ", prefix="dltensor.ndarray(")
         dev = "" if self._device == CPU else f", device={self._device}"
-        return f"dltensor.ndarray({body}, dtype={dt.name}{dev})"
+        # An empty array prints as [] whatever its shape; say the shape, as NumPy does.
+        shape = f", shape={self.shape}" if self.size == 0 and self.shape != (0,) else ""
+        return f"dltensor.ndarray({body}{shape}, dtype={dt.name}{dev})"
 
     __str__ = __repr__
 
@@ -232,6 +239,12 @@ def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
         raise TypeError(f"max_version must be a (major, minor) tuple, not {max_version!r}")
     dev = x._device
     if dl_device is not None and (dl_device[0], dl_device[1]) != (dev.device_type, dev.device_id):
+        if tuple(dl_device) == (1, 0) and dev.device_type in CPU_READABLE:
+            # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
+            # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
+            host = wrap(x._compute().copy() if copy else x._compute(), CPU)
+            return _make(host, max_version,
+                         extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0)
         if copy is False:
             raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
                               "and copy=False forbids it")

@@ -1,3 +1,11 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""The array API constants (plain Python floats, as the standard defines them)."""
 
-__all__: list[str] = []
+import math
+
+__all__ = ["e", "inf", "nan", "newaxis", "pi"]
+
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None  # x[newaxis] adds an axis, as in NumPy
+pi = math.pi

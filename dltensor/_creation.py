@@ -1,3 +1,178 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""Array creation functions (array API 2025.12, "Creation Functions").
 
-__all__: list[str] = []
+Arrays are made by the backend of the requested device (NumPy on the CPU, CuPy on CUDA), with
+``device=None`` meaning ``get_default_device()``; a device no backend computes on raises
+NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+
+import numpy as np
+
+from ._array import ndarray, wrap
+from ._devices import CPU, Device, as_device, get_default_device
+from ._dispatch import delegate, namespace_for, wrap_result
+from ._dlpack.abi import DLDeviceType
+from ._dtypes import DType
+
+__all__ = [
+    "arange", "empty", "empty_like", "eye", "full", "full_like", "linspace", "meshgrid",
+    "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]
+
+_nullcontext = contextlib.nullcontext()
+
+
+def delegating(template):
+    """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
+    template's spec signature and docstring (callers and the conformance suite inspect them)."""
+    f = delegate(template.__name__)
+    f.__signature__ = inspect.signature(template)
+    f.__doc__ = template.__doc__
+    f.__module__ = template.__module__
+    return f
+
+
+def native_dtype(dtype: DType | None):
+    """The backend (NumPy) dtype for a dltensor dtype; None stays None."""
+    if dtype is None:
+        return None
+    if type(dtype) is not DType:
+        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
+    if dtype.numpy is None:
+        raise TypeError(f"dltensor cannot compute on dtype {dtype.name}")
+    return dtype.numpy
+
+
+def target(device) -> tuple[Device, object, object]:
+    """(device, namespace, context) to create arrays on ``device`` (None: the default device).
+
+    The context makes CuPy allocate on the right GPU; NoBackendError comes from namespace_for.
+    """
+    dev = get_default_device() if device is None else as_device(device)
+    ns = namespace_for(dev)
+    if dev.device_type == DLDeviceType.kDLCUDA:
+        import cupy
+        return dev, ns, cupy.cuda.Device(dev.device_id)
+    return dev, ns, _nullcontext
+
+
+def _make(name: str, device, *args, **kwargs) -> ndarray:
+    dev, ns, ctx = target(device)
+    with ctx:
+        return wrap_result(getattr(ns, name)(*args, **kwargs), dev)
+
+
+def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
+           dtype: DType | None = None, device=None) -> ndarray:
+    """Evenly spaced values in the half-open interval [start, stop)."""
+    return _make("arange", device, start, stop, step, dtype=native_dtype(dtype))
+
+
+def empty(shape: int | tuple[int, ...], *, dtype: DType | None = None,
+          device=None) -> ndarray:
+    """An uninitialised array (float64 unless ``dtype`` says otherwise)."""
+    if device is None and dtype is None and get_default_device() is CPU:
+        return wrap(np.empty(shape))
+    return _make("empty", device, shape, dtype=native_dtype(dtype) or np.float64)
+
+
+def zeros(shape: int | tuple[int, ...], *, dtype: DType | None = None,
+          device=None) -> ndarray:
+    """An array of zeros (float64 unless ``dtype`` says otherwise)."""
+    if device is None and dtype is None and get_default_device() is CPU:
+        return wrap(np.zeros(shape))
+    return _make("zeros", device, shape, dtype=native_dtype(dtype) or np.float64)
+
+
+def ones(shape: int | tuple[int, ...], *, dtype: DType | None = None,
+         device=None) -> ndarray:
+    """An array of ones (float64 unless ``dtype`` says otherwise)."""
+    return _make("ones", device, shape, dtype=native_dtype(dtype) or np.float64)
+
+
+# Spec defaults for a Python fill value: bool is checked before int (bool subclasses int).
+_FILL_DEFAULTS = ((bool, np.dtype(np.bool_)), (int, np.dtype(np.int64)),
+                  (float, np.dtype(np.float64)), (complex, np.dtype(np.complex128)))
+
+
+def _fill_dtype(fill_value):
+    for t, dt in _FILL_DEFAULTS:
+        if isinstance(fill_value, t):
+            return dt
+    raise TypeError(f"fill_value must be a bool, int, float or complex, not "
+                    f"{type(fill_value).__name__}")
+
+
+def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex, *,
+         dtype: DType | None = None, device=None) -> ndarray:
+    """An array filled with ``fill_value``; its dtype is inferred from a Python scalar as the
+    spec says (bool, int64, float64, complex128) when ``dtype`` is None."""
+    npdt = _fill_dtype(fill_value) if dtype is None else native_dtype(dtype)
+    return _make("full", device, shape, fill_value, dtype=npdt)
+
+
+def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,
+              dtype: DType | None = None, device=None) -> ndarray:
+    """An array shaped like ``x`` (same dtype and device unless given) filled with a value."""
+    return full(x.shape, fill_value, dtype=dtype or x.dtype,
+                device=x._device if device is None else device)
+
+
+def empty_like(x: ndarray, /, *, dtype: DType | None = None, device=None) -> ndarray:
+    """An uninitialised array shaped like ``x`` (same dtype and device unless given)."""
+    return empty(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
+
+
+def zeros_like(x: ndarray, /, *, dtype: DType | None = None, device=None) -> ndarray:
+    """An array of zeros shaped like ``x`` (same dtype and device unless given)."""
+    return zeros(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
+
+
+def ones_like(x: ndarray, /, *, dtype: DType | None = None, device=None) -> ndarray:
+    """An array of ones shaped like ``x`` (same dtype and device unless given)."""
+    return ones(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None,
+        device=None) -> ndarray:
+    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
+    return _make("eye", device, n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
+
+
+def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
+             dtype: DType | None = None, device=None, endpoint: bool = True) -> ndarray:
+    """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
+    bounds, unless ``dtype`` says otherwise)."""
+    if dtype is None:
+        complex_bounds = isinstance(start, complex) or isinstance(stop, complex)
+        dtype = np.complex128 if complex_bounds else np.float64
+    else:
+        dtype = native_dtype(dtype)
+    return _make("linspace", device, start, stop, num, dtype=dtype, endpoint=endpoint)
+
+
+_meshgrid = delegate("meshgrid")
+
+
+def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
+    """Coordinate matrices from 1-D coordinate arrays, as a tuple."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij', not {indexing!r}")
+    if len({a.dtype for a in arrays}) > 1:
+        # NumPy keeps each input's dtype; the spec asks for one dtype across the outputs.
+        raise TypeError("meshgrid needs arrays of one dtype; convert them with astype() first")
+    return tuple(_meshgrid(*arrays, indexing=indexing))
+
+
+@delegating
+def tril(x: ndarray, /, *, k: int = 0) -> ndarray:
+    """The lower triangle of the matrices in ``x`` (elements above diagonal ``k`` zeroed)."""
+
+
+@delegating
+def triu(x: ndarray, /, *, k: int = 0) -> ndarray:
+    """The upper triangle of the matrices in ``x`` (elements below diagonal ``k`` zeroed)."""

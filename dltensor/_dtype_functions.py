@@ -1,3 +1,254 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""The array API data type functions: astype, can_cast, finfo, iinfo, isdtype, result_type.
 
-__all__: list[str] = []
+Promotion follows the spec's table (``_dtypes.PROMOTION``), never NumPy's wider one: no
+int64 + uint64 -> float64, no mixing of kinds. The Python-scalar rules (2024.12) live here
+too, as one table keyed by NumPy dtype, because the element-wise functions share them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _dtypes
+from ._array import ndarray
+from ._dtypes import FROM_NUMPY, PROMOTION, DType
+
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+
+_SCALARS = (bool, int, float, complex)
+
+# --- Python scalars with arrays (spec: "Mixing arrays with Python scalars") -----------------
+# NumPy dtype -> the Python scalar types that may meet an array of it. A bool meets only bool
+# arrays; an int any numeric array; a float only floating arrays; a complex only floating
+# arrays, which it turns complex (COMPLEX_OF). int with float and complex with int are left
+# to implementations by the spec: dltensor refuses them (TypeError), as array-api-strict does.
+_FLOATING_KINDS = ("real floating", "complex floating")
+SCALAR_TYPES: dict[np.dtype, frozenset] = {}
+for _np, _d in FROM_NUMPY.items():
+    _kind = _d.kind
+    if _kind is None and _d.numpy.kind == "V" and _d.name.startswith(("bfloat", "float")):
+        _kind = "real floating"  # ml_dtypes' floats compute like float16 here
+    SCALAR_TYPES[_np] = frozenset(
+        {bool} if _kind == "bool" else
+        {int, float, complex} if _kind in _FLOATING_KINDS else
+        {int} if _kind is not None else ())
+# the complex dtype a Python complex turns a floating array into (the same precision)
+COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
+    ("float16", "complex64"), ("float32", "complex64"), ("float64", "complex128"),
+    ("complex64", "complex64"), ("complex128", "complex128"))}
+
+
+def scalar_dtype(scalar, dt: np.dtype, where: str) -> np.dtype:
+    """The NumPy dtype a Python scalar takes next to an array of dtype ``dt`` (TypeError when
+    the spec allows no such mix); ``where`` names the caller for the message."""
+    t = type(scalar)
+    if t in SCALAR_TYPES.get(dt, ()):
+        return dt if t is not complex else _complex_of(dt, where)
+    if t not in _SCALARS:
+        raise TypeError(f"{where} takes arrays and Python scalars (bool, int, float, complex), "
+                        f"not {t.__name__}")
+    raise TypeError(f"{where}: cannot combine a Python {t.__name__} with an array of dtype "
+                    f"{FROM_NUMPY[dt].name} (the array API allows {_allowed_text(dt)}); "
+                    "convert one of them with astype() or asarray()")
+
+
+def _complex_of(dt: np.dtype, where: str) -> np.dtype:
+    c = COMPLEX_OF.get(dt)
+    if c is None:
+        raise TypeError(f"{where}: cannot combine a Python complex with an array of dtype "
+                        f"{FROM_NUMPY[dt].name}")
+    return c
+
+
+def _allowed_text(dt: np.dtype) -> str:
+    names = sorted(t.__name__ for t in SCALAR_TYPES.get(dt, ()))
+    return "only Python " + "/".join(names) + " scalars there" if names else "no Python scalars"
+
+
+# --- astype and can_cast -------------------------------------------------------------------
+
+def _check_dtype(dtype, where: str) -> DType:
+    if type(dtype) is not DType:
+        raise TypeError(f"{where}: expected a dltensor dtype such as dltensor.float32, "
+                        f"not {dtype!r}")
+    return dtype
+
+
+def _dtype_of(arg, where: str) -> DType:
+    if type(arg) is ndarray or isinstance(arg, ndarray):
+        return arg.dtype
+    return _check_dtype(arg, where)
+
+
+def astype(x: ndarray, dtype: DType, /, *, copy: bool = True, device=None) -> ndarray:
+    """``x`` converted to ``dtype`` (and moved to ``device``), irrespective of promotion rules.
+
+    With ``copy=False`` and nothing to change, ``x`` itself is returned. Casting complex to a
+    real dtype is refused (TypeError), as the spec asks: take ``real(x)`` or ``imag(x)`` first.
+    """
+    if not isinstance(x, ndarray):
+        raise TypeError(f"astype takes a dltensor array, not {type(x).__name__}")
+    _check_dtype(dtype, "astype")
+    if copy is not True and copy is not False:
+        raise TypeError(f"astype: copy must be True or False, not {copy!r}")
+    src = x.dtype
+    if src.kind == "complex floating" and dtype.kind != "complex floating":
+        raise TypeError(f"astype: casting {src.name} to {dtype.name} would drop the imaginary "
+                        "part; cast real(x) or imag(x) instead")
+    if device is not None:
+        from ._devices import as_device
+        from ._interop import move
+        dev = as_device(device)
+        if dev != x._device:
+            x = move(x, dev)  # a fresh copy on the new device: no second copy needed below
+            copy = False
+    if dtype is src:
+        if not copy:
+            return x
+        a = x._compute()
+        out = a.copy()
+    else:
+        a = x._compute()
+        out = a.astype(dtype.numpy)
+    from ._array import wrap
+    return wrap(out, x._device)
+
+
+def can_cast(from_: DType | ndarray, to: DType, /) -> bool:
+    """Whether ``from_`` (a dtype or an array's dtype) promotes to ``to`` by the spec's table."""
+    f = _dtype_of(from_, "can_cast")
+    _check_dtype(to, "can_cast")
+    return f is to or PROMOTION.get((f, to)) is to
+
+
+# --- finfo and iinfo -----------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class finfo_object:
+    """Machine limits of a floating-point dtype (values as Python floats, as the spec says)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: DType
+
+
+@dataclass(frozen=True, eq=False)
+class iinfo_object:
+    """Machine limits of an integer dtype (values as Python ints)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: DType
+
+
+_finfo_cache: dict[DType, finfo_object] = {}
+_iinfo_cache: dict[DType, iinfo_object] = {}
+_REAL_OF = {_dtypes.complex64: _dtypes.float32, _dtypes.complex128: _dtypes.float64}
+
+
+def finfo(type: DType | ndarray, /) -> finfo_object:
+    """Limits of a floating-point dtype; for complex dtypes, those of its real component."""
+    dt = _dtype_of(type, "finfo")
+    info = _finfo_cache.get(dt)
+    if info is None:
+        real = _REAL_OF.get(dt, dt)
+        if real.kind != "real floating" and not (real.kind is None and real.numpy is not None
+                                                  and real.numpy.kind == "V"):
+            raise TypeError(f"finfo takes a floating-point dtype, not {dt.name}; "
+                            "use iinfo for integers")
+        if real.kind is None:
+            import ml_dtypes
+            fi = ml_dtypes.finfo(real.numpy)
+        else:
+            fi = np.finfo(real.numpy)
+        info = _finfo_cache[dt] = finfo_object(
+            int(fi.bits), float(fi.eps), float(fi.max), float(fi.min),
+            float(fi.smallest_normal), real)
+    return info
+
+
+def iinfo(type: DType | ndarray, /) -> iinfo_object:
+    """Limits of an integer dtype."""
+    dt = _dtype_of(type, "iinfo")
+    info = _iinfo_cache.get(dt)
+    if info is None:
+        if dt.kind not in ("signed integer", "unsigned integer"):
+            raise TypeError(f"iinfo takes an integer dtype, not {dt.name}; "
+                            "use finfo for floating-point dtypes")
+        ii = np.iinfo(dt.numpy)
+        info = _iinfo_cache[dt] = iinfo_object(int(ii.bits), int(ii.max), int(ii.min), dt)
+    return info
+
+
+# --- isdtype and result_type ----------------------------------------------------------------
+
+_KINDS = {
+    "bool": ("bool",),
+    "signed integer": ("signed integer",),
+    "unsigned integer": ("unsigned integer",),
+    "integral": ("signed integer", "unsigned integer"),
+    "real floating": ("real floating",),
+    "complex floating": ("complex floating",),
+    "numeric": ("signed integer", "unsigned integer", "real floating", "complex floating"),
+}
+
+
+def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
+    """Whether ``dtype`` is ``kind``: a dtype, a kind name ("integral", "numeric", ...) or a
+    tuple of those (any of them)."""
+    _check_dtype(dtype, "isdtype")
+    if type(kind) is tuple:
+        return any(_isdtype_one(dtype, k) for k in kind)
+    return _isdtype_one(dtype, kind)
+
+
+def _isdtype_one(dtype: DType, kind) -> bool:
+    if type(kind) is DType:
+        return dtype is kind
+    if type(kind) is str:
+        kinds = _KINDS.get(kind)
+        if kinds is None:
+            raise ValueError(f"isdtype: unknown kind {kind!r}; expected one of "
+                             f"{', '.join(map(repr, _KINDS))}")
+        return dtype.kind in kinds
+    raise TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, "
+                    f"not {type(kind).__name__}")
+
+
+def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | complex) -> DType:
+    """The dtype the spec's promotion gives these arrays, dtypes and Python scalars.
+
+    Scalars are weak: they take the dtype the arrays and dtypes promote to (a complex scalar
+    makes a real floating dtype complex), and are refused where the spec allows no mix.
+    """
+    result = None
+    scalars = []
+    for a in arrays_and_dtypes:
+        if type(a) in _SCALARS:
+            scalars.append(a)
+            continue
+        dt = _dtype_of(a, "result_type") if not isinstance(a, _SCALARS) else None
+        if dt is None:
+            raise TypeError(f"result_type takes arrays, dtypes and Python scalars, "
+                            f"not {type(a).__name__}")
+        if result is None or result is dt:
+            result = dt
+        else:
+            result = _dtypes.result_type_pair(result, dt)
+    if result is None:
+        raise ValueError("result_type needs at least one array or dtype (scalars alone have "
+                         "no dtype)")
+    if scalars:
+        npdt = result.numpy
+        if npdt is None:
+            raise TypeError(f"result_type: Python scalars cannot be combined with {result.name}")
+        for s in scalars:
+            npdt = scalar_dtype(s, npdt, "result_type")
+        result = FROM_NUMPY[npdt]
+    return result

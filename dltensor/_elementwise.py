@@ -1,3 +1,501 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""The array API element-wise functions and the ndarray operators, one table row per op.
 
-__all__: list[str] = []
+Each row names the op, the dtypes it accepts (a spec category) and the backend function: the
+name of a ufunc that NumPy and CuPy both have, or a function ``fn(xp, *arrays)`` where NumPy
+differs from the spec's special cases. Two factories (unary, binary) turn rows into functions;
+the operator table installs them on ndarray.
+
+Speed is the point of the factories' shape: for CPU arrays of one dtype a call is a few
+attribute reads, one set lookup and the NumPy ufunc (about 0.3 us over NumPy itself, where
+array-api-strict spends ~5 us). Everything else (Python scalars, mixed dtypes, other devices,
+errors) goes through ``_operands``, which applies the spec's promotion table and scalar rules.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+
+import numpy as np
+
+from ._array import ndarray
+from ._devices import CPU
+from ._dispatch import wrap_result
+from ._dtype_functions import SCALAR_TYPES, scalar_dtype
+from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION
+
+_np_ndarray = np.ndarray
+_asarray = np.asarray
+_new = object.__new__
+_SCALARS = frozenset((bool, int, float, complex))
+
+# --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
+
+
+def _of(*kinds: str) -> frozenset:
+    return frozenset(n for n, d in FROM_NUMPY.items() if d.kind in kinds)
+
+
+# ml_dtypes' floats (bfloat16, float8...) compute like float16: real floating, one dtype at a
+# time (the spec's promotion table has no row for them).
+_EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.kind is None)
+_INT = _of("signed integer", "unsigned integer")
+_REAL_FLOAT = _of("real floating") | _EXTENSION_FLOATS
+_COMPLEX = _of("complex floating")
+CATEGORIES = {
+    "bool": _of("bool"),
+    "integer": _INT,
+    "integer or boolean": _INT | _of("bool"),
+    "real numeric": _INT | _REAL_FLOAT,
+    "numeric": _INT | _REAL_FLOAT | _COMPLEX,
+    "real floating-point": _REAL_FLOAT,
+    "floating-point": _REAL_FLOAT | _COMPLEX,
+    "complex floating-point": _COMPLEX,
+    "all": frozenset(FROM_NUMPY),
+}
+
+
+def _xp(a):
+    """The array module computing on a backend array: NumPy, or CuPy for CUDA arrays."""
+    return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
+
+
+def _backend(spec, xp):
+    return getattr(xp, spec) if type(spec) is str else partial(spec, xp)
+
+
+def _quiet(xp):
+    """NumPy's warnings off (for fix-ups that evaluate a formula everywhere, then select)."""
+    return np.errstate(all="ignore") if xp is np else _NoContext()
+
+
+class _NoContext:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _type_error(name: str, category: str, x, unary: bool = False) -> TypeError:
+    if unary and not isinstance(x, ndarray):
+        return TypeError(f"{name} takes a dltensor array, not {type(x).__name__}; convert it "
+                         "with dltensor.asarray()")
+    if type(x) in _SCALARS:
+        return TypeError(f"{name} needs at least one array argument, not only Python scalars")
+    if not isinstance(x, ndarray):
+        return TypeError(f"{name} takes dltensor arrays and Python scalars, not "
+                         f"{type(x).__name__}; convert it with dltensor.asarray()")
+    return TypeError(f"{name} takes arrays of {category} dtypes, not {x.dtype.name}")
+
+
+# --- binary functions --------------------------------------------------------------------
+
+
+def _operands(name: str, category: str, x1, x2, operator: bool):
+    """Validate two operands: (backend x1, backend x2, result NumPy dtype, device), or
+    NotImplemented for an operator meeting a foreign type. Raises TypeError for dtypes outside
+    ``category`` or without a spec promotion, ValueError for arrays on different devices."""
+    allowed = CATEGORIES[category]
+    if isinstance(x1, ndarray):
+        a = x1._compute()
+        dev = x1._device
+        if isinstance(x2, ndarray):
+            b = x2._compute()
+            if x2._device is not dev and x2._device != dev:
+                raise ValueError(f"{name}: arrays are on different devices ({dev} and "
+                                 f"{x2._device}); move one with to_device() first")
+            da, db = a.dtype, b.dtype
+            if da not in allowed:
+                raise _type_error(name, category, x1)
+            if db not in allowed:
+                raise _type_error(name, category, x2)
+            rt = da if da is db or da == db else NUMPY_PROMOTION.get((da, db))
+            if rt is None:
+                raise TypeError(f"{name}: {FROM_NUMPY[da].name} and {FROM_NUMPY[db].name} have "
+                                "no promotion in the array API (no mixing of kinds, no int64 "
+                                "with uint64); convert one with astype()")
+            return a, b, rt, dev
+        if type(x2) not in _SCALARS:
+            if operator:
+                return NotImplemented
+            raise _type_error(name, category, x2)
+        array, scalar, swap = x1, x2, False
+    elif isinstance(x2, ndarray):
+        if type(x1) not in _SCALARS:
+            if operator:
+                return NotImplemented
+            raise _type_error(name, category, x1)
+        array, scalar, swap = x2, x1, True
+    else:
+        raise _type_error(name, category, x1 if type(x1) not in _SCALARS else x2)
+    a = array._compute()
+    da = a.dtype
+    if da not in allowed:
+        raise _type_error(name, category, array)
+    rt = scalar_dtype(scalar, da, name)
+    if rt not in allowed:
+        raise TypeError(f"{name} does not take a Python {type(scalar).__name__} (it would "
+                        f"make the result {FROM_NUMPY[rt].name})")
+    if da.kind == "V" or type(a) is not _np_ndarray:
+        # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
+        # by value: make the scalar the 0-d array the spec describes.
+        scalar = _xp(a).asarray(scalar, dtype=rt)
+    return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
+
+
+def _binary_general(name, category, spec, x1, x2, operator):
+    ops = _operands(name, category, x1, x2, operator)
+    if ops is NotImplemented:
+        return ops
+    a, b, _, dev = ops
+    return wrap_result(_backend(spec, _xp(b if type(a) in _SCALARS else a))(a, b), dev)
+
+
+def _make_binary(name: str, category: str, spec, operator: bool = False,
+                 reflected: bool = False):
+    """``f(x1, x2)``. An ``operator`` returns NotImplemented for foreign types; a
+    ``reflected`` one (``__radd__``) computes ``x2 op x1``."""
+    allowed = CATEGORIES[category]
+    cpu = _backend(spec, np)
+    if reflected:
+        forward_cpu = cpu
+        cpu = lambda a, b: forward_cpu(b, a)  # noqa: E731
+    # allowed NumPy dtype -> the Python scalar types that keep it (spec rules, less complex,
+    # which may change the dtype); ml_dtypes arrays need their scalars converted: not here.
+    fast = {d: SCALAR_TYPES[d] - {complex} if d.kind != "V" else frozenset() for d in allowed}
+    # closure cells read faster than module globals on this path
+    _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
+
+    def f(x1, x2, /):
+        if type(x1) is _ndarray:
+            a = x1._array
+            if a is None:
+                a = x1._compute()
+            dt = a.dtype
+            t2 = type(x2)
+            if t2 is _ndarray:
+                b = x2._array
+                if b is None:
+                    b = x2._compute()
+                ok = dt is b.dtype and dt in fast and x1._device is _cpu is x2._device
+            else:
+                b = x2
+                ok = t2 in fast.get(dt, ()) and x1._device is _cpu
+            if ok:
+                r = cpu(a, b)
+                if type(r) is not np_array:  # NumPy returns 0-d results as scalars
+                    r = asarray(r)
+                o = new(_ndarray)
+                o._array = r
+                o._tensor = None
+                o._device = _cpu
+                return o
+        if reflected:
+            return _binary_general(name, category, spec, x2, x1, operator)
+        return _binary_general(name, category, spec, x1, x2, operator)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def _make_inplace(name: str, category: str, spec):
+    """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
+    def f(self, other, /):
+        ops = _operands(name, category, self, other, True)
+        if ops is NotImplemented:
+            return ops
+        a, b, rt, _ = ops
+        if rt != a.dtype:
+            raise TypeError(f"{name}: the result would be {FROM_NUMPY[rt].name}, and an "
+                            f"in-place operation cannot change the {self.dtype.name} array's "
+                            "dtype; use the binary operator instead")
+        if self.read_only:
+            raise ValueError(f"{name}: this array is read-only (its producer said so); "
+                             "operate on a copy")
+        xp = _xp(a)
+        if type(spec) is str:
+            getattr(xp, spec)(a, b, out=a)
+        else:
+            xp.copyto(a, spec(xp, a, b))
+        return self
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+# --- unary functions ---------------------------------------------------------------------
+
+
+def _make_unary(name: str, category: str, spec):
+    allowed = CATEGORIES[category]
+    cpu = _backend(spec, np)
+    _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
+
+    def f(x, /):
+        if type(x) is _ndarray:
+            a = x._array
+            if a is None:
+                a = x._compute()
+            if a.dtype in allowed:
+                if x._device is _cpu:
+                    r = cpu(a)
+                    if type(r) is not np_array:
+                        r = asarray(r)
+                    o = new(_ndarray)
+                    o._array = r
+                    o._tensor = None
+                    o._device = _cpu
+                    return o
+                return wrap_result(_backend(spec, _xp(a))(a), x._device)
+        elif isinstance(x, ndarray) and x.dtype.numpy in allowed:
+            a = x._compute()
+            return wrap_result(_backend(spec, _xp(a))(a), x._device)
+        raise _type_error(name, category, x, unary=True)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+# --- where NumPy differs from the spec's special cases -----------------------------------------
+
+
+def _floor_divide(xp, a, b):
+    r = xp.floor_divide(a, b)
+    if getattr(r, "dtype", None) is not None and r.dtype.kind == "f":
+        # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for
+        # the signed zero / infinity of the true quotient when exactly one operand is infinite.
+        one_inf = xp.isinf(a) ^ xp.isinf(b)
+        if one_inf.any():
+            with _quiet(xp):
+                r = xp.where(one_inf, xp.divide(a, b), r)
+    return r
+
+
+def _pow(xp, a, b):
+    r = xp.power(a, b)
+    if getattr(b, "size", 1) == 1 and getattr(r, "dtype", np.dtype("O")).kind == "f" \
+            and bool(b == 0.5):
+        # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
+        # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
+        with _quiet(xp):
+            r = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
+    return r
+
+
+def _expm1(xp, a):
+    if a.dtype.kind != "c":
+        return xp.expm1(a)
+    # NumPy's complex expm1 is exp(z) - 1: inaccurate near 0 and wrong at infinities.
+    # expm1(x + iy) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), with the spec's
+    # special cases where x is infinite or y is zero.
+    x, y = a.real, a.imag
+    with _quiet(xp):
+        s = xp.sin(y / 2)
+        re = xp.expm1(x) * xp.cos(y) - 2 * s * s
+        im = xp.where(y == 0, y, xp.exp(x) * xp.sin(y))
+        pos_inf, neg_inf = x == xp.inf, x == -xp.inf
+        bad_y = ~xp.isfinite(y)
+        re = xp.where(neg_inf, -1.0, xp.where(pos_inf & bad_y, xp.inf, re))
+        re = xp.where((x == 0) & (y == 0), 0.0, re)  # -0 - 2*0**2 is -0; the spec wants +0
+        im = xp.where(neg_inf & bad_y, 0.0, xp.where(pos_inf & bad_y & (y != 0), xp.nan, im))
+    return _complex(xp, re, im, a.dtype)
+
+
+def _complex(xp, re, im, dtype):
+    out = xp.empty(xp.broadcast_shapes(re.shape, im.shape), dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def _tanh(xp, a):
+    r = xp.tanh(a)
+    if a.dtype.kind == "c":
+        # C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants
+        # the sign of y (tanh(conj z) = conj(tanh z)).
+        x, y = a.real, a.imag
+        fix = xp.isinf(x) & xp.isfinite(y)
+        if fix.any():
+            r = xp.where(fix, _complex(xp, xp.copysign(1.0, x), xp.copysign(0.0, y), a.dtype), r)
+    return r
+
+
+def _tan(xp, a):
+    r = xp.tan(a)
+    if a.dtype.kind == "c":
+        # tan(z) = -1j tanh(1j z) (the spec's definition): the same fix, rotated
+        x, y = a.real, a.imag
+        fix = xp.isinf(y) & xp.isfinite(x)
+        if fix.any():
+            r = xp.where(fix, _complex(xp, xp.copysign(0.0, x), xp.copysign(1.0, y), a.dtype), r)
+    return r
+
+
+def _sign(xp, a):
+    r = xp.sign(a)
+    if a.dtype.kind == "c":
+        # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
+        r = xp.where(xp.isnan(a), xp.asarray(complex("nan+nanj"), dtype=a.dtype), r)
+    return r
+
+
+# --- the tables -----------------------------------------------------------------------------
+
+# name: (dtype category, backend ufunc name or fn(xp, x))
+UNARY = {
+    "abs": ("numeric", "absolute"), "acos": ("floating-point", "arccos"),
+    "acosh": ("floating-point", "arccosh"), "asin": ("floating-point", "arcsin"),
+    "asinh": ("floating-point", "arcsinh"), "atan": ("floating-point", "arctan"),
+    "atanh": ("floating-point", "arctanh"), "bitwise_invert": ("integer or boolean", "invert"),
+    "ceil": ("real numeric", "ceil"), "conj": ("numeric", "conjugate"),
+    "cos": ("floating-point", "cos"), "cosh": ("floating-point", "cosh"),
+    "exp": ("floating-point", "exp"), "expm1": ("floating-point", _expm1),
+    "floor": ("real numeric", "floor"), "imag": ("complex floating-point", "imag"),
+    "isfinite": ("numeric", "isfinite"), "isinf": ("numeric", "isinf"),
+    "isnan": ("numeric", "isnan"), "log": ("floating-point", "log"),
+    "log1p": ("floating-point", "log1p"), "log2": ("floating-point", "log2"),
+    "log10": ("floating-point", "log10"), "logical_not": ("bool", "logical_not"),
+    "negative": ("numeric", "negative"), "positive": ("numeric", "positive"),
+    "real": ("numeric", "real"), "reciprocal": ("floating-point", "reciprocal"),
+    "round": ("numeric", "round"), "sign": ("numeric", _sign),
+    "signbit": ("real floating-point", "signbit"), "sin": ("floating-point", "sin"),
+    "sinh": ("floating-point", "sinh"), "sqrt": ("floating-point", "sqrt"),
+    "square": ("numeric", "square"), "tan": ("floating-point", _tan),
+    "tanh": ("floating-point", _tanh), "trunc": ("real numeric", "trunc"),
+}
+
+# name: (dtype category, backend ufunc name or fn(xp, x1, x2))
+BINARY = {
+    "add": ("numeric", "add"), "atan2": ("real floating-point", "arctan2"),
+    "bitwise_and": ("integer or boolean", "bitwise_and"),
+    "bitwise_left_shift": ("integer", "left_shift"),
+    "bitwise_or": ("integer or boolean", "bitwise_or"),
+    "bitwise_right_shift": ("integer", "right_shift"),
+    "bitwise_xor": ("integer or boolean", "bitwise_xor"),
+    "copysign": ("real floating-point", "copysign"), "divide": ("floating-point", "divide"),
+    "equal": ("all", "equal"), "floor_divide": ("real numeric", _floor_divide),
+    "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
+    "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),
+    "less_equal": ("real numeric", "less_equal"),
+    "logaddexp": ("real floating-point", "logaddexp"), "logical_and": ("bool", "logical_and"),
+    "logical_or": ("bool", "logical_or"), "logical_xor": ("bool", "logical_xor"),
+    "maximum": ("real numeric", "maximum"), "minimum": ("real numeric", "minimum"),
+    "multiply": ("numeric", "multiply"), "nextafter": ("real floating-point", "nextafter"),
+    "not_equal": ("all", "not_equal"), "pow": ("numeric", _pow),
+    "remainder": ("real numeric", "remainder"), "subtract": ("numeric", "subtract"),
+}
+
+for _name, (_cat, _spec) in UNARY.items():
+    globals()[_name] = _make_unary(_name, _cat, _spec)
+for _name, (_cat, _spec) in BINARY.items():
+    globals()[_name] = _make_binary(_name, _cat, _spec)
+
+
+
+def clip(x: ndarray, /, min: int | float | ndarray | None = None,
+         max: int | float | ndarray | None = None) -> ndarray:
+    """``x`` clamped to ``[min, max]`` (either may be None); the result keeps ``x``'s dtype and
+    is NaN where ``x``, ``min`` or ``max`` is NaN."""
+    if not isinstance(x, ndarray):
+        raise _type_error("clip", "real numeric", x, unary=True)
+    a = x._compute()
+    dt = a.dtype
+    if dt not in CATEGORIES["real numeric"]:
+        raise _type_error("clip", "real numeric", x)
+    bounds = []
+    for which, v in (("min", min), ("max", max)):
+        if v is None or type(v) in _SCALARS:
+            if type(v) is bool or type(v) is complex:
+                raise TypeError(f"clip: {which} must be an int, a float or an array, "
+                                f"not {type(v).__name__}")
+            if v is not None:
+                scalar_dtype(v, dt, "clip")  # a float bound on an int array: TypeError
+                if dt.kind in "iu":
+                    # a bound outside the dtype's range clamps nothing (NumPy would overflow)
+                    info = np.iinfo(dt)
+                    v = info.min if v < info.min else info.max if v > info.max else v
+                elif type(v) is int:
+                    v = float(v)
+            bounds.append(v)
+            continue
+        if not isinstance(v, ndarray):
+            raise TypeError(f"clip: {which} must be an int, a float, an array or None, "
+                            f"not {type(v).__name__}")
+        _operands("clip", "real numeric", x, v, False)  # dtype kinds and device must agree
+        bounds.append(v._compute())
+    lo, hi = bounds
+    xp = _xp(a)
+    if lo is None and hi is None:
+        r = a.copy()
+    else:
+        r = xp.clip(a, lo, hi)
+        if r.dtype != dt:
+            r = r.astype(dt)
+    return wrap_result(r, x._device)
+
+
+# --- the operators on ndarray ------------------------------------------------------------------
+
+# operator (dunder without underscores) -> function; each gets __op__, __rop__ and __iop__.
+ARITHMETIC_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift",
+}
+# Python reflects comparisons itself (1 < x calls x.__gt__(1)).
+COMPARISON_OPERATORS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+                        "gt": "greater", "ge": "greater_equal"}
+UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
+                   "invert": "bitwise_invert"}
+
+
+# matmul's dtype, promotion and device rules are the element-wise ones; NumPy/CuPy check the
+# shapes (ValueError). Python scalars are not operands of @ (the spec excludes it).
+_matmul = _make_binary("__matmul__", "numeric", "matmul", operator=True)
+
+
+def _matmul_operator(self, other, /):
+    return _matmul(self, other) if isinstance(other, ndarray) else NotImplemented
+
+
+def _rmatmul_operator(self, other, /):
+    return _matmul(other, self) if isinstance(other, ndarray) else NotImplemented
+
+
+def _imatmul_operator(self, other, /):
+    if not isinstance(other, ndarray):
+        return NotImplemented
+    r = _matmul(self, other)
+    if r.dtype is not self.dtype or r.shape != self.shape:
+        raise (TypeError if r.dtype is not self.dtype else ValueError)(
+            f"__imatmul__: the result ({r.dtype.name}, shape {r.shape}) cannot be written into "
+            f"the {self.dtype.name} array of shape {self.shape}; use @ instead")
+    if self.read_only:
+        raise ValueError("__imatmul__: this array is read-only (its producer said so)")
+    a = self._compute()
+    _xp(a).copyto(a, r._compute())
+    return self
+
+
+def _install() -> None:
+    for op, fname in ARITHMETIC_OPERATORS.items():
+        cat, spec = BINARY[fname]
+        forward = _make_binary(f"__{op}__", cat, spec, operator=True)
+        setattr(ndarray, f"__{op}__", forward)
+        setattr(ndarray, f"__r{op}__", _make_binary(f"__r{op}__", cat, spec, operator=True,
+                                                    reflected=True))
+        setattr(ndarray, f"__i{op}__", _make_inplace(f"__i{op}__", cat, spec))
+    for op, fname in COMPARISON_OPERATORS.items():
+        cat, spec = BINARY[fname]
+        setattr(ndarray, f"__{op}__", _make_binary(f"__{op}__", cat, spec, operator=True))
+    for op, fname in UNARY_OPERATORS.items():
+        setattr(ndarray, f"__{op}__", globals()[fname])
+    ndarray.__matmul__ = _matmul_operator
+    ndarray.__rmatmul__ = _rmatmul_operator
+    ndarray.__imatmul__ = _imatmul_operator
+
+
+_install()
+
+__all__ = [*UNARY, *BINARY, "clip"]

@@ -1,3 +1,306 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""Indexing: ``take``, ``take_along_axis`` and the array object's indexing and conversion methods.
 
-__all__: list[str] = []
+``x[key]`` and ``x[key] = value`` accept exactly the spec's keys: integers (0-d integer arrays
+count as integers), slices, ``...``, ``None`` (reading only), tuples of those, a boolean mask as
+the sole index, and tuples of integers and integer arrays (2024.12; writing through them is
+implementation-defined and scatters as NumPy does). Other keys (floats, lists, flat indexing of
+an n-D array, masks beside other indices, integer arrays beside slices) raise IndexError rather
+than take on NumPy's meaning. Out-of-bounds integers raise IndexError; slices clip like Python's,
+which the spec permits. Results are views wherever the backend makes one, and a view of
+read-only memory is read-only (NumPy's views inherit the flag; CuPy has none to inherit).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ._array import ndarray, wrap
+from ._dispatch import check_device, namespace_for
+from ._dtypes import FROM_NUMPY, PROMOTION
+from ._linalg_functions import matrix_transpose
+
+__all__ = ["take", "take_along_axis"]
+
+_np_ndarray = np.ndarray
+_INTEGER_KINDS = ("signed integer", "unsigned integer")
+# Python scalar type -> the dtype kinds it may be written into (the spec's scalar promotion).
+_SCALAR_INTO = {
+    bool: ("bool",),
+    int: ("signed integer", "unsigned integer", "real floating", "complex floating"),
+    float: ("real floating", "complex floating"),
+    complex: ("complex floating",),
+}
+
+
+def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray:
+    """Elements of ``x`` at ``indices`` (a 1-D integer array) along ``axis``."""
+    _check_indices("take", x, indices)
+    if indices.ndim != 1:
+        raise ValueError(f"take needs 1-D indices, not {indices.ndim}-D; use "
+                         "take_along_axis or integer-array indexing for more")
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"take on a {x.ndim}-D array needs an axis")
+        axis = 0
+    return wrap(namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis),
+                x._device)
+
+
+def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarray:
+    """Elements of ``x`` at the 1-D ``indices`` along ``axis`` (indices broadcast with ``x``)."""
+    _check_indices("take_along_axis", x, indices)
+    if indices.ndim != x.ndim:
+        raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
+                         f"not {indices.ndim}")
+    return wrap(namespace_for(x._device).take_along_axis(x._compute(), indices._compute(),
+                                                         axis=axis), x._device)
+
+
+def _check_indices(name: str, x, indices) -> None:
+    if not isinstance(x, ndarray) or not isinstance(indices, ndarray):
+        raise TypeError(f"{name} needs dltensor arrays, not {type(x).__name__} and "
+                        f"{type(indices).__name__}")
+    check_device(x, indices)
+    if indices.dtype.kind not in _INTEGER_KINDS:
+        raise TypeError(f"{name} needs integer indices, not {indices.dtype.name}")
+
+
+# --- x[key] -------------------------------------------------------------------------------------
+
+def __getitem__(self, key, /):
+    a = self._array
+    if a is None:
+        a = self._compute()
+    t = type(key)
+    # The fast path: one int or slice on a 1-D array, the commonest key by far.
+    if (t is int or t is slice) and a.ndim == 1:
+        try:
+            # key, ... makes NumPy return a 0-d view rather than a NumPy scalar.
+            return wrap(a[key, ...] if t is int else a[key], self._device)
+        except TypeError:  # a slice of floats or other non-integers
+            raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
+    return wrap(a[_backend_key(self, key, False)], self._device)
+
+
+def __setitem__(self, key, value, /) -> None:
+    a = self._array
+    if a is None:
+        a = self._compute()
+    t = self._tensor
+    if (t is not None and t.read_only) or (type(a) is _np_ndarray and not a.flags.writeable):
+        raise ValueError("this array is read-only (its producer exported it so); "
+                         "write into a copy: dltensor.asarray(x, copy=True)")
+    tk = type(key)
+    if not ((tk is int or tk is slice) and a.ndim == 1):
+        key = _backend_key(self, key, True)
+    elif tk is slice:
+        key = _check_slice(key)
+    a[key] = _value_for(self, a, value)
+
+
+def _value_for(x: ndarray, a, value):
+    """``value`` ready to write into x: spec promotion only (no cross-kind or narrowing casts)."""
+    tv = type(value)
+    rule = _SCALAR_RULE.get((a.dtype, tv))
+    if rule is not None:
+        if rule is not True:  # an int into an integer dtype: it must fit
+            lo, hi = rule
+            if not lo <= value <= hi:
+                raise OverflowError(f"{value} is out of bounds for {x.dtype.name}")
+        return value
+    dt = x.dtype
+    if tv in _SCALAR_INTO:
+        raise TypeError(f"cannot write a Python {tv.__name__} into an array of dtype {dt.name} "
+                        "(the array API defines no such promotion)")
+    if isinstance(value, ndarray):
+        check_device(x, value)
+        vt = value.dtype
+        if vt is not dt and PROMOTION.get((dt, vt)) is not dt:
+            raise TypeError(f"cannot write a {vt.name} array into a {dt.name} array: "
+                            f"{vt.name} does not promote to {dt.name}; cast it with astype")
+        return value._compute()
+    raise TypeError(f"can write a Python scalar or a dltensor array, not {tv.__name__}")
+
+
+def _scalar_rules() -> dict:
+    """(backend dtype, Python scalar type) -> True, or the (min, max) an int must fit in."""
+    rules = {}
+    for np_dtype, dt in FROM_NUMPY.items():
+        kind = dt.kind or "real floating"  # bfloat16, float8: held floats
+        for tv, kinds in _SCALAR_INTO.items():
+            if kind in kinds:
+                if tv is int and kind in _INTEGER_KINDS:
+                    info = np.iinfo(np_dtype)
+                    rules[np_dtype, tv] = (int(info.min), int(info.max))
+                else:
+                    rules[np_dtype, tv] = True
+    return rules
+
+
+_SCALAR_RULE = _scalar_rules()
+
+
+def _check_slice(s: slice) -> slice:
+    """The slice with Python-int bounds (IndexError for bounds that are not integers)."""
+    start, stop, step = bounds = s.start, s.stop, s.step
+    if ((start is None or type(start) is int) and (stop is None or type(stop) is int)
+            and (step is None or type(step) is int)):
+        return s
+    try:
+        return slice(*[None if v is None else _index(v) for v in bounds])
+    except TypeError:
+        raise IndexError(f"slice bounds must be integers or None, not {s!r}") from None
+
+
+def _index(v) -> int:
+    if type(v) is bool or type(v) is np.bool_:
+        raise TypeError("a bool is not an integer index")
+    return operator.index(v)
+
+
+def _backend_key(x: ndarray, key, setting: bool) -> tuple:
+    """The key as the backend takes it, after checking it is one the spec defines."""
+    parts = key if type(key) is tuple else (key,)
+    out = []
+    axes = 0  # indices that consume an axis
+    ellipsis = mask = int_array = basic = False
+    for k in parts:
+        tk = type(k)
+        if tk is int:
+            axes += 1
+        elif tk is slice:
+            k = _check_slice(k)
+            axes += 1
+            basic = True
+        elif k is Ellipsis:
+            if ellipsis:
+                raise IndexError("an index can hold only one ellipsis (...)")
+            ellipsis = basic = True
+        elif k is None:
+            if setting:
+                raise IndexError("None (newaxis) is not a valid index when setting items")
+            basic = True
+        elif isinstance(k, ndarray):
+            check_device(x, k)
+            kind = k.dtype.kind
+            if kind == "bool":
+                mask = True
+                axes += k.ndim
+            elif kind in _INTEGER_KINDS:
+                # A 0-d integer array is an integer (the spec says so), here and beside slices.
+                int_array = int_array or k.ndim != 0
+                axes += 1
+            else:
+                raise IndexError(f"index arrays must have an integer or bool dtype, "
+                                 f"not {k.dtype.name}")
+            k = k._compute()
+            if k.ndim == 0 and type(k) is _np_ndarray and kind != "bool":
+                k = int(k)  # a view, as for an int (CuPy's stay arrays: int() syncs)
+        else:
+            if tk is bool or tk is np.bool_:
+                raise IndexError("a Python bool is not an array API index; use a 0-d "
+                                 "boolean array as a mask")
+            try:
+                k = _index(k)  # NumPy integers and the like
+            except TypeError:
+                raise IndexError(
+                    f"{tk.__name__} is not an array API index: use integers, slices, ..., None, "
+                    "a boolean mask, or integer arrays (lists: dltensor.asarray(list) first)"
+                ) from None
+            axes += 1
+        out.append(k)
+    ndim = x.ndim
+    if mask:
+        if len(parts) != 1:
+            raise IndexError("a boolean mask must be the sole index (the array API defines "
+                             "no masks beside other indices)")
+        if axes > ndim:
+            raise IndexError(f"a {axes}-D mask cannot index a {ndim}-D array")
+    elif int_array:
+        if basic:
+            raise IndexError("integer arrays may be combined only with integers (the array API "
+                             "leaves integer arrays beside slices, ... or None undefined)")
+        if axes != ndim:
+            raise IndexError(f"integer-array indexing needs one index per axis: {axes} given "
+                             f"for a {ndim}-D array")
+    elif axes > ndim:
+        raise IndexError(f"too many indices: {axes} for a {ndim}-D array")
+    elif axes < ndim and not ellipsis:
+        raise IndexError(f"{axes} indices given for a {ndim}-D array; index every axis or add "
+                         "an ellipsis (...) (flat indexing is not in the array API)")
+    if not ellipsis:
+        out.append(Ellipsis)  # a 0-d view, never a NumPy scalar
+    return tuple(out)
+
+
+# --- conversion to Python scalars ------------------------------------------------------------
+
+def _scalar(x: ndarray, name: str):
+    if x.ndim != 0:
+        raise TypeError(f"{name}() needs a 0-d array, not one of shape {x.shape}")
+    return x._compute()
+
+
+def __bool__(self, /) -> bool:
+    return bool(_scalar(self, "bool"))
+
+
+def __int__(self, /) -> int:
+    a = _scalar(self, "int")
+    if self.dtype.kind == "complex floating":
+        raise TypeError("int() of a complex array is undefined; take real() or abs() first")
+    return int(a)
+
+
+def __float__(self, /) -> float:
+    a = _scalar(self, "float")
+    if self.dtype.kind == "complex floating":
+        raise TypeError("float() of a complex array is undefined; take real() or abs() first")
+    return float(a)
+
+
+def __complex__(self, /) -> complex:
+    return complex(_scalar(self, "complex"))
+
+
+def __index__(self, /) -> int:
+    a = _scalar(self, "operator.index")
+    if self.dtype.kind not in _INTEGER_KINDS:
+        raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
+    return int(a)
+
+
+def __iter__(self, /):
+    """Iterate over the first axis: 0-d arrays for a 1-D array (views, like ``x[i]``)."""
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    a = self._compute()
+    dev = self._device
+    return (wrap(a[i, ...], dev) for i in range(a.shape[0]))
+
+
+# --- transposes and copies -------------------------------------------------------------------
+
+def _T(self) -> ndarray:
+    if self.ndim != 2:
+        raise ValueError(f"x.T needs a 2-D array, not {self.ndim}-D; use x.mT for stacks of "
+                         "matrices or permute_dims() for other axis orders")
+    return wrap(self._compute().T, self._device)
+
+
+def __copy__(self) -> ndarray:
+    return wrap(self._compute().copy(), self._device)
+
+
+def __deepcopy__(self, memo) -> ndarray:
+    return __copy__(self)
+
+
+for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
+           __iter__, __copy__, __deepcopy__):
+    setattr(ndarray, _f.__name__, _f)
+ndarray.mT = property(matrix_transpose, doc="The last two axes swapped (stacked transposes).")
+ndarray.T = property(_T, doc="The transpose of a 2-D array.")
+del _f

@@ -30,8 +30,19 @@ def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None
     ``device`` moves the result there (copying); ``copy=True`` always copies, ``copy=False``
     never does and raises BufferError where a copy would be needed.
     """
-    if type(x) is _np_ndarray and device is None and copy is None and x.dtype in FROM_NUMPY:
-        return wrap(x.view())
+    if device is None and copy is None:
+        tp = type(x)
+        if tp is _np_ndarray:
+            if x.dtype in FROM_NUMPY:
+                return wrap(x.view())
+        else:
+            imp = _importers.get(tp)
+            if imp is not None:
+                return imp(x)
+    if copy not in (None, True, False):
+        # Checked before any producer sees it: a truthy string used to mean "copy" here and
+        # reached the producer as is (tests/test_malformed.py).
+        raise TypeError(f"copy must be True, False or None, not {copy!r}")
     if isinstance(x, ndarray):
         return _finish(x, None, device, copy)
     if _dlpack.is_capsule(x):
@@ -39,8 +50,16 @@ def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
                         f"not {type(x).__name__}")
+    if device is None and copy is None:
+        return _importer_for(type(x))(x)
+    out = _import_capsule(x, copy if device is None else None)
+    return out if device is None else _finish(out, None, device, copy)
+
+
+def _import_capsule(x: object, copy=None) -> ndarray:
+    """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
     try:
-        capsule = _dlpack.request_capsule(x, copy=copy if device is None else None)
+        capsule = _dlpack.request_capsule(x, copy=copy)
     except (BufferError, TypeError, ValueError):
         raise
     except Exception as e:
@@ -48,8 +67,51 @@ def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None
     if not _dlpack.is_capsule(capsule):
         raise BufferError(f"{type(x).__name__}.__dlpack__ returned a "
                           f"{type(capsule).__name__}, not a DLPack capsule")
-    out = from_tensor(_dlpack.consume_capsule(capsule))
-    return out if device is None else _finish(out, None, device, copy)
+    return from_tensor(_dlpack.consume_capsule(capsule))
+
+
+# The plain imports (no dtype, device or copy asked), one function per exact type, found once.
+_importers: dict[type, object] = {
+    ndarray: lambda x: x,
+    _dlpack.capsule._CapsuleType: lambda c: from_tensor(_dlpack.consume_capsule(c)),
+}
+
+
+def _torch_exportable(t) -> bool:
+    # What torch.Tensor.__dlpack__ checks and its C exchange API (2.13) does not: exporting a
+    # conjugate view through it would hand out un-conjugated values.
+    return not t.requires_grad and not t.is_conj()
+
+
+# Producers whose C exchange API (DLPack 1.3) is used, each with the checks its __dlpack__
+# makes that the C path skips. Any other type goes through __dlpack__.
+_EXCHANGE_GUARDS = {"torch.Tensor": _torch_exportable}
+
+
+def _importer_for(tp: type):
+    imp = _importers.get(tp)
+    if imp is None:
+        guard = _EXCHANGE_GUARDS.get(f"{tp.__module__}.{tp.__qualname__}")
+        take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
+        imp = _importers[tp] = _import_capsule if take is None else _exchange_importer(take, guard)
+    return imp
+
+
+def _exchange_importer(take, guard):
+    def imp(x) -> ndarray:
+        if guard(x):
+            try:
+                address = take(x)
+            except Exception:
+                address = 0  # __dlpack__ below refuses it again, in the producer's own words
+            if address:
+                mt = _dlpack.own(address)
+                if mt.device_type == 1:
+                    return from_tensor(mt)
+                # Device memory: the C path orders no streams, __dlpack__ does.
+                mt.release()
+        return _import_capsule(x)
+    return imp
 
 
 def asarray(obj: object, /, *, dtype: DType | None = None, device: object = None,
@@ -59,28 +121,45 @@ def asarray(obj: object, /, *, dtype: DType | None = None, device: object = None
     Shares memory whenever it can (``copy=None``), always copies with ``copy=True`` and raises
     ValueError with ``copy=False`` where a copy cannot be avoided.
     """
-    if type(obj) is _np_ndarray and dtype is None and device is None and copy is None \
-            and obj.dtype in FROM_NUMPY:
-        return wrap(obj.view())
+    if dtype is None and device is None and copy is None:
+        tp = type(obj)
+        if tp is _np_ndarray:
+            if obj.dtype in FROM_NUMPY:
+                return wrap(obj.view())
+        else:
+            imp = _importers.get(tp)
+            if imp is not None:
+                return imp(obj)
+    if copy not in (None, True, False):  # see from_dlpack
+        raise TypeError(f"copy must be True, False or None, not {copy!r}")
     if dtype is not None and type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
     if isinstance(obj, ndarray):
         return _finish(obj, dtype, device, copy)
     if isinstance(obj, _np_ndarray):
-        return _finish(_from_numpy(obj, copy), dtype, device, copy and False)
+        # _finish makes the one copy: `copy and False` handed it False after a copy, so a dtype
+        # change under copy=True raised ValueError (tests/test_interop.py).
+        return _finish(_from_numpy(obj, _no_copy(copy)), dtype, device, copy)
     if _dlpack.is_capsule(obj):
         return _finish(from_tensor(_dlpack.consume_capsule(obj)), dtype, device, copy)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, _SCALARS):
-        x = from_dlpack(obj, copy=copy if dtype is None and device is None else None)
-        return _finish(x, dtype, device, None if copy is None and dtype is None else copy and
-                       device is not None and False)
+        # The producer copies only when nothing else will; otherwise _finish honours `copy`
+        # (it used to be dropped when dtype or device was given: no copy, or a ValueError).
+        plain = dtype is None and device is None
+        x = from_dlpack(obj, copy=copy if plain else None)
+        return _finish(x, dtype, device, None if plain else copy)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)
     if hasattr(obj, "__array_interface__") or _has_buffer(obj):
         src = np.asarray(memoryview(obj)) if _has_buffer(obj) else np.asarray(obj)
-        return _finish(_from_numpy(src, copy), dtype, device, copy and False)
+        return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, copy)
     return _from_python(obj, dtype, device, copy)
+
+
+def _no_copy(copy):
+    """What _from_numpy gets when _finish will copy: never a copy, but copy=False still binds."""
+    return False if copy is False else None
 
 
 def _has_buffer(obj: object) -> bool:
@@ -164,6 +243,14 @@ def move(x: ndarray, device: Device, *, stream=None, copy=None) -> ndarray:
     if copy is False:
         raise BufferError(f"moving an array from {src} to {device} needs a copy, "
                           "and copy=False forbids it")
+    if 2 in (src.device_type, device.device_type):
+        # Only CuPy copies to or from CUDA memory. Without it this is a refusal like any other
+        # device's below, not the ImportError `import cupy` raised (tests/test_ndarray.py).
+        try:
+            backend_for(src if src.device_type == 2 else device)
+        except RuntimeError as e:
+            raise BufferError(f"dltensor cannot move memory from {src} to {device}: {e}") \
+                from None
     if src.device_type in CPU_READABLE and device.device_type == 2:
         cp = backend_for(device)
         import cupy

@@ -1,3 +1,93 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""The main namespace's linear algebra: ``matmul``, ``matrix_transpose``, ``tensordot``, ``vecdot``.
 
-__all__: list[str] = []
+The backends compute; this module enforces the spec's dtype rules first (numeric operands, and
+no promotion the spec does not define, such as int64 with uint64 or int with float), which NumPy
+would otherwise answer with a float64 result. ``linalg.py`` builds on the helpers here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._array import ndarray, wrap
+from ._dispatch import check_device, namespace_for, wrap_result
+from ._devices import Device
+from ._dtypes import PROMOTION
+
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+NUMERIC = frozenset({"signed integer", "unsigned integer", "real floating", "complex floating"})
+FLOATING = frozenset({"real floating", "complex floating"})
+_KIND_WORDS = {NUMERIC: "numeric", FLOATING: "floating-point"}
+
+
+def require(name: str, x, kinds: frozenset) -> None:
+    """TypeError unless ``x`` is an ndarray whose dtype is of one of ``kinds``."""
+    if type(x) is not ndarray:
+        raise TypeError(f"{name} needs a dltensor array, not {type(x).__name__} "
+                        "(convert it with dltensor.asarray)")
+    if x.dtype.kind not in kinds:
+        raise TypeError(f"{name} needs a {_KIND_WORDS.get(kinds, 'numeric')} array, "
+                        f"not {x.dtype.name}")
+
+
+def require_pair(name: str, x1, x2, kinds: frozenset = NUMERIC) -> Device:
+    """Check two operands' dtypes (and that the spec promotes them) and device; their device."""
+    require(name, x1, kinds)
+    require(name, x2, kinds)
+    d1, d2 = x1.dtype, x2.dtype
+    if d1 is not d2 and (d1, d2) not in PROMOTION:
+        raise TypeError(f"{name}: {d1.name} and {d2.name} cannot be promoted together (the "
+                        "array API defines no promotion across kinds); cast one with astype")
+    return check_device(x1, x2)
+
+
+def matmul(x1: ndarray, x2: ndarray, /) -> ndarray:
+    """The matrix product ``x1 @ x2`` (vectors promoted to matrices and back, as PEP 465 says)."""
+    dev = require_pair("matmul", x1, x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("matmul needs arrays of at least one dimension, not 0-d ones")
+    return wrap_result(namespace_for(dev).matmul(x1._compute(), x2._compute()), dev)
+
+
+def matrix_transpose(x: ndarray, /) -> ndarray:
+    """``x`` with its last two axes swapped (a view)."""
+    if type(x) is not ndarray:
+        raise TypeError(f"matrix_transpose needs a dltensor array, not {type(x).__name__}")
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose needs at least 2 dimensions, not {x.ndim}")
+    return wrap(x._compute().swapaxes(-1, -2), x._device)
+
+
+def tensordot(x1: ndarray, x2: ndarray, /, *,
+              axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> ndarray:
+    """The tensor contraction of ``x1`` and ``x2`` over ``axes``."""
+    dev = require_pair("tensordot", x1, x2)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"tensordot's axes must be nonnegative, not {axes}")
+    elif not (isinstance(axes, (tuple, list)) and len(axes) == 2):
+        raise TypeError("tensordot's axes must be an int or a pair of axis sequences")
+    else:
+        # NumPy counts each contracted axis by its own shape; the spec forbids broadcasting it.
+        a1, a2 = axes
+        for i, j in zip(a1, a2):
+            if x1.shape[i] != x2.shape[j]:
+                raise ValueError(f"tensordot: axis {i} of x1 (size {x1.shape[i]}) and axis {j} "
+                                 f"of x2 (size {x2.shape[j]}) differ; contracted axes do not "
+                                 "broadcast")
+    return wrap_result(namespace_for(dev).tensordot(x1._compute(), x2._compute(), axes=axes),
+                       dev)
+
+
+def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
+    """The dot product ``sum(conj(x1) * x2)`` of the vectors along ``axis`` (negative)."""
+    dev = require_pair("vecdot", x1, x2)
+    # The spec counts axis from the end only (2023.12): a positive one is ambiguous once the
+    # arrays broadcast to more dimensions.
+    if not -min(x1.ndim, x2.ndim) <= axis <= -1:
+        raise ValueError(f"vecdot's axis must be in [-{min(x1.ndim, x2.ndim)}, -1], not {axis}")
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"vecdot: x1 and x2 have {x1.shape[axis]} and {x2.shape[axis]} "
+                         f"elements along axis {axis}; the contracted axis does not broadcast")
+    return wrap_result(namespace_for(dev).vecdot(x1._compute(), x2._compute(), axis=axis), dev)

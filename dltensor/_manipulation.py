@@ -1,3 +1,142 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""Manipulation functions (array API 2025.12, "Manipulation Functions").
 
-__all__: list[str] = []
+Most are plain delegations to the backend namespace (NumPy's and CuPy's behaviour matches the
+spec); concat and stack promote dtypes by the spec's table rather than NumPy's, and
+broadcast_shapes accepts the spec's unknown (None) dimensions.
+"""
+
+from __future__ import annotations
+
+from ._array import ndarray
+from ._creation import delegating
+from ._dispatch import check_device, namespace_for, native, wrap_result
+from ._dtypes import NUMPY_PROMOTION
+
+__all__ = [
+    "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
+    "moveaxis", "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile",
+    "unstack",
+]
+
+
+def result_dtype(arrays) -> object:
+    """The spec's promoted backend dtype of ``arrays``; TypeError where it defines none."""
+    dt = arrays[0].dtype
+    for a in arrays[1:]:
+        if a.dtype != dt:
+            r = NUMPY_PROMOTION.get((dt, a.dtype))
+            if r is None:
+                raise TypeError(f"{dt} and {a.dtype} cannot be promoted together (the array "
+                                "API defines no promotion across kinds); use astype() first")
+            dt = r
+    return dt
+
+
+def _joined(name: str, arrays, axis) -> ndarray:
+    if not isinstance(arrays, (list, tuple)) or not arrays:
+        raise ValueError(f"{name} needs a non-empty list or tuple of arrays")
+    for a in arrays:
+        if not isinstance(a, ndarray):
+            raise TypeError(f"{name} joins dltensor arrays, not {type(a).__name__}; convert "
+                            "with dltensor.asarray() first")
+    dev = check_device(*arrays)
+    natives = [native(a) for a in arrays]
+    # NumPy would promote int64 with uint64 to float64, or ints with floats: the spec does not.
+    return wrap_result(getattr(namespace_for(dev), name)(
+        natives, axis=axis, dtype=result_dtype(natives)), dev)
+
+
+def concat(arrays: tuple[ndarray, ...] | list[ndarray], /, *, axis: int | None = 0) -> ndarray:
+    """Join arrays along an existing axis (``axis=None``: flattened first)."""
+    return _joined("concat", arrays, axis)
+
+
+def stack(arrays: tuple[ndarray, ...] | list[ndarray], /, *, axis: int = 0) -> ndarray:
+    """Join same-shaped arrays along a new axis."""
+    return _joined("stack", arrays, axis)
+
+
+def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """The shape that arrays of ``shapes`` broadcast to.
+
+    Written here because the spec allows unknown dimensions (None), which NumPy refuses: an
+    unknown dimension broadcast against 1 or against itself stays unknown.
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    out: list[int | None] = [1] * ndim
+    for shape in shapes:
+        for i, d in enumerate(shape, ndim - len(shape)):
+            o = out[i]
+            if d == 1 or d == o:
+                continue
+            if o == 1:
+                out[i] = d
+            elif d is None or o is None:
+                out[i] = None
+            else:
+                raise ValueError(f"shapes {', '.join(map(str, shapes))} cannot be broadcast "
+                                 f"together (dimension {d} against {o})")
+    return tuple(out)
+
+
+@delegating
+def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
+    """The arrays broadcast against each other, as a tuple of views."""
+
+
+@delegating
+def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
+    """A view of ``x`` broadcast to ``shape``."""
+
+
+@delegating
+def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
+    """``x`` with new length-one axes at ``axis`` (positions in the result)."""
+
+
+@delegating
+def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray:
+    """``x`` with the order of elements reversed along ``axis`` (all axes by default)."""
+
+
+@delegating
+def moveaxis(x: ndarray, source: int | tuple[int, ...], destination: int | tuple[int, ...],
+             /) -> ndarray:
+    """``x`` with axes ``source`` moved to positions ``destination``."""
+
+
+@delegating
+def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
+    """``x`` with its axes permuted to ``axes``."""
+
+
+@delegating
+def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) -> ndarray:
+    """Each element of ``x`` repeated ``repeats`` times (flattened when ``axis`` is None)."""
+
+
+@delegating
+def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) -> ndarray:
+    """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
+
+
+@delegating
+def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
+         axis: int | tuple[int, ...] | None = None) -> ndarray:
+    """``x`` with elements shifted along ``axis`` (flattened when None), wrapping around."""
+
+
+@delegating
+def squeeze(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
+    """``x`` without the length-one axes ``axis`` (ValueError for an axis of another length)."""
+
+
+@delegating
+def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
+    """``x`` repeated ``repetitions`` times along each axis."""
+
+
+def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
+    """The slices of ``x`` along ``axis``, as a tuple of views."""
+    dev = x._device
+    return wrap_result(tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)

@@ -1,3 +1,83 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""Searching functions (array API 2025.12, "Searching Functions").
 
-__all__: list[str] = []
+argmax, argmin, count_nonzero and nonzero delegate to the backend namespace. ``where`` and
+``searchsorted`` take Python scalars (2024.12 / 2025.12), which are converted as the spec's
+"mixing arrays with Python scalars" rules say (``_dtype_functions.scalar_dtype``) rather than
+by NumPy's wider rules, and ``where`` promotes its two arrays by the spec's table.
+"""
+
+from __future__ import annotations
+
+from ._array import ndarray
+from ._creation import delegating
+from ._dispatch import check_device, namespace_for, native, wrap_result
+from ._dtype_functions import scalar_dtype
+from ._dtypes import NUMPY_PROMOTION
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+
+@delegating
+def argmax(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) -> ndarray:
+    """Indices of the first maximum along ``axis`` (of the flattened array when None)."""
+
+
+@delegating
+def argmin(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) -> ndarray:
+    """Indices of the first minimum along ``axis`` (of the flattened array when None)."""
+
+
+@delegating
+def count_nonzero(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
+                  keepdims: bool = False) -> ndarray:
+    """The number of non-zero elements along ``axis`` (all axes by default)."""
+
+
+@delegating
+def nonzero(x: ndarray, /) -> tuple[ndarray, ...]:
+    """Indices of the non-zero elements, one array per axis (ValueError for a 0-d array)."""
+
+
+def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left",
+                 sorter: ndarray | None = None) -> ndarray:
+    """Indices where the elements of ``x2`` would be inserted to keep sorted ``x1`` sorted."""
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', not {side!r}")
+    dev = check_device(x1, *(a for a in (x2, sorter) if isinstance(a, ndarray)))
+    ns = namespace_for(dev)
+    a1 = native(x1)
+    if isinstance(x2, ndarray):
+        a2 = native(x2)
+    elif isinstance(x2, complex):  # the spec takes int and float scalars only
+        raise TypeError("searchsorted takes an array, int or float as x2, not complex")
+    else:
+        a2 = ns.asarray(x2, dtype=scalar_dtype(x2, a1.dtype, "searchsorted"))
+    return wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
+
+
+def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
+          x2: ndarray | bool | int | float | complex, /) -> ndarray:
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (broadcast together)."""
+    if not isinstance(condition, ndarray):
+        raise TypeError(f"where needs condition to be an array, not {type(condition).__name__}")
+    x1_array, x2_array = isinstance(x1, ndarray), isinstance(x2, ndarray)
+    if not (x1_array or x2_array):
+        raise TypeError("where needs at least one of x1 and x2 to be an array")
+    dev = check_device(condition, *(a for a in (x1, x2) if isinstance(a, ndarray)))
+    ns = namespace_for(dev)
+    c = native(condition)
+    if x1_array and x2_array:
+        a1, a2 = native(x1), native(x2)
+        if a1.dtype != a2.dtype:
+            dt = NUMPY_PROMOTION.get((a1.dtype, a2.dtype))
+            if dt is None:
+                raise TypeError(f"{a1.dtype} and {a2.dtype} cannot be promoted together (the "
+                                "array API defines no promotion across kinds)")
+            a1, a2 = a1.astype(dt, copy=False), a2.astype(dt, copy=False)
+    elif x1_array:
+        a1 = native(x1)
+        a2 = ns.asarray(x2, dtype=scalar_dtype(x2, a1.dtype, "where"))
+    else:
+        a2 = native(x2)
+        a1 = ns.asarray(x1, dtype=scalar_dtype(x1, a2.dtype, "where"))
+    return wrap_result(ns.where(c, a1, a2), dev)

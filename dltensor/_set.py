@@ -1,3 +1,69 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""Set functions (array API 2025.12, "Set Functions").
 
-__all__: list[str] = []
+The unique_* functions delegate to array-api-compat, which calls ``unique`` with
+``equal_nan=False``: as the spec says, every NaN is a distinct value. Results are named tuples
+with the spec's field names.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._array import ndarray
+from ._creation import delegating
+from ._dispatch import device_of, namespace_for, native, wrap_result
+
+__all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
+
+
+class UniqueAllResult(NamedTuple):
+    values: ndarray
+    indices: ndarray
+    inverse_indices: ndarray
+    counts: ndarray
+
+
+class UniqueCountsResult(NamedTuple):
+    values: ndarray
+    counts: ndarray
+
+
+class UniqueInverseResult(NamedTuple):
+    values: ndarray
+    inverse_indices: ndarray
+
+
+def _unique(name: str, result_type, x: ndarray):
+    dev = x._device
+    r = getattr(namespace_for(dev), name)(native(x))
+    return result_type(*(wrap_result(a, dev) for a in r))
+
+
+def unique_all(x: ndarray, /) -> UniqueAllResult:
+    """The unique elements of ``x`` with first-occurrence indices, inverse indices (shaped like
+    ``x``) and counts."""
+    return _unique("unique_all", UniqueAllResult, x)
+
+
+def unique_counts(x: ndarray, /) -> UniqueCountsResult:
+    """The unique elements of ``x`` and how often each occurs."""
+    return _unique("unique_counts", UniqueCountsResult, x)
+
+
+def unique_inverse(x: ndarray, /) -> UniqueInverseResult:
+    """The unique elements of ``x`` and the indices (shaped like ``x``) that rebuild ``x``."""
+    return _unique("unique_inverse", UniqueInverseResult, x)
+
+
+@delegating
+def unique_values(x: ndarray, /) -> ndarray:
+    """The unique elements of ``x``, sorted (each NaN counted as distinct)."""
+
+
+def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> ndarray:
+    """Whether each element of ``x1`` is among the elements of ``x2`` (the reverse when
+    ``invert``); a 0-d result for a scalar ``x1``."""
+    if not (isinstance(x1, ndarray) or isinstance(x2, ndarray)):
+        raise TypeError("isin needs at least one of x1 and x2 to be an array")
+    dev = device_of((x1, x2))
+    return wrap_result(namespace_for(dev).isin(native(x1), native(x2), invert=invert), dev)

@@ -1,3 +1,24 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""Sorting functions (array API 2025.12, "Sorting Functions").
 
-__all__: list[str] = []
+Both delegate to array-api-compat, which maps ``stable``/``descending`` onto NumPy's and CuPy's
+``kind`` and keeps a descending stable sort stable (it sorts the flipped array).
+"""
+
+from __future__ import annotations
+
+from ._array import ndarray
+from ._creation import delegating
+
+__all__ = ["argsort", "sort"]
+
+
+@delegating
+def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
+            stable: bool = True) -> ndarray:
+    """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
+
+
+@delegating
+def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
+         stable: bool = True) -> ndarray:
+    """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""

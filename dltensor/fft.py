@@ -1,3 +1,130 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""The array API's FFT extension (2025.12), computed by the arrays' backend.
 
-__all__: list[str] = []
+Each transform checks the input dtype the spec names (complex for the complex-input transforms,
+real floating-point for ``rfft``, ``rfftn`` and ``ihfft``) and calls array-api-compat's ``fft``
+for the array's device, which keeps single precision single. ``fftfreq`` and ``rfftfreq`` are
+hand-written: array-api-compat takes only the string ``"cpu"`` as a device and a NumPy dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from ._array import ndarray, wrap
+from ._devices import CPU, as_device, get_default_device
+from ._dispatch import delegate
+from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
+from ._linalg_functions import FLOATING, require
+
+__all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
+           "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+
+_COMPLEX = frozenset({"complex floating"})
+_REAL = frozenset({"real floating"})
+_Norm = Literal["backward", "ortho", "forward"]
+
+_backend = {name: delegate(name, "fft") for name in __all__}
+
+
+def _transform(name: str, x, kinds: frozenset, **kwargs) -> ndarray:
+    require(name, x, kinds)
+    return _backend[name](x, **kwargs)
+
+
+def fft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
+        norm: _Norm = "backward") -> ndarray:
+    """The 1-D discrete Fourier transform of a complex array."""
+    return _transform("fft", x, _COMPLEX, n=n, axis=axis, norm=norm)
+
+
+def ifft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
+         norm: _Norm = "backward") -> ndarray:
+    """The 1-D inverse discrete Fourier transform of a complex array."""
+    return _transform("ifft", x, _COMPLEX, n=n, axis=axis, norm=norm)
+
+
+def fftn(x: ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+         norm: _Norm = "backward") -> ndarray:
+    """The n-D discrete Fourier transform of a complex array."""
+    return _transform("fftn", x, _COMPLEX, s=s, axes=axes, norm=norm)
+
+
+def ifftn(x: ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: _Norm = "backward") -> ndarray:
+    """The n-D inverse discrete Fourier transform of a complex array."""
+    return _transform("ifftn", x, _COMPLEX, s=s, axes=axes, norm=norm)
+
+
+def rfft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
+         norm: _Norm = "backward") -> ndarray:
+    """The 1-D discrete Fourier transform of a real array (non-negative frequencies)."""
+    return _transform("rfft", x, _REAL, n=n, axis=axis, norm=norm)
+
+
+def irfft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
+          norm: _Norm = "backward") -> ndarray:
+    """The inverse of ``rfft``: a real array from its non-negative frequencies."""
+    return _transform("irfft", x, _COMPLEX, n=n, axis=axis, norm=norm)
+
+
+def rfftn(x: ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: _Norm = "backward") -> ndarray:
+    """The n-D discrete Fourier transform of a real array."""
+    return _transform("rfftn", x, _REAL, s=s, axes=axes, norm=norm)
+
+
+def irfftn(x: ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+           norm: _Norm = "backward") -> ndarray:
+    """The inverse of ``rfftn``."""
+    return _transform("irfftn", x, _COMPLEX, s=s, axes=axes, norm=norm)
+
+
+def hfft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
+         norm: _Norm = "backward") -> ndarray:
+    """The 1-D transform of a signal with Hermitian symmetry (a real result)."""
+    return _transform("hfft", x, _COMPLEX, n=n, axis=axis, norm=norm)
+
+
+def ihfft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
+          norm: _Norm = "backward") -> ndarray:
+    """The inverse of ``hfft``, from a real array."""
+    return _transform("ihfft", x, _REAL, n=n, axis=axis, norm=norm)
+
+
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: DType | None = None,
+            device: object = None) -> ndarray:
+    """The sample frequencies of an ``n``-point DFT with sample spacing ``d``."""
+    return _frequencies(np.fft.fftfreq, n, d, dtype, device)
+
+
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: DType | None = None,
+             device: object = None) -> ndarray:
+    """The non-negative sample frequencies of an ``n``-point ``rfft``."""
+    return _frequencies(np.fft.rfftfreq, n, d, dtype, device)
+
+
+def _frequencies(f, n: int, d: float, dtype: DType | None, device) -> ndarray:
+    if dtype is None:
+        dtype = _DEFAULT_REAL_FLOAT
+    elif type(dtype) is not DType or dtype.kind != "real floating":
+        raise ValueError(f"dtype must be a real floating-point dltensor dtype, not {dtype!r}")
+    dev = get_default_device() if device is None else as_device(device)
+    # n values, made on the host: a device copy of them is the array asked for, not a move.
+    out = wrap(f(n, d=d).astype(dtype.numpy, copy=False))
+    if dev == CPU:
+        return out
+    from ._interop import move
+    return move(out, dev)
+
+
+def fftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndarray:
+    """``x`` with the zero-frequency term moved to the centre of ``axes`` (all when None)."""
+    return _transform("fftshift", x, FLOATING, axes=axes)
+
+
+def ifftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndarray:
+    """The inverse of ``fftshift``."""
+    return _transform("ifftshift", x, FLOATING, axes=axes)

@@ -1,3 +1,191 @@
-"""Placeholder: filled in by the array API work (issue 5)."""
+"""The array API's linear algebra extension (2025.12), computed by the arrays' backend.
 
-__all__: list[str] = []
+Each function checks the dtypes the spec names for it (floating-point for the decompositions,
+numeric for products; array_api_strict accepts the same), then calls array-api-compat's
+``linalg`` for the arrays' device, so results stay on that device. Hand-written beyond that:
+``cross``, ``outer``, ``vecdot`` and ``tensordot`` check the shapes NumPy would otherwise accept
+with another meaning (2-vectors, n-D outer operands, broadcast contracted axes), and ``trace``
+takes a dltensor dtype.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from ._array import ndarray
+from ._dispatch import delegate
+from ._dtypes import DType
+from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
+                                require_pair, tensordot, vecdot)
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "eig", "eigvals", "inv",
+    "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv",
+    "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "EighResult", "EigResult", "QRResult", "SlogdetResult", "SVDResult",
+]
+
+
+class EighResult(NamedTuple):
+    eigenvalues: ndarray
+    eigenvectors: ndarray
+
+
+class EigResult(NamedTuple):
+    eigenvalues: ndarray
+    eigenvectors: ndarray
+
+
+class QRResult(NamedTuple):
+    Q: ndarray
+    R: ndarray
+
+
+class SlogdetResult(NamedTuple):
+    sign: ndarray
+    logabsdet: ndarray
+
+
+class SVDResult(NamedTuple):
+    U: ndarray
+    S: ndarray
+    Vh: ndarray
+
+
+# The backend's linalg functions, called once this module has checked the arguments.
+_backend = {name: delegate(name, "linalg") for name in (
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "eig", "eigvals", "inv",
+    "matrix_norm", "matrix_power", "matrix_rank", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "trace", "vector_norm")}
+
+
+def _floating(name: str, x, **kwargs):
+    require(name, x, FLOATING)
+    return _backend[name](x, **kwargs)
+
+
+def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
+    """The Cholesky factor of each Hermitian positive-definite matrix (lower unless ``upper``)."""
+    return _floating("cholesky", x, upper=upper)
+
+
+def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
+    """The cross product of the 3-element vectors along ``axis`` (negative)."""
+    require_pair("cross", x1, x2)
+    n = min(x1.ndim, x2.ndim)
+    if not -n <= axis <= -1:
+        raise ValueError(f"cross's axis must be in [-{n}, -1], not {axis}")
+    # NumPy also takes 2-element vectors; the spec defines only 3, and no broadcasting of them.
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"cross needs 3 elements along axis {axis} in both arrays, not "
+                         f"{x1.shape[axis]} and {x2.shape[axis]}")
+    return _backend["cross"](x1, x2, axis=axis)
+
+
+def det(x: ndarray, /) -> ndarray:
+    """The determinant of each square matrix in ``x``."""
+    return _floating("det", x)
+
+
+def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
+    """The ``offset`` diagonal of each matrix (the last two axes) of ``x``."""
+    if type(x) is not ndarray:
+        raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
+    if x.ndim < 2:
+        raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
+    return _backend["diagonal"](x, offset=offset)
+
+
+def eigh(x: ndarray, /) -> EighResult:
+    """Eigenvalues (ascending) and eigenvectors of each Hermitian matrix."""
+    return EighResult(*_floating("eigh", x))
+
+
+def eigvalsh(x: ndarray, /) -> ndarray:
+    """Eigenvalues (ascending) of each Hermitian matrix."""
+    return _floating("eigvalsh", x)
+
+
+def eig(x: ndarray, /) -> EigResult:
+    """Eigenvalues and eigenvectors of each square matrix (complex for real input too)."""
+    return EigResult(*_floating("eig", x))
+
+
+def eigvals(x: ndarray, /) -> ndarray:
+    """Eigenvalues of each square matrix (complex for real input too)."""
+    return _floating("eigvals", x)
+
+
+def inv(x: ndarray, /) -> ndarray:
+    """The inverse of each square matrix."""
+    return _floating("inv", x)
+
+
+def matrix_norm(x: ndarray, /, *, keepdims: bool = False,
+                ord: int | float | Literal["fro", "nuc"] | None = "fro") -> ndarray:
+    """The ``ord`` norm of each matrix (real-valued for complex input)."""
+    return _floating("matrix_norm", x, keepdims=keepdims, ord=ord)
+
+
+def matrix_power(x: ndarray, n: int, /) -> ndarray:
+    """Each square matrix raised to the integer power ``n`` (negative: of its inverse)."""
+    require("matrix_power", x, FLOATING)
+    return _backend["matrix_power"](x, n)
+
+
+def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
+    """The rank of each matrix: its singular values above ``rtol`` times the largest."""
+    return _floating("matrix_rank", x, rtol=rtol)
+
+
+def outer(x1: ndarray, x2: ndarray, /) -> ndarray:
+    """The outer product of two vectors."""
+    require_pair("outer", x1, x2)
+    if x1.ndim != 1 or x2.ndim != 1:  # NumPy would flatten n-D operands
+        raise ValueError(f"outer needs two 1-D arrays, not {x1.ndim}-D and {x2.ndim}-D")
+    return _backend["outer"](x1, x2)
+
+
+def pinv(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
+    """The Moore-Penrose pseudo-inverse of each matrix."""
+    return _floating("pinv", x, rtol=rtol)
+
+
+def qr(x: ndarray, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
+    """The QR decomposition of each matrix."""
+    return QRResult(*_floating("qr", x, mode=mode))
+
+
+def slogdet(x: ndarray, /) -> SlogdetResult:
+    """Sign and natural log of the absolute determinant of each square matrix."""
+    return SlogdetResult(*_floating("slogdet", x))
+
+
+def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
+    """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
+    require_pair("solve", x1, x2, FLOATING)
+    return _backend["solve"](x1, x2)
+
+
+def svd(x: ndarray, /, *, full_matrices: bool = True) -> SVDResult:
+    """The singular value decomposition ``U @ diag(S) @ Vh`` of each matrix."""
+    return SVDResult(*_floating("svd", x, full_matrices=full_matrices))
+
+
+def svdvals(x: ndarray, /) -> ndarray:
+    """The singular values of each matrix, largest first."""
+    return _floating("svdvals", x)
+
+
+def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
+    """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
+    require("trace", x, NUMERIC)
+    if dtype is not None and type(dtype) is not DType:
+        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not {dtype!r}")
+    return _backend["trace"](x, offset=offset, dtype=None if dtype is None else dtype.numpy)
+
+
+def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
+                keepdims: bool = False, ord: int | float = 2) -> ndarray:
+    """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
+    return _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)

@@ -1,0 +1,83 @@
+"""CUDA hand-offs and call overhead (only where CuPy finds a device; skipped otherwise).
+
+Hand-offs are timed as the Python call (CuPy and PyTorch may queue a stream wait, which is part
+of the hand-off). Calls are timed with a device synchronize in the statement for every library,
+so queued kernels cannot hide in the loop.
+"""
+
+from __future__ import annotations
+
+from ._timing import Settings, reason, time_stmt
+
+SIZES = (10, 10**6, 10**8)
+OP_SIZES = (10, 10**6)
+
+# (row, statement, needs torch, peer). c = cupy array, x = dltensor.asarray(c).
+HANDOFFS = [
+    ("dltensor.asarray(cupy)", "dlt.asarray(c)", False, "cupy.from_dlpack(cupy)"),
+    ("cupy.from_dlpack(dltensor)", "cp.from_dlpack(x)", False, "cupy.from_dlpack(cupy)"),
+    ("torch.from_dlpack(dltensor) [cuda]", "torch.from_dlpack(x)", True,
+     "torch.from_dlpack(cupy)"),
+    ("cupy.from_dlpack(cupy)", "cp.from_dlpack(c)", False, None),
+    ("torch.from_dlpack(cupy)", "torch.from_dlpack(c)", True, None),
+]
+CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
+         ("sum(x)", "ns.sum(x); sync()")]
+
+
+def available() -> str | None:
+    """None when CuPy sees a CUDA device, else why the section is skipped."""
+    try:
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return "CuPy finds no CUDA device"
+    except Exception as e:
+        return f"no CuPy/CUDA ({reason(e)})"
+    return None
+
+
+def run(settings: Settings, log=print) -> dict:
+    why = available()
+    if why:
+        return {"skip": why}
+    import cupy as cp
+
+    import dltensor as dlt
+    from dltensor.__main__ import data_pointer
+    try:
+        import torch
+        torch_ok = torch.cuda.is_available()
+    except Exception:
+        torch, torch_ok = None, False
+    sync = cp.cuda.get_current_stream().synchronize
+    handoffs = {}
+    for n in SIZES:
+        log(f"  GPU hand-offs at {n:.0e} elements ...")
+        c = cp.zeros(n, cp.float32)
+        env = {"cp": cp, "dlt": dlt, "torch": torch, "c": c, "x": dlt.asarray(c)}
+        for name, stmt, needs_torch, _ in HANDOFFS:
+            cell = handoffs.setdefault(name, {})
+            if needs_torch and not torch_ok:
+                cell[n] = {"skip": "torch without CUDA"}
+                continue
+            try:
+                zero_copy = data_pointer(eval(stmt, env)) == data_pointer(c)
+                cell[n] = {"s": time_stmt(stmt, env, settings), "zero_copy": zero_copy}
+            except Exception as e:
+                cell[n] = {"skip": reason(e)}
+    calls = {}
+    for n in OP_SIZES:
+        log(f"  GPU calls at {n:.0e} elements ...")
+        a, b = cp.random.random(n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
+        envs = {"cupy": {"ns": cp, "x": a, "y": b, "sync": sync},
+                "dltensor": {"ns": dlt, "x": dlt.asarray(a), "y": dlt.asarray(b), "sync": sync}}
+        for call, stmt in CALLS:
+            row = calls.setdefault(call, {}).setdefault(n, {})
+            for lib, env in envs.items():
+                try:
+                    row[lib] = time_stmt(stmt, env, settings)
+                except Exception as e:
+                    row[lib] = reason(e)
+    return {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+            "handoffs": handoffs, "peers": {h[0]: h[3] for h in HANDOFFS if h[3]},
+            "calls": calls}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Run the array API conformance suite (data-apis/array-api-tests) against dltensor at 2025.12.
+#
+#   ARRAY_API_TESTS_DIR=/path/to/array-api-tests conformance/run.sh [extra pytest args]
+#
+# The checkout needs its `array-api` submodule (the spec) at the commit the suite pins:
+#   git clone https://github.com/data-apis/array-api-tests && cd array-api-tests
+#   git submodule update --init && pip install -r requirements.txt
+# Environment: MAX_EXAMPLES (default 100), DLTENSOR_DEVICE (e.g. cuda:0 to run on a GPU).
+# Expected failures live in conformance/xfails.txt, one test id per line with its reason
+# in a comment above it; the goal is for that file to be empty.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+suite="${ARRAY_API_TESTS_DIR:-}"
+if [ -z "$suite" ]; then
+  echo "conformance: no array-api-tests checkout given (set ARRAY_API_TESTS_DIR); not run."
+  exit 0
+fi
+if [ ! -d "$suite/array_api_tests" ] || [ ! -d "$suite/array-api/spec" ]; then
+  echo "conformance: $suite is not an array-api-tests checkout with its array-api spec" >&2
+  exit 2
+fi
+cd "$suite" || exit 2
+export ARRAY_API_TESTS_MODULE=dltensor ARRAY_API_TESTS_VERSION=2025.12
+export PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}"
+exec python -m pytest array_api_tests/ -p no:cacheprovider -q --disable-warnings \
+  --max-examples "${MAX_EXAMPLES:-100}" --xfails-file "$here/xfails.txt" -rfX "$@"

@@ -1,0 +1,259 @@
+"""``python -m dltensor``: versions, devices, and a live hand-off matrix through dltensor.
+
+Each matrix cell hands an array from the row's framework to ``dltensor.asarray`` and then to the
+column's framework's ``from_dlpack``, says whether the memory was shared (by comparing data
+pointers, not by trusting flags) and how long the two steps took together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import dltensor
+
+__all__ = ["main", "versions", "devices", "handoff_matrix", "data_pointer", "FRAMEWORKS"]
+
+# Distribution names as their modules spell them, in the order the report lists them.
+_VERSIONED = ("numpy", "array_api_compat", "torch", "jax", "jaxlib", "cupy", "array_api_strict",
+              "tensorflow", "ml_dtypes")
+_N = 1024            # elements per hand-off: small, so the time is the per-call overhead
+_REPEATS = 7         # the time shown is the median of these
+_TARGET_S = 0.004    # each repeat runs the hand-off this long (so 16 cells stay well under 1 s)
+
+
+def _import(name: str):
+    """The module, or the reason it cannot be used (a string)."""
+    try:
+        return importlib.import_module(name)
+    except Exception as e:  # a broken install must not break the report
+        return f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+def versions() -> dict[str, str]:
+    """Python's, dltensor's and every installed dependency's version ("missing" if absent)."""
+    out = {"python": platform.python_version(), "dltensor": dltensor.__version__}
+    for name in _VERSIONED:
+        if name in ("jax", "tensorflow", "torch", "cupy", "jaxlib") and name not in sys.modules:
+            # Importing these costs seconds; the version from the package metadata is free.
+            out[name] = _dist_version(name)
+            continue
+        mod = _import(name)
+        out[name] = "missing" if isinstance(mod, str) else getattr(mod, "__version__", "?")
+    return out
+
+
+def _dist_version(name: str) -> str:
+    from importlib import metadata
+    for dist in {"cupy": ("cupy", "cupy-cuda12x", "cupy-cuda13x", "cupy-cuda11x")}.get(
+            name, (name,)):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return "missing"
+
+
+def devices() -> list[str]:
+    """Lines describing the devices dltensor can hold or compute on."""
+    lines = ["cpu: NumPy computes here"]
+    cupy = _import("cupy") if _dist_version("cupy") != "missing" else "not installed"
+    if isinstance(cupy, str):
+        lines.append(f"cuda (CuPy): {cupy}")
+    else:
+        try:
+            for i in range(cupy.cuda.runtime.getDeviceCount()):
+                name = cupy.cuda.runtime.getDeviceProperties(i)["name"].decode()
+                lines.append(f"cuda:{i} (CuPy): {name}")
+        except Exception as e:
+            lines.append(f"cuda (CuPy): no device ({type(e).__name__}: {e})")
+    if "torch" in sys.modules or _dist_version("torch") != "missing":
+        torch = _import("torch")
+        if not isinstance(torch, str):
+            n = torch.cuda.device_count() if torch.cuda.is_available() else 0
+            lines.extend(f"cuda:{i} (torch): {torch.cuda.get_device_name(i)}" for i in range(n))
+            if not n:
+                lines.append(f"cuda (torch {torch.__version__}): none visible")
+    return lines
+
+
+# --- the frameworks of the matrix: how each makes an array, imports one, finds its pointer --------
+
+def _np_make(_, n):
+    return np.arange(n, dtype=np.float32)
+
+
+def _torch_make(torch, n):
+    return torch.arange(n, dtype=torch.float32)
+
+
+def _jax_make(jnp, n):
+    return jnp.arange(n, dtype=jnp.float32)
+
+
+def _strict_make(xs, n):
+    return xs.arange(n, dtype=xs.float32)
+
+
+def _cupy_make(cp, n):
+    return cp.arange(n, dtype=cp.float32)
+
+
+# name -> (module to import, make(module, n), from_dlpack(module)); a table row per framework.
+FRAMEWORKS = {
+    "numpy": ("numpy", _np_make, lambda m: m.from_dlpack),
+    "torch": ("torch", _torch_make, lambda m: m.from_dlpack),
+    "jax": ("jax.numpy", _jax_make, lambda m: m.from_dlpack),
+    "array_api_strict": ("array_api_strict", _strict_make, lambda m: m.from_dlpack),
+    "cupy": ("cupy", _cupy_make, lambda m: m.from_dlpack),
+}
+
+
+def data_pointer(obj) -> int:
+    """The address of an array's first element, read the way its own framework reports it."""
+    if isinstance(obj, dltensor.ndarray):
+        return obj.data_ptr
+    if isinstance(obj, np.ndarray):
+        return obj.__array_interface__["data"][0]
+    mod = type(obj).__module__.split(".")[0]
+    if mod == "torch":
+        return obj.data_ptr()
+    if mod in ("jax", "jaxlib"):
+        return obj.unsafe_buffer_pointer()
+    if mod == "array_api_strict":
+        return data_pointer(obj._array)
+    if mod == "cupy":
+        return obj.data.ptr
+    # Anything else that speaks DLPack on the CPU: ask NumPy, which never copies an import.
+    return np.from_dlpack(obj).__array_interface__["data"][0]
+
+
+def _median_time(fn, arg) -> float:
+    """Median seconds per call of ``fn(arg)`` over _REPEATS loops of about _TARGET_S each."""
+    def loop(number: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn(arg)
+        return time.perf_counter() - t0
+
+    number = 1
+    while loop(number) < _TARGET_S / 8 and number < 1 << 16:
+        number *= 4
+    # The loop length from the best of three runs: one slow (cold, or interrupted) run would
+    # make every repeat a single call.
+    per_call = min(loop(number) for _ in range(3)) / number
+    number = max(1, round(_TARGET_S / per_call))
+    return statistics.median(loop(number) / number for _ in range(_REPEATS))
+
+
+def _cell(src, target_from_dlpack) -> dict:
+    """Hand ``src`` through dltensor to a target; report zero-copy and the time per hand-off."""
+    asarray = dltensor.asarray
+
+    def handoff(a):
+        return target_from_dlpack(asarray(a))
+
+    try:
+        mid = asarray(src)
+        out = target_from_dlpack(mid)
+        src_ptr = data_pointer(src)
+        cell = {"zero_copy": data_pointer(out) == src_ptr}
+        if not cell["zero_copy"]:
+            # Say who copied: a target that copies (JAX wants 64-byte alignment) is no fault
+            # of dltensor's.
+            cell["copied_by"] = "dltensor" if data_pointer(mid) != src_ptr else "target"
+        cell["us"] = _median_time(handoff, src) * 1e6
+        return cell
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {e}".splitlines()[0]}
+
+
+def handoff_matrix(names=None) -> dict:
+    """``{source: {target: cell}}`` for every pair of the frameworks that import here.
+
+    A framework that is missing or fails to make an array appears in ``"unavailable"`` with the
+    reason, instead of a row and a column.
+    """
+    mods, arrays, unavailable = {}, {}, {}
+    for name in names or FRAMEWORKS:
+        module_name, make, _ = FRAMEWORKS[name]
+        if _dist_version(module_name.split(".")[0]) == "missing":  # skip a slow failed import
+            unavailable[name] = "not installed"
+            continue
+        mod = _import(module_name)
+        if isinstance(mod, str):
+            unavailable[name] = mod
+            continue
+        try:
+            arrays[name] = make(mod, _N)
+            mods[name] = mod
+        except Exception as e:  # e.g. CuPy installed without a CUDA device
+            unavailable[name] = f"{type(e).__name__}: {e}".splitlines()[0]
+    matrix = {}
+    for src in arrays:
+        matrix[src] = {}
+        for dst, mod in mods.items():
+            matrix[src][dst] = _cell(arrays[src], FRAMEWORKS[dst][2](mod))
+    return {"elements": _N, "dtype": "float32", "repeats": _REPEATS, "matrix": matrix,
+            "unavailable": unavailable}
+
+
+def _format_cell(cell: dict) -> str:
+    if "error" in cell:
+        err = cell["error"]
+        return "refused: " + (err if len(err) <= 40 else err[:37] + "...")
+    mark = "yes " if cell["zero_copy"] else ("NO* " if cell["copied_by"] == "target" else "NO  ")
+    return f"{mark}{cell['us']:7.2f} us"
+
+
+def _format_matrix(result: dict) -> str:
+    matrix = result["matrix"]
+    names = list(matrix)
+    header = ["source \\ target"] + names
+    rows = [[src] + [_format_cell(matrix[src][dst]) for dst in names] for src in names]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    if any(c.get("copied_by") == "target" for row in matrix.values() for c in row.values()):
+        lines.append("NO*: dltensor shared the memory; the target's from_dlpack copied it")
+    lines += [f"{name}: {why}" for name, why in result["unavailable"].items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the report (``--json`` prints the same facts as one JSON object)."""
+    parser = argparse.ArgumentParser(prog="python -m dltensor", description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    matrix = handoff_matrix()  # first: it imports the frameworks whose versions follow
+    report = {"versions": versions(), "devices": devices(), "handoffs": matrix}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print("dltensor report")
+    print("\nversions")
+    width = max(map(len, report["versions"]))
+    for name, version in report["versions"].items():
+        print(f"  {name.ljust(width)}  {version}")
+    print("\ndevices")
+    for line in report["devices"]:
+        print(f"  {line}")
+    print(f"\nhand-offs: source array -> dltensor.asarray -> target from_dlpack "
+          f"({_N} float32 elements)")
+    print("cell: zero-copy (data pointers equal) and median time per hand-off of "
+          f"{_REPEATS} repeats")
+    print(_format_matrix(matrix))
+    print(f"\n(report took {time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

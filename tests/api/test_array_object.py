@@ -1,0 +1,120 @@
+"""The array object's conversions, iteration, transposes and copies, against array-api-strict."""
+
+import copy
+import math
+import operator
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+
+import dltensor as dlt
+
+CONVERSIONS = [  # (method, NumPy dtype, value, expected Python result)
+    ("__bool__", np.bool_, True, True), ("__bool__", np.float64, np.nan, True),
+    ("__bool__", np.float32, -0.0, False), ("__bool__", np.complex64, 1j, True),
+    ("__bool__", np.int8, 0, False),
+    ("__int__", np.int64, -7, -7), ("__int__", np.uint64, 2**64 - 1, 2**64 - 1),
+    ("__int__", np.bool_, True, 1), ("__int__", np.float64, -2.9, -2),
+    ("__int__", np.float32, -0.0, 0),
+    ("__float__", np.float32, 1.5, 1.5), ("__float__", np.int16, -3, -3.0),
+    ("__float__", np.bool_, False, 0.0), ("__float__", np.float64, np.inf, math.inf),
+    ("__complex__", np.complex128, 1 - 2j, 1 - 2j), ("__complex__", np.float32, 2.0, 2 + 0j),
+    ("__complex__", np.bool_, True, 1 + 0j),
+    ("__index__", np.uint8, 255, 255), ("__index__", np.int32, -4, -4),
+]
+RESULT_TYPE = {"__bool__": bool, "__int__": int, "__float__": float, "__complex__": complex,
+               "__index__": int}
+
+
+@pytest.mark.parametrize("method, dtype, value, expected", CONVERSIONS,
+                         ids=[f"{m}({np.dtype(d).name} {v!r})" for m, d, v, _ in CONVERSIONS])
+def test_0d_conversions_match_strict(method, dtype, value, expected):
+    a = np.asarray(value, dtype=dtype)
+    got = getattr(dlt.asarray(a), method)()
+    want = getattr(strict.asarray(a), method)()
+    assert type(got) is RESULT_TYPE[method] and type(want) is type(got)
+    assert got == expected == want or (math.isnan(got.real) and math.isnan(want.real))
+
+
+REFUSED = [
+    ("__bool__", np.ones(2), TypeError), ("__int__", np.ones((1, 1)), TypeError),
+    ("__float__", np.zeros(1), TypeError), ("__complex__", np.zeros(3), TypeError),
+    ("__int__", np.asarray(1j), TypeError), ("__float__", np.asarray(1 + 0j), TypeError),
+    ("__index__", np.asarray(1.0), TypeError), ("__index__", np.asarray(True), TypeError),
+    ("__index__", np.arange(2), TypeError),
+    ("__int__", np.asarray(np.nan), ValueError), ("__int__", np.asarray(-np.inf), OverflowError),
+]
+
+
+@pytest.mark.parametrize("method, a, error", REFUSED,
+                         ids=[f"{m}({a.dtype.name} {a.shape})" for m, a, _ in REFUSED])
+def test_conversions_refuse(method, a, error):
+    with pytest.raises(error):
+        getattr(dlt.asarray(a), method)()
+
+
+def test_index_makes_arrays_usable_where_python_wants_an_int():
+    i = dlt.asarray(np.int32(3))
+    assert operator.index(i) == 3
+    assert list(range(10))[i] == 3
+    assert "abcdef"[dlt.asarray(1):i] == "bc"
+    x = dlt.asarray(np.arange(6.0))
+    assert float(x[i]) == 3.0 and x[i:].shape == (3,)
+
+
+def test_iteration_over_1d_yields_0d_views():
+    a = np.arange(4.0)
+    items = list(dlt.asarray(a))
+    assert [(type(e), e.shape) for e in items] == [(dlt.ndarray, ())] * 4
+    assert [float(e) for e in items] == [float(e) for e in strict.asarray(a)]
+    items[2][()] = -1.0  # each item is a view of the array's memory
+    assert a[2] == -1.0
+
+
+def test_iteration_over_nd_yields_rows_and_0d_refuses():
+    # Implementation-defined in the spec: dltensor iterates the first axis, as NumPy does.
+    a = np.arange(6).reshape(3, 2)
+    rows = list(dlt.asarray(a))
+    assert [r.shape for r in rows] == [(2,)] * 3
+    assert np.from_dlpack(rows[1]).tolist() == [2, 3]
+    with pytest.raises(TypeError):
+        iter(dlt.asarray(np.float64(1.0)))
+
+
+def test_the_array_has_no_len():
+    assert not hasattr(dlt.ndarray, "__len__")  # not in the spec: use x.shape[0]
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (4, 2, 3), (1, 5, 0, 2)])
+def test_mT_matches_strict_and_is_a_view(shape):
+    a = np.arange(int(np.prod(shape)), dtype=np.int16).reshape(shape)
+    x = dlt.asarray(a)
+    got, want = x.mT, strict.asarray(a).mT
+    assert got.shape == want.shape and got.dtype == dlt.int16
+    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want))
+    assert got.data_ptr == x.data_ptr
+
+
+def test_T_is_for_2d_only():
+    a = np.arange(6.0).reshape(2, 3)
+    x = dlt.asarray(a)
+    np.testing.assert_array_equal(np.from_dlpack(x.T), np.from_dlpack(strict.asarray(a).T))
+    assert x.T.data_ptr == x.data_ptr
+    for bad in [np.arange(3.0), np.zeros((2, 2, 2))]:
+        with pytest.raises(ValueError, match="mT|permute_dims"):
+            dlt.asarray(bad).T
+    with pytest.raises(ValueError):
+        dlt.asarray(np.arange(3.0)).mT
+
+
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_copies_own_their_memory(copier):
+    a = np.arange(6.0).reshape(2, 3)
+    x = dlt.asarray(a)
+    y = copier(x)
+    assert type(y) is dlt.ndarray and y.dtype == x.dtype and y.shape == x.shape
+    assert y.data_ptr != x.data_ptr
+    a[0, 0] = 100.0
+    assert float(y[0, 0]) == 0.0
+    assert not y.read_only

@@ -1,0 +1,138 @@
+"""Creation functions: values, dtypes and shapes against array-api-strict, devices, errors."""
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+
+import dltensor as dlt
+import producers as P
+from dltensor import Device
+
+
+def same(got, want):
+    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
+    if isinstance(want, tuple):
+        assert type(got) is tuple and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    assert isinstance(got, dlt.ndarray)
+    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
+
+
+def check(fn):
+    same(fn(dlt), fn(strict))
+
+
+I8 = np.array([[1, -2, 3], [4, 5, -6]], dtype=np.int8)
+F32 = np.array([[1.5, -2.0], [0.0, np.inf]], dtype=np.float32)
+CUBE = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+
+CASES = {
+    "arange stop": lambda xp: xp.arange(5),
+    "arange start stop step": lambda xp: xp.arange(1, 10, 3),
+    "arange float": lambda xp: xp.arange(0.5, 3, 0.5),
+    "arange negative step": lambda xp: xp.arange(10, 0, -2),
+    "arange empty": lambda xp: xp.arange(5, 1),
+    "arange dtype": lambda xp: xp.arange(0, 1, 0.25, dtype=xp.float32),
+    "eye": lambda xp: xp.eye(3),
+    "eye rect k": lambda xp: xp.eye(3, 5, k=2),
+    "eye negative k dtype": lambda xp: xp.eye(4, k=-1, dtype=xp.int8),
+    "full int": lambda xp: xp.full((2, 3), 7),
+    "full bool": lambda xp: xp.full(2, True),
+    "full float 0-d": lambda xp: xp.full((), 1.5),
+    "full complex": lambda xp: xp.full((2,), 1 - 2j),
+    "full dtype": lambda xp: xp.full((3,), 3, dtype=xp.uint16),
+    "ones": lambda xp: xp.ones((2, 2)),
+    "ones dtype": lambda xp: xp.ones(3, dtype=xp.complex64),
+    "zeros": lambda xp: xp.zeros(4),
+    "zeros dtype": lambda xp: xp.zeros((0, 2), dtype=xp.bool),
+    "full_like": lambda xp: xp.full_like(xp.asarray(I8), 9),
+    "full_like dtype": lambda xp: xp.full_like(xp.asarray(I8), 0.5, dtype=xp.float32),
+    "ones_like": lambda xp: xp.ones_like(xp.asarray(F32)),
+    "zeros_like dtype": lambda xp: xp.zeros_like(xp.asarray(F32), dtype=xp.int64),
+    "linspace": lambda xp: xp.linspace(0, 1, 5),
+    "linspace no endpoint": lambda xp: xp.linspace(0, 1, 4, endpoint=False),
+    "linspace complex": lambda xp: xp.linspace(1j, 2 + 2j, 3),
+    "linspace dtype": lambda xp: xp.linspace(-1, 10, 6, dtype=xp.float32),
+    "linspace one": lambda xp: xp.linspace(3, 4, 1),
+    "meshgrid xy": lambda xp: xp.meshgrid(xp.arange(3), xp.arange(2)),
+    "meshgrid ij": lambda xp: xp.meshgrid(xp.arange(3), xp.arange(2), xp.arange(4),
+                                          indexing="ij"),
+    "meshgrid none": lambda xp: xp.meshgrid(),
+    "tril": lambda xp: xp.tril(xp.asarray(CUBE)),
+    "tril k": lambda xp: xp.tril(xp.asarray(CUBE), k=1),
+    "triu k": lambda xp: xp.triu(xp.asarray(I8), k=-1),
+}
+
+
+@pytest.mark.parametrize("fn", CASES.values(), ids=CASES.keys())
+def test_matches_array_api_strict(fn):
+    check(fn)
+
+
+@pytest.mark.parametrize("name", ["empty", "empty_like"])
+def test_empty_has_the_asked_shape_and_dtype(name):
+    for dtype in (None, dlt.int16):
+        arg = (2, 3) if name == "empty" else dlt.asarray(F32)
+        out = getattr(dlt, name)(arg, dtype=dtype)
+        assert out.shape == ((2, 3) if name == "empty" else (2, 2))
+        expected = dtype or (dlt.float64 if name == "empty" else dlt.float32)
+        assert out.dtype is expected
+
+
+@pytest.mark.parametrize("value, dtype", [(True, dlt.bool), (3, dlt.int64), (2.5, dlt.float64),
+                                          (1j, dlt.complex128)])
+def test_full_infers_the_spec_default_dtype(value, dtype):
+    out = dlt.full((2,), value)
+    assert out.dtype is dtype
+    assert np.from_dlpack(out).tolist() == [value, value]
+
+
+@pytest.mark.parametrize("device", ["cpu", dlt.Device(1, 0), (1, 0), None])
+def test_device_spellings_make_cpu_arrays(device):
+    for fn in (lambda: dlt.zeros(2, device=device), lambda: dlt.arange(3, device=device),
+               lambda: dlt.eye(2, device=device), lambda: dlt.full(2, 1, device=device),
+               lambda: dlt.linspace(0, 1, 3, device=device)):
+        assert fn().device == Device(1, 0)
+
+
+def test_like_functions_keep_the_input_device_and_dtype():
+    x = dlt.asarray(I8)
+    for fn in (dlt.zeros_like, dlt.ones_like, dlt.empty_like):
+        out = fn(x)
+        assert (out.dtype, out.shape, out.device) == (dlt.int8, (2, 3), x.device)
+
+
+def test_creating_on_a_device_without_backend_names_it():
+    with pytest.raises(RuntimeError, match="metal:0"):
+        dlt.zeros(3, device="metal:0")
+    held = dlt.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(2,),
+                                      strides=(1,)))
+    with pytest.raises(RuntimeError, match="metal:0"):
+        dlt.ones_like(held)  # same device as the input: never silently the CPU
+    assert dlt.zeros_like(held, device="cpu").shape == (2,)
+
+
+def test_default_device_is_used():
+    dlt.set_default_device("metal:0")
+    try:
+        with pytest.raises(RuntimeError, match="metal:0"):
+            dlt.ones(2)
+        assert dlt.ones(2, device="cpu").device == Device(1, 0)
+    finally:
+        dlt.set_default_device(None)
+
+
+def test_dtype_must_be_a_dltensor_dtype():
+    with pytest.raises(TypeError, match="dtype"):
+        dlt.zeros(2, dtype=np.float32)
+    with pytest.raises(TypeError, match="fill_value"):
+        dlt.full(2, "1")
+
+
+def test_meshgrid_refuses_mixed_dtypes():
+    with pytest.raises(TypeError):
+        dlt.meshgrid(dlt.arange(2), dlt.ones(2))

@@ -1,0 +1,218 @@
+"""The data type functions and constants, against array-api-strict and the spec's tables."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import array_api_strict as xs
+import numpy as np
+import pytest
+
+import dltensor as dt
+from dltensor._dtypes import PROMOTION, SPEC_DTYPES
+
+NAMES = [d.name for d in SPEC_DTYPES]
+KINDS = ["bool", "signed integer", "unsigned integer", "integral", "real floating",
+         "complex floating", "numeric"]
+
+
+def S(name: str):
+    """array-api-strict's dtype of that name."""
+    return getattr(xs, name)
+
+
+def outcome(f, *args):
+    try:
+        return f(*args)
+    except Exception as e:  # noqa: BLE001 - the exception type is what is compared
+        return type(e)
+
+
+def test_constants():
+    assert dt.e == math.e and dt.pi == math.pi and dt.inf == math.inf
+    assert math.isnan(dt.nan) and dt.newaxis is None
+    assert all(type(c) is float for c in (dt.e, dt.pi, dt.inf, dt.nan))
+
+
+# --- isdtype ---------------------------------------------------------------------------------
+
+def test_isdtype_matches_strict_for_every_dtype_and_kind():
+    kinds = [*KINDS, *NAMES]
+    for name in NAMES:
+        for k in kinds:
+            ours = dt.isdtype(getattr(dt, name), getattr(dt, k) if k in NAMES else k)
+            assert type(ours) is bool
+            assert ours == xs.isdtype(S(name), S(k) if k in NAMES else k), (name, k)
+        for pair in itertools.combinations(kinds, 2):
+            ours = dt.isdtype(getattr(dt, name),
+                              tuple(getattr(dt, k) if k in NAMES else k for k in pair))
+            assert ours == xs.isdtype(S(name), tuple(S(k) if k in NAMES else k for k in pair))
+
+
+def test_isdtype_refuses_bad_input():
+    with pytest.raises(TypeError):
+        dt.isdtype(np.float64, "numeric")  # a NumPy dtype is not a dltensor dtype
+    with pytest.raises(TypeError):
+        dt.isdtype("float64", "numeric")
+    with pytest.raises(TypeError):
+        dt.isdtype(dt.float64, (("numeric",),))  # no nested tuples
+    with pytest.raises(TypeError):
+        dt.isdtype(dt.float64, 1)
+    with pytest.raises(ValueError):
+        dt.isdtype(dt.float64, "floating")  # not a spec kind name
+
+
+# --- promotion: can_cast and result_type -----------------------------------------------------
+
+def test_can_cast_matches_strict():
+    for a, b in itertools.product(NAMES, NAMES):
+        assert dt.can_cast(getattr(dt, a), getattr(dt, b)) == xs.can_cast(S(a), S(b)), (a, b)
+    x = dt.asarray(np.ones(2, np.int8))
+    assert dt.can_cast(x, dt.int16) and not dt.can_cast(x, dt.uint8)
+    with pytest.raises(TypeError):
+        dt.can_cast(np.int8, dt.int16)
+    with pytest.raises(TypeError):
+        dt.can_cast(dt.int8, "int16")
+
+
+def test_result_type_matches_strict_for_pairs_and_triples():
+    for names in [*itertools.product(NAMES, repeat=2),
+                  *itertools.islice(itertools.product(NAMES, repeat=3), 0, None, 7)]:
+        ours = outcome(dt.result_type, *(getattr(dt, n) for n in names))
+        want = outcome(xs.result_type, *(S(n) for n in names))
+        if isinstance(want, type):
+            assert ours is want, names
+        else:
+            assert ours is getattr(dt, str(want).split(".")[-1]), names
+            # and order does not matter
+            assert dt.result_type(*(getattr(dt, n) for n in reversed(names))) is ours
+
+
+def test_result_type_table_is_the_spec_table():
+    for (a, b), r in PROMOTION.items():
+        if a in SPEC_DTYPES and b in SPEC_DTYPES:
+            assert dt.result_type(a, b) is r
+    for a, b in [("int64", "uint64"), ("int8", "float32"), ("bool", "int8"),
+                 ("uint8", "complex64"), ("bool", "float64")]:
+        with pytest.raises(TypeError):
+            dt.result_type(getattr(dt, a), getattr(dt, b))
+
+
+SCALARS = [True, 1, -3, 1.5, -0.0, 1j]
+
+
+def test_result_type_with_scalars_matches_strict():
+    for name in NAMES:
+        for s in SCALARS:
+            for args in ((getattr(dt, name), s), (s, dt.asarray(np.ones(1, name)))):
+                oracle = tuple(S(name) if a is getattr(dt, name) else
+                               xs.asarray(np.ones(1, name)) if isinstance(a, dt.ndarray) else a
+                               for a in args)
+                ours, want = outcome(dt.result_type, *args), outcome(xs.result_type, *oracle)
+                if want is OverflowError:
+                    continue  # strict checks int ranges; the spec leaves them open
+                if isinstance(want, type):
+                    assert ours is want, (name, s)
+                else:
+                    assert ours is getattr(dt, str(want).split(".")[-1]), (name, s)
+
+
+def test_result_type_scalar_examples():
+    assert dt.result_type(dt.float32, 1j) is dt.complex64
+    assert dt.result_type(dt.float64, 1j, 2.0) is dt.complex128
+    assert dt.result_type(dt.int8, 1, dt.int16) is dt.int16
+    assert dt.result_type(dt.bool, True, False) is dt.bool
+    with pytest.raises(TypeError):
+        dt.result_type(dt.int8, 1.0)
+    with pytest.raises(TypeError):
+        dt.result_type(dt.bool, 1)
+
+
+def test_result_type_refuses_bad_input():
+    with pytest.raises(ValueError):
+        dt.result_type()
+    with pytest.raises(ValueError):
+        dt.result_type(1, 2.0)  # scalars alone have no dtype
+    for bad in (np.float64, np.dtype("float64"), "float64", None, [1]):
+        with pytest.raises(TypeError):
+            dt.result_type(dt.float64, bad)
+
+
+# --- finfo and iinfo --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["float32", "float64", "complex64", "complex128"])
+def test_finfo_matches_strict(name):
+    want = xs.finfo(S(name))
+    for arg in (getattr(dt, name), dt.asarray(np.ones(2, name))):
+        fi = dt.finfo(arg)
+        assert type(fi.bits) is int and fi.bits == want.bits
+        for field in ("eps", "max", "min", "smallest_normal"):
+            assert type(getattr(fi, field)) is float
+            assert getattr(fi, field) == getattr(want, field), field
+        assert fi.dtype is getattr(dt, str(want.dtype).split(".")[-1])  # the real dtype
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "int" in n])
+def test_iinfo_matches_strict(name):
+    want = xs.iinfo(S(name))
+    for arg in (getattr(dt, name), dt.asarray(np.ones(2, name))):
+        ii = dt.iinfo(arg)
+        assert (ii.bits, ii.max, ii.min) == (want.bits, want.max, want.min)
+        assert type(ii.max) is int and type(ii.min) is int and ii.dtype is getattr(dt, name)
+
+
+def test_finfo_iinfo_refuse_the_wrong_kind():
+    for bad in (dt.int8, dt.bool, np.float64, "float32"):
+        with pytest.raises(TypeError):
+            dt.finfo(bad)
+    for bad in (dt.float32, dt.bool, dt.complex64, np.int8):
+        with pytest.raises(TypeError):
+            dt.iinfo(bad)
+
+
+# --- astype ----------------------------------------------------------------------------------
+
+VALUES = {"b": [True, False, True], "i": [0, 1, -3, 100], "u": [0, 1, 3, 200],
+          "f": [0.0, -0.0, 1.5, -2.5, 100.25], "c": [0j, 1.5 - 2j, -0.5j]}
+
+
+def test_astype_matches_strict_for_every_pair():
+    for src, to in itertools.product(NAMES, NAMES):
+        a = np.array(VALUES[np.dtype(src).kind], dtype=src)
+        if np.dtype(to).kind in "iu" and a.dtype.kind in "fc":
+            a = a.real.round() if a.dtype.kind == "f" else a  # in range of every int dtype
+            a = np.abs(a).astype(src) if np.dtype(to).kind == "u" else a.astype(src)
+        if np.dtype(to).kind == "u" and a.dtype.kind == "i":
+            a = np.abs(a)
+        ours = outcome(dt.astype, dt.asarray(a.copy()), getattr(dt, to))
+        want = outcome(xs.astype, xs.asarray(a.copy()), S(to))
+        if isinstance(want, type):
+            assert ours is want, (src, to)
+            continue
+        assert ours.dtype is getattr(dt, to)
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(want._array))
+
+
+def test_astype_complex_to_real_is_refused():
+    z = dt.asarray(np.array([1 + 2j]))
+    for to in (dt.float64, dt.int32, dt.bool):
+        with pytest.raises(TypeError):
+            dt.astype(z, to)
+
+
+def test_astype_copy_semantics():
+    x = dt.asarray(np.arange(3.0))
+    assert dt.astype(x, dt.float64, copy=False) is x
+    y = dt.astype(x, dt.float64)
+    assert y is not x and y.data_ptr != x.data_ptr
+    assert dt.astype(x, dt.float32, copy=False).dtype is dt.float32
+    assert dt.astype(x, dt.float64, device=x.device, copy=False) is x
+    assert np.asarray(dt.astype(dt.asarray(np.array([0.0, -0.0, 2.0, np.nan])), dt.bool)) \
+        .tolist() == [False, False, True, True]
+    assert np.asarray(dt.astype(dt.asarray(np.array([True, False])), dt.complex64)).tolist() \
+        == [1 + 0j, 0j]
+    with pytest.raises(TypeError):
+        dt.astype(np.ones(2), dt.float32)
+    with pytest.raises(TypeError):
+        dt.astype(x, np.float32)

@@ -1,0 +1,344 @@
+"""Indexing: x[key], x[key] = value, take and take_along_axis, against array-api-strict.
+
+Also: the keys the spec leaves out raise IndexError, setitem refuses promotions the spec does
+not define and read-only memory, and basic indexing returns views of the same memory.
+"""
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.array_api import make_strategies_namespace
+
+import dltensor as dlt
+import producers as P
+
+xps = make_strategies_namespace(strict)
+
+A = np.arange(2 * 3 * 4, dtype=np.int32).reshape(2, 3, 4)
+
+
+def same(got, want):
+    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
+    assert isinstance(got, dlt.ndarray)
+    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
+
+
+def both(a):
+    return dlt.asarray(a), strict.asarray(a)
+
+
+def key_for(xp, key):
+    """The key with its numpy arrays made into arrays of namespace ``xp``."""
+    if isinstance(key, tuple):
+        return tuple(key_for(xp, k) for k in key)
+    return xp.asarray(key) if isinstance(key, np.ndarray) else key
+
+
+# --- reading --------------------------------------------------------------------------------
+
+KEYS = [
+    1, -1, slice(None), slice(1, 2), slice(None, None, -1), (0, 1, 2), (-1, -2, -3),
+    (0, slice(1, None), slice(None, None, 2)), (Ellipsis,), (Ellipsis, 1), (1, Ellipsis),
+    (0, Ellipsis, 3), (None, 0, Ellipsis), (slice(None), None, 1, None, slice(2, 3)),
+    (slice(1, None, -1), slice(3, 0, -2), 0), (slice(2, 2), slice(None), slice(None)),
+    (0, 0, slice(2, 0, -1)),
+    # integer arrays (2024.12): with integers, broadcast together, 0-d ones like integers
+    (np.array([1, 0]), np.array([2, 0]), np.array([3, 3])),
+    (1, np.array([0, 2, 2]), np.array([[0], [3]])),
+    (np.array(1), np.array(2), np.array(-1)),
+    (np.array([-1, 0], dtype=np.int8), 0, np.array([1, 1], dtype=np.uint8)),
+    # boolean masks, the sole index
+    A % 3 == 0, (A % 2 == 0)[:, :, 0], (A > 100), np.array(True), np.array(False),
+    np.zeros((2, 0), dtype=bool),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+def test_getitem_matches_strict(key):
+    shape = (2, 3, 4) if not (isinstance(key, int) or isinstance(key, slice)) else (5,)
+    a = A if shape == A.shape else np.arange(5, dtype=np.float32)
+    x, s = both(a)
+    same(x[key_for(dlt, key)], s[key_for(strict, key)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), shape=st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple))
+def test_basic_indices_match_strict(data, shape):
+    a = np.arange(int(np.prod(shape)), dtype=np.int16).reshape(shape)
+    key = data.draw(xps.indices(shape, allow_newaxis=True, allow_ellipsis=True), label="key")
+    x, s = both(a)
+    same(x[key], s[key])
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), shape=st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple))
+def test_integer_array_indices_match_strict(data, shape):
+    a = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    index_shapes = data.draw(st.lists(st.integers(1, 3), max_size=2).map(tuple), label="ishape")
+    key = []
+    for side in shape:
+        if data.draw(st.booleans(), label="array?"):
+            key.append(np.array(data.draw(st.lists(st.integers(-side, side - 1),
+                                                   min_size=int(np.prod(index_shapes)),
+                                                   max_size=int(np.prod(index_shapes)))),
+                                dtype=np.int64).reshape(index_shapes))
+        else:
+            key.append(data.draw(st.integers(-side, side - 1)))
+    key = tuple(key)
+    x, s = both(a)
+    same(x[key_for(dlt, key)], s[key_for(strict, key)])
+
+
+def test_0d_integer_arrays_are_integers():
+    # The spec makes a 0-d integer array equivalent to int(it); so it may stand beside slices.
+    x = dlt.asarray(A)
+    i = dlt.asarray(np.int8(1))
+    assert np.from_dlpack(x[i, :, -1]).tolist() == A[1, :, -1].tolist()
+    assert x[i, ..., i].data_ptr == x[1, ..., 1].data_ptr
+
+
+def test_slices_clip_like_python_lists():
+    # The spec leaves out-of-bounds slice bounds unspecified and allows clipping; dltensor
+    # clips, as NumPy, CuPy and Python lists do (array-api-strict raises instead).
+    x = dlt.asarray(np.arange(5))
+    for key in [slice(0, 100), slice(-100, 2), slice(7, 9), slice(100, None, -2)]:
+        assert np.from_dlpack(x[key]).tolist() == list(range(5))[key]
+
+
+def test_getitem_never_returns_a_numpy_scalar():
+    x = dlt.asarray(A)
+    for key in [(1, 2, 3), (Ellipsis, 1, 2, 3), (dlt.asarray(1), 2, 3)]:
+        r = x[key]
+        assert type(r) is dlt.ndarray and r.shape == ()
+        assert r.data_ptr == x.data_ptr + 23 * A.itemsize, "a 0-d view, not a copied scalar"
+    zero_d = dlt.asarray(np.float32(2.5))
+    for key in [(), Ellipsis]:
+        assert type(zero_d[key]) is dlt.ndarray and zero_d[key].shape == ()
+
+
+OUT_OF_SPEC = [
+    ("empty tuple on 3-D", ()), ("float", 1.0), ("list", [0, 1]),
+    ("tuple in tuple", ((0, 1), 0, 0)), ("Python bool", True),
+    ("flat indexing", 0), ("flat slice", slice(1)), ("too many", (0, 0, 0, 0)),
+    ("two ellipses", (Ellipsis, 0, Ellipsis)), ("out of bounds", (2, 0, 0)),
+    ("negative out of bounds", (-3, 0, 0)), ("float slice", (slice(0.5, 2), 0, 0)),
+    ("numpy array", "raw numpy"), ("string", "a"),
+    ("mask beside an index", (np.array([True, False]), 0)),
+    ("mask with None", (None, np.ones((2, 3, 4), dtype=bool))),
+    ("mask too many dims", np.ones((2, 3, 4, 1), dtype=bool)),
+    ("mask wrong size", np.ones((3,), dtype=bool)),
+    ("integer array with a slice", (np.array([0, 1]), slice(None), 0)),
+    ("integer array with ellipsis", (np.array([0, 1]), Ellipsis)),
+    ("too few integer arrays", (np.array([0, 1]), 0)),
+    ("float array", (np.array([0.0]), 0, 0)),
+]
+
+
+@pytest.mark.parametrize("key", [k for _, k in OUT_OF_SPEC], ids=[n for n, _ in OUT_OF_SPEC])
+def test_keys_outside_the_spec_raise_index_error(key):
+    x, s = both(A)
+    if isinstance(key, str) and key == "raw numpy":  # a NumPy array inside the key
+        key = (np.array([0, 1]), 0, 0)
+        dlt_key = strict_key = key
+    else:
+        dlt_key, strict_key = key_for(dlt, key), key_for(strict, key)
+    with pytest.raises(IndexError):
+        x[dlt_key]
+    if not (isinstance(key, tuple) and key and isinstance(key[0], slice)):  # strict: TypeError
+        with pytest.raises(IndexError):  # the oracle agrees these are outside the spec
+            s[strict_key]
+
+
+def test_index_arrays_must_share_the_device():
+    x = dlt.asarray(A)
+    idx = dlt.asarray(np.array([0, 1]))
+    idx._device = dlt.Device(3, 0)  # pretend: pinned host memory, another device
+    with pytest.raises(ValueError, match="different devices"):
+        x[idx, 0, 0]
+
+
+# --- take, take_along_axis --------------------------------------------------------------------
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_matches_strict(axis):
+    x, s = both(A)
+    i = np.array([2, 0, -1, 0])[: A.shape[axis] + 1] % A.shape[axis]
+    same(dlt.take(x, dlt.asarray(i), axis=axis), strict.take(s, strict.asarray(i), axis=axis))
+
+
+def test_take_1d_axis_optional_and_negative_indices():
+    x, s = both(np.arange(5.0))
+    i = np.array([-1, 0, -5])
+    same(dlt.take(x, dlt.asarray(i)), strict.take(s, strict.asarray(i)))
+
+
+def test_take_refuses():
+    x = dlt.asarray(A)
+    with pytest.raises(ValueError, match="axis"):
+        dlt.take(x, dlt.asarray([0]))
+    with pytest.raises(TypeError, match="integer"):
+        dlt.take(x, dlt.asarray([0.0]), axis=0)
+    with pytest.raises(ValueError, match="1-D"):
+        dlt.take(x, dlt.asarray([[0]]), axis=0)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3])
+def test_take_along_axis_matches_strict(axis):
+    rng = np.random.default_rng(axis + 5)
+    shape = list(A.shape)
+    shape[axis] = 5
+    i = rng.integers(-A.shape[axis], A.shape[axis], size=shape)
+    x, s = both(A)
+    same(dlt.take_along_axis(x, dlt.asarray(i), axis=axis),
+         strict.take_along_axis(s, strict.asarray(i), axis=axis))
+
+
+def test_take_along_axis_default_axis_and_broadcasting():
+    x, s = both(A)
+    i = np.array([[[3, 0]]])  # broadcasts over the first two axes
+    same(dlt.take_along_axis(x, dlt.asarray(i)), strict.take_along_axis(s, strict.asarray(i)))
+    with pytest.raises(ValueError, match="dimensions"):
+        dlt.take_along_axis(x, dlt.asarray([0]))
+
+
+# --- writing --------------------------------------------------------------------------------
+
+SET_CASES = [
+    ("int into float32", np.float32, (0, 1), 3),
+    ("float into float32", np.float32, (slice(None), 0), 2.5),
+    ("int8 array into int16", np.int16, (slice(None), 1), np.array([-1, 2], np.int8)),
+    ("uint8 array into int16", np.int16, (Ellipsis, 0), np.array(200, np.uint8)),
+    ("float32 array into float64", np.float64, (1, slice(None)),
+     np.array([0.5, 1.5, 2.5], np.float32)),
+    ("float64 into complex128", np.complex128, (0, 0), 1.5),
+    ("complex into complex64", np.complex64, (Ellipsis,), 1 + 2j),
+    ("bool into bool", np.bool_, (0, slice(0, 2)), True),
+    ("bool array mask", np.int64, np.arange(6).reshape(2, 3) % 2 == 0, 7),
+    ("mask with array value", np.int64, np.arange(6).reshape(2, 3) > 2,
+     np.array(9, np.int32)),
+    ("broadcast row", np.int32, (slice(None), slice(None)), np.array([1, 2, 3], np.int32)),
+    ("largest int8", np.int8, (1, 2), 127),
+]
+
+
+@pytest.mark.parametrize("dtype, key, value", [c[1:] for c in SET_CASES],
+                         ids=[c[0] for c in SET_CASES])
+def test_setitem_matches_strict(dtype, key, value):
+    a = np.arange(6).reshape(2, 3).astype(dtype)
+    x, s = both(a)
+    x[key_for(dlt, key)] = dlt.asarray(value) if isinstance(value, np.ndarray) else value
+    s[key_for(strict, key)] = strict.asarray(value) if isinstance(value, np.ndarray) else value
+    same(x, s)
+
+
+REFUSED = [
+    ("float into int", np.int32, 1.5, TypeError),
+    ("bool into int", np.int32, True, TypeError),
+    ("int into bool", np.bool_, 1, TypeError),
+    ("complex into float", np.float64, 1j, TypeError),
+    ("int64 array into int32", np.int32, np.array(1, np.int64), TypeError),
+    ("float array into int", np.int64, np.array(1.0), TypeError),
+    ("uint64 array into int64", np.int64, np.array(1, np.uint64), TypeError),
+    ("float64 array into float32", np.float32, np.array(1.0), TypeError),
+    ("int out of range", np.int8, 128, OverflowError),
+    ("negative into uint", np.uint8, -1, OverflowError),
+    ("a list", np.int64, [1, 2, 3], TypeError),
+]
+
+
+@pytest.mark.parametrize("dtype, value, error", [c[1:] for c in REFUSED],
+                         ids=[c[0] for c in REFUSED])
+def test_setitem_refuses_promotions_the_spec_lacks(dtype, value, error):
+    a = np.zeros(3, dtype)
+    x = dlt.asarray(a)
+    with pytest.raises(error):
+        x[0:1] = dlt.asarray(value) if isinstance(value, np.ndarray) else value
+    assert not a.any(), "nothing was written"
+
+
+def test_setitem_refuses_none_and_out_of_spec_keys():
+    x = dlt.asarray(np.zeros((2, 3)))
+    for key in [(None, 0, 0), 0, 1.0, [0], (0, 0, 0)]:
+        with pytest.raises(IndexError):
+            x[key] = 1.0
+
+
+def test_setitem_with_integer_arrays_scatters():
+    # Implementation-defined in the spec; dltensor writes like NumPy does.
+    a = np.zeros((3, 3))
+    x = dlt.asarray(a)
+    x[dlt.asarray([0, 2]), dlt.asarray([1, 1])] = dlt.asarray([5.0, 6.0])
+    b = np.zeros((3, 3))
+    b[[0, 2], [1, 1]] = [5.0, 6.0]
+    np.testing.assert_array_equal(a, b)
+
+
+def _read_only_import(a):
+    p = P.from_numpy(a, flags=P.READ_ONLY)
+    return dlt.from_dlpack(p), p
+
+
+def test_setitem_refuses_read_only_memory():
+    a = np.arange(6.0)
+    x, p = _read_only_import(a)
+    assert x.read_only
+    for target, key in [(x, 0), (x, slice(None)), (x[1:], 0), (x[::2], (Ellipsis,))]:
+        with pytest.raises(ValueError, match="read-only"):
+            target[key] = 1.0
+    np.testing.assert_array_equal(a, np.arange(6.0))
+    ro = np.arange(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        dlt.asarray(ro)[0] = 1
+
+
+def test_views_of_read_only_memory_are_read_only():
+    x, p = _read_only_import(np.arange(6.0).reshape(2, 3))
+    assert x[0, :].read_only and x[:, 1:].read_only and x[..., None].read_only
+
+
+# --- views ------------------------------------------------------------------------------------
+
+def test_basic_indexing_returns_views_of_the_same_memory():
+    a = np.arange(24, dtype=np.float64).reshape(4, 6)
+    x = dlt.asarray(a)
+    item = a.itemsize
+    assert x.data_ptr == a.__array_interface__["data"][0]
+    assert x[2:, ...].data_ptr == x.data_ptr + 2 * 6 * item
+    assert x[1, 3].data_ptr == x.data_ptr + (6 + 3) * item
+    assert x[..., 5].data_ptr == x.data_ptr + 5 * item
+    assert x[::-1, ::2].data_ptr == x.data_ptr + 3 * 6 * item
+    assert x[::2, 1:].strides == (12, 1)
+    v = x[1:3, 2]
+    v[0] = -1.0
+    assert a[1, 2] == -1.0, "a write through a view lands in the parent"
+    x[3, ...] = 0.0
+    assert (a[3] == 0).all()
+
+
+def test_advanced_indexing_copies():
+    a = np.arange(6.0)
+    x = dlt.asarray(a)
+    y = x[dlt.asarray([0, 1])]
+    y[0] = 100.0
+    z = x[dlt.asarray(a > 2)]
+    z[0] = 100.0
+    assert a[0] == 0.0 and a[3] == 3.0
+
+
+def test_views_of_an_import_keep_its_managed_tensor_alive():
+    a = np.arange(12.0).reshape(3, 4)
+    p = P.from_numpy(a)
+    x = dlt.from_dlpack(p)
+    v = x[1:, ::2]
+    w = v[0, ...]
+    del x
+    assert p.deleter_calls == 0, "views hold the imported memory"
+    assert float(w[1]) == 6.0
+    del v
+    assert p.deleter_calls == 0
+    del w
+    assert p.deleter_calls == 1

@@ -1,0 +1,288 @@
+"""linalg, fft and the main namespace's matmul/tensordot/vecdot, against array-api-strict.
+
+Both compute with NumPy's LAPACK and pocketfft, so results agree to rounding; dtypes and shapes
+must agree exactly. Also: the dtype and shape rules the spec sets where NumPy is looser.
+"""
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+
+import dltensor as dlt
+
+rng = np.random.default_rng(0)
+G = rng.standard_normal((3, 4, 4))                       # a stack of general matrices
+SPD = G @ np.swapaxes(G, -1, -2) + 4 * np.eye(4)         # symmetric positive definite
+HPD = (G + 1j * G[::-1]) @ np.conj(np.swapaxes(G + 1j * G[::-1], -1, -2)) + 4 * np.eye(4)
+R = rng.standard_normal((2, 5, 3))                       # rectangular
+V3 = rng.standard_normal((4, 3))
+C = rng.standard_normal((3, 8)) + 1j * rng.standard_normal((3, 8))
+I16 = rng.integers(-50, 50, size=(3, 3, 4)).astype(np.int16)
+
+
+def same(got, want):
+    """``got`` (dltensor) equals ``want`` (array-api-strict): dtype, shape, values to rounding."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        assert getattr(type(got), "_fields", None) == getattr(type(want), "_fields", None)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    assert isinstance(got, dlt.ndarray)
+    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
+    assert got.shape == want.shape
+    g, w = np.from_dlpack(got), np.from_dlpack(want)
+    single = w.dtype in (np.float32, np.complex64)
+    np.testing.assert_allclose(g, w, rtol=2e-5 if single else 1e-10, atol=1e-5 if single else 1e-9)
+
+
+def f32(a):
+    return a.astype(np.float32)
+
+
+LINALG = {
+    "cholesky": lambda xp: xp.linalg.cholesky(xp.asarray(SPD)),
+    "cholesky upper complex": lambda xp: xp.linalg.cholesky(xp.asarray(HPD), upper=True),
+    "cholesky float32": lambda xp: xp.linalg.cholesky(xp.asarray(f32(SPD))),
+    "cross": lambda xp: xp.linalg.cross(xp.asarray(V3), xp.asarray(V3[::-1])),
+    "cross broadcast axis -2": lambda xp: xp.linalg.cross(xp.asarray(V3.T),
+                                                          xp.asarray(V3[:1].T), axis=-2),
+    "cross ints": lambda xp: xp.linalg.cross(xp.asarray(I16[0, :, :3]),
+                                             xp.asarray(I16[1, :, :3])),
+    "det": lambda xp: xp.linalg.det(xp.asarray(G)),
+    "det float32": lambda xp: xp.linalg.det(xp.asarray(f32(G))),
+    "diagonal": lambda xp: xp.linalg.diagonal(xp.asarray(I16), offset=1),
+    "diagonal negative offset": lambda xp: xp.linalg.diagonal(xp.asarray(R), offset=-2),
+    "eigvalsh": lambda xp: xp.linalg.eigvalsh(xp.asarray(SPD)),
+    "eigvalsh complex": lambda xp: xp.linalg.eigvalsh(xp.asarray(HPD)),
+    "eigvals": lambda xp: xp.linalg.eigvals(xp.asarray(SPD)),
+    "eigvals float32": lambda xp: xp.linalg.eigvals(xp.asarray(f32(SPD))),
+    "inv": lambda xp: xp.linalg.inv(xp.asarray(G)),
+    "matmul": lambda xp: xp.linalg.matmul(xp.asarray(G), xp.asarray(R[0, :4])),
+    "matrix_norm fro": lambda xp: xp.linalg.matrix_norm(xp.asarray(R)),
+    "matrix_norm nuc keepdims": lambda xp: xp.linalg.matrix_norm(xp.asarray(R), ord="nuc",
+                                                                 keepdims=True),
+    "matrix_norm -inf complex": lambda xp: xp.linalg.matrix_norm(xp.asarray(HPD),
+                                                                 ord=-float("inf")),
+    "matrix_norm 2 float32": lambda xp: xp.linalg.matrix_norm(xp.asarray(f32(G)), ord=2),
+    "matrix_power 3": lambda xp: xp.linalg.matrix_power(xp.asarray(G), 3),
+    "matrix_power -2": lambda xp: xp.linalg.matrix_power(xp.asarray(SPD), -2),
+    "matrix_rank": lambda xp: xp.linalg.matrix_rank(xp.asarray(R)),
+    "matrix_rank rtol": lambda xp: xp.linalg.matrix_rank(xp.asarray(SPD), rtol=0.5),
+    "matrix_rank rtol array": lambda xp: xp.linalg.matrix_rank(
+        xp.asarray(SPD), rtol=xp.asarray([0.0, 0.5, 1.0])),
+    "matrix_transpose": lambda xp: xp.linalg.matrix_transpose(xp.asarray(R)),
+    "outer": lambda xp: xp.linalg.outer(xp.asarray(V3[0]), xp.asarray(f32(V3[1]))),
+    "outer ints": lambda xp: xp.linalg.outer(xp.asarray(I16[0, 0]), xp.asarray(I16[1, 1])),
+    "pinv": lambda xp: xp.linalg.pinv(xp.asarray(R)),
+    "pinv rtol": lambda xp: xp.linalg.pinv(xp.asarray(R), rtol=0.3),
+    "qr": lambda xp: xp.linalg.qr(xp.asarray(R)),
+    "qr complete": lambda xp: xp.linalg.qr(xp.asarray(R), mode="complete"),
+    "slogdet": lambda xp: xp.linalg.slogdet(xp.asarray(G)),
+    "slogdet complex": lambda xp: xp.linalg.slogdet(xp.asarray(HPD)),
+    "solve vector": lambda xp: xp.linalg.solve(xp.asarray(SPD), xp.asarray(V3[:, 0])),
+    "solve matrices": lambda xp: xp.linalg.solve(xp.asarray(SPD), xp.asarray(G[:, :, :2])),
+    "solve promotes": lambda xp: xp.linalg.solve(xp.asarray(f32(SPD)),
+                                                 xp.asarray(G[:, :, :2])),
+    "svdvals": lambda xp: xp.linalg.svdvals(xp.asarray(R)),
+    "svdvals complex": lambda xp: xp.linalg.svdvals(xp.asarray(HPD)),
+    "tensordot": lambda xp: xp.linalg.tensordot(xp.asarray(G), xp.asarray(R[0, :4]), axes=1),
+    "tensordot axes pairs": lambda xp: xp.tensordot(xp.asarray(I16), xp.asarray(I16),
+                                                    axes=([0, -1], [0, 2])),
+    "trace": lambda xp: xp.linalg.trace(xp.asarray(G)),
+    "trace int16": lambda xp: xp.linalg.trace(xp.asarray(I16), offset=-1),
+    "trace uint8": lambda xp: xp.linalg.trace(xp.asarray(I16.astype(np.uint8))),
+    "trace dtype": lambda xp: xp.linalg.trace(xp.asarray(I16), dtype=xp.float64),
+    "trace float32": lambda xp: xp.linalg.trace(xp.asarray(f32(G))),
+    "vecdot": lambda xp: xp.vecdot(xp.asarray(C), xp.asarray(C[::-1])),
+    "vecdot axis -2": lambda xp: xp.linalg.vecdot(xp.asarray(G), xp.asarray(G[0]), axis=-2),
+    "vecdot ints": lambda xp: xp.vecdot(xp.asarray(I16), xp.asarray(I16)),
+    "vector_norm": lambda xp: xp.linalg.vector_norm(xp.asarray(G)),
+    "vector_norm axes": lambda xp: xp.linalg.vector_norm(xp.asarray(G), axis=(0, 2), ord=1,
+                                                         keepdims=True),
+    "vector_norm inf complex": lambda xp: xp.linalg.vector_norm(xp.asarray(C), axis=-1,
+                                                                ord=float("inf")),
+    "vector_norm 0 float32": lambda xp: xp.linalg.vector_norm(xp.asarray(f32(G)), ord=0),
+    "matmul int8 uint8": lambda xp: xp.matmul(xp.asarray(I16[0].astype(np.int8)),
+                                              xp.asarray(I16[0].T.astype(np.uint8))),
+    "matmul vectors": lambda xp: xp.matmul(xp.asarray(V3[0]), xp.asarray(V3[1])),
+}
+
+
+@pytest.mark.parametrize("case", LINALG)
+def test_linalg_matches_strict(case):
+    same(LINALG[case](dlt), LINALG[case](strict))
+
+
+def _eigvecs_ok(x, res):
+    """Each pair satisfies x @ v = v * w (eigenvectors are unique only up to phase)."""
+    a, w, v = (np.from_dlpack(t) for t in (x, res.eigenvalues, res.eigenvectors))
+    np.testing.assert_allclose(a @ v, v * w[..., None, :], atol=1e-8)
+
+
+def test_eigh_and_eig_decompose():
+    for f, a in [(dlt.linalg.eigh, SPD), (dlt.linalg.eigh, HPD), (dlt.linalg.eig, G)]:
+        x = dlt.asarray(a)
+        res = f(x)
+        want = (strict.linalg.eigh if f is dlt.linalg.eigh else strict.linalg.eig)(
+            strict.asarray(a))
+        assert type(res).__name__ == ("EighResult" if f is dlt.linalg.eigh else "EigResult")
+        assert [t.dtype.name for t in res] == [str(t.dtype).rpartition(".")[2] for t in want]
+        _eigvecs_ok(x, res)
+
+
+@pytest.mark.parametrize("full_matrices", [True, False])
+def test_svd_reconstructs(full_matrices):
+    x = dlt.asarray(R)
+    res = dlt.linalg.svd(x, full_matrices=full_matrices)
+    want = strict.linalg.svd(strict.asarray(R), full_matrices=full_matrices)
+    assert res._fields == ("U", "S", "Vh")
+    assert [t.shape for t in res] == [t.shape for t in want]
+    u, s, vh = (np.from_dlpack(t) for t in res)
+    k = s.shape[-1]
+    np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], R, atol=1e-10)
+
+
+REFUSED = {
+    "det of ints": (lambda: dlt.linalg.det(dlt.asarray(I16[:, :3, :3])), TypeError),
+    "inv of bools": (lambda: dlt.linalg.inv(dlt.asarray(np.eye(2, dtype=bool))), TypeError),
+    "cholesky of ints": (lambda: dlt.linalg.cholesky(dlt.asarray(np.eye(2, dtype=int))),
+                         TypeError),
+    "matmul int and float": (lambda: dlt.matmul(dlt.asarray(I16[0]), dlt.asarray(G[0])),
+                             TypeError),
+    "matmul int64 and uint64": (lambda: dlt.matmul(dlt.asarray(np.eye(2, dtype=np.int64)),
+                                                   dlt.asarray(np.eye(2, dtype=np.uint64))),
+                                TypeError),
+    "matmul bools": (lambda: dlt.matmul(dlt.asarray(np.eye(2, dtype=bool)),
+                                        dlt.asarray(np.eye(2, dtype=bool))), TypeError),
+    "matmul 0-d": (lambda: dlt.matmul(dlt.asarray(1.0), dlt.asarray(G[0])), ValueError),
+    "matmul shapes": (lambda: dlt.matmul(dlt.asarray(G), dlt.asarray(R)), ValueError),
+    "tensordot int and float": (lambda: dlt.tensordot(dlt.asarray(I16), dlt.asarray(G)),
+                                TypeError),
+    "tensordot negative int axes": (lambda: dlt.tensordot(dlt.asarray(G), dlt.asarray(G),
+                                                          axes=-1), ValueError),
+    "tensordot broadcast axis": (lambda: dlt.tensordot(dlt.asarray(np.ones((3, 1))),
+                                                       dlt.asarray(np.ones((3, 4))),
+                                                       axes=([1], [1])), ValueError),
+    "vecdot broadcast axis": (lambda: dlt.vecdot(dlt.asarray(np.ones((2, 1))),
+                                                 dlt.asarray(np.ones((2, 3)))), ValueError),
+    "vecdot positive axis": (lambda: dlt.vecdot(dlt.asarray(G), dlt.asarray(G), axis=0),
+                             ValueError),
+    "vecdot int and complex": (lambda: dlt.vecdot(dlt.asarray(I16), dlt.asarray(I16 * 1j)),
+                               TypeError),
+    "cross of 2-vectors": (lambda: dlt.linalg.cross(dlt.asarray(V3[:, :2]),
+                                                    dlt.asarray(V3[:, :2])), ValueError),
+    "cross broadcast axis": (lambda: dlt.linalg.cross(dlt.asarray(np.ones((3, 1))),
+                                                      dlt.asarray(np.ones((3, 3)))),
+                             ValueError),
+    "cross positive axis": (lambda: dlt.linalg.cross(dlt.asarray(V3), dlt.asarray(V3),
+                                                     axis=1), ValueError),
+    "outer of matrices": (lambda: dlt.linalg.outer(dlt.asarray(G[0]), dlt.asarray(G[0])),
+                          ValueError),
+    "solve int": (lambda: dlt.linalg.solve(dlt.asarray(SPD), dlt.asarray(I16[0, 0])),
+                  TypeError),
+    "trace of bools": (lambda: dlt.linalg.trace(dlt.asarray(np.eye(2, dtype=bool))),
+                       TypeError),
+    "trace numpy dtype": (lambda: dlt.linalg.trace(dlt.asarray(G), dtype=np.float32),
+                          TypeError),
+    "vector_norm of ints": (lambda: dlt.linalg.vector_norm(dlt.asarray(I16)), TypeError),
+    "matrix_transpose 1-D": (lambda: dlt.matrix_transpose(dlt.asarray(V3[0])), ValueError),
+    "a NumPy array": (lambda: dlt.linalg.det(G), TypeError),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_linalg_refuses_what_the_spec_does_not_define(case):
+    f, error = REFUSED[case]
+    with pytest.raises(error):
+        f()
+
+
+def test_vecdot_conjugates_x1():
+    x1, x2 = dlt.asarray([1j, 2j, 3j]), dlt.asarray([1, 2j, 3])
+    assert complex(dlt.linalg.vecdot(x1, x2)) == 4 - 10j
+    assert complex(dlt.vecdot(x1, x2)) == 4 - 10j
+
+
+# --- fft ----------------------------------------------------------------------------------------
+
+X = rng.standard_normal((4, 6))
+Z = X + 1j * rng.standard_normal((4, 6))
+
+FFT = {
+    "fft": lambda xp: xp.fft.fft(xp.asarray(Z)),
+    "fft n axis norm": lambda xp: xp.fft.fft(xp.asarray(Z), n=9, axis=0, norm="ortho"),
+    "fft complex64": lambda xp: xp.fft.fft(xp.asarray(Z.astype(np.complex64))),
+    "ifft": lambda xp: xp.fft.ifft(xp.asarray(Z), norm="forward"),
+    "fftn": lambda xp: xp.fft.fftn(xp.asarray(Z)),
+    "fftn s axes": lambda xp: xp.fft.fftn(xp.asarray(Z), s=(3, 5), axes=(1, 0)),
+    "ifftn complex64": lambda xp: xp.fft.ifftn(xp.asarray(Z.astype(np.complex64))),
+    "rfft": lambda xp: xp.fft.rfft(xp.asarray(X)),
+    "rfft float32": lambda xp: xp.fft.rfft(xp.asarray(f32(X)), n=5),
+    "irfft": lambda xp: xp.fft.irfft(xp.asarray(Z), n=10),
+    "irfft complex64": lambda xp: xp.fft.irfft(xp.asarray(Z.astype(np.complex64))),
+    "rfftn": lambda xp: xp.fft.rfftn(xp.asarray(X), axes=(0,)),
+    "irfftn": lambda xp: xp.fft.irfftn(xp.asarray(Z), s=(4, 8), axes=(0, 1)),
+    "hfft": lambda xp: xp.fft.hfft(xp.asarray(Z)),
+    "hfft complex64": lambda xp: xp.fft.hfft(xp.asarray(Z.astype(np.complex64)), n=7),
+    "ihfft": lambda xp: xp.fft.ihfft(xp.asarray(X), axis=0),
+    "ihfft float32": lambda xp: xp.fft.ihfft(xp.asarray(f32(X))),
+    "fftfreq": lambda xp: xp.fft.fftfreq(7),
+    "fftfreq d dtype": lambda xp: xp.fft.fftfreq(8, d=0.5, dtype=xp.float32),
+    "rfftfreq": lambda xp: xp.fft.rfftfreq(7, d=2.0),
+    "rfftfreq dtype": lambda xp: xp.fft.rfftfreq(8, dtype=xp.float32),
+    "fftshift": lambda xp: xp.fft.fftshift(xp.asarray(X)),
+    "fftshift axes": lambda xp: xp.fft.fftshift(xp.asarray(Z), axes=1),
+    "ifftshift": lambda xp: xp.fft.ifftshift(xp.asarray(f32(X)), axes=(0,)),
+}
+
+
+@pytest.mark.parametrize("case", FFT)
+def test_fft_matches_strict(case):
+    same(FFT[case](dlt), FFT[case](strict))
+
+
+def test_fft_round_trips():
+    x = dlt.asarray(Z)
+    np.testing.assert_allclose(np.from_dlpack(dlt.fft.ifftn(dlt.fft.fftn(x))), Z, atol=1e-12)
+    r = dlt.asarray(X)
+    np.testing.assert_allclose(np.from_dlpack(dlt.fft.irfft(dlt.fft.rfft(r), n=6)), X,
+                               atol=1e-12)
+
+
+def test_frequencies_on_the_requested_device():
+    assert dlt.fft.fftfreq(4, device="cpu").device == dlt.Device(1, 0)
+    assert dlt.fft.rfftfreq(4, device=dlt.Device(1, 0)).device == dlt.Device(1, 0)
+    with pytest.raises(ValueError, match="real floating"):
+        dlt.fft.fftfreq(4, dtype=dlt.complex64)
+
+
+@pytest.mark.parametrize("f, a", [
+    (dlt.fft.fft, X), (dlt.fft.ifftn, X), (dlt.fft.irfft, X), (dlt.fft.hfft, X),
+    (dlt.fft.rfft, Z), (dlt.fft.rfftn, Z), (dlt.fft.ihfft, Z), (dlt.fft.fftshift, I16),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_fft_refuses_the_wrong_kind_of_input(f, a):
+    with pytest.raises(TypeError):
+        f(dlt.asarray(a))
+
+
+# --- devices (needs CuPy and a CUDA device) ---------------------------------------------------
+
+@pytest.mark.gpu
+def test_results_stay_on_the_cuda_device():
+    cupy = pytest.importorskip("cupy")
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            pytest.skip("no CUDA device")
+    except Exception:
+        pytest.skip("no CUDA device")
+    x = dlt.asarray(cupy.asarray(SPD))
+    dev = x.device
+    for r in [dlt.linalg.cholesky(x), dlt.linalg.inv(x), dlt.matmul(x, x),
+              dlt.linalg.eigh(x).eigenvalues, dlt.fft.fft(dlt.asarray(cupy.asarray(Z))),
+              x[0, 1:, :], x[dlt.asarray(cupy.asarray([0, 2])), 0, 0]]:
+        assert r.device == dev
+    np.testing.assert_allclose(cupy.asnumpy(cupy.from_dlpack(dlt.linalg.inv(x))),
+                               np.linalg.inv(SPD), rtol=1e-8)
+    with pytest.raises(ValueError, match="different devices"):
+        dlt.matmul(x, dlt.asarray(SPD))

@@ -1,0 +1,136 @@
+"""Manipulation functions: results against array-api-strict, spec promotion, views, errors."""
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.array_api import make_strategies_namespace
+
+import dltensor as dlt
+
+xps = make_strategies_namespace(dlt)
+
+
+def same(got, want):
+    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
+    if isinstance(want, tuple):
+        assert type(got) is tuple and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    assert isinstance(got, dlt.ndarray)
+    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
+
+
+A = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+B = np.array([[1.0, np.nan], [-0.0, 3.5]], dtype=np.float32)
+I8 = np.array([1, -2, 3], dtype=np.int8)
+U8 = np.array([200, 7], dtype=np.uint8)
+ROW = np.array([[1, 2, 3]], dtype=np.int64)
+
+CASES = {
+    "broadcast_arrays": lambda xp: xp.broadcast_arrays(xp.asarray(ROW),
+                                                       xp.asarray(ROW.T)),
+    "broadcast_to": lambda xp: xp.broadcast_to(xp.asarray(ROW), (4, 3)),
+    "concat": lambda xp: xp.concat([xp.asarray(A), xp.asarray(A)], axis=1),
+    "concat promotes": lambda xp: xp.concat((xp.asarray(I8), xp.asarray(U8))),
+    "concat axis None": lambda xp: xp.concat([xp.asarray(A), xp.asarray(ROW)], axis=None),
+    "concat negative axis": lambda xp: xp.concat([xp.asarray(B), xp.asarray(B)], axis=-1),
+    "expand_dims": lambda xp: xp.expand_dims(xp.asarray(B), axis=1),
+    "expand_dims tuple": lambda xp: xp.expand_dims(xp.asarray(I8), axis=(0, -1)),
+    "flip": lambda xp: xp.flip(xp.asarray(A)),
+    "flip axes": lambda xp: xp.flip(xp.asarray(A), axis=(0, 2)),
+    "moveaxis": lambda xp: xp.moveaxis(xp.asarray(A), 0, -1),
+    "moveaxis tuples": lambda xp: xp.moveaxis(xp.asarray(A), (0, 1), (2, 0)),
+    "permute_dims": lambda xp: xp.permute_dims(xp.asarray(A), (2, 0, 1)),
+    "repeat int": lambda xp: xp.repeat(xp.asarray(B), 2),
+    "repeat array axis": lambda xp: xp.repeat(xp.asarray(A), xp.asarray([1, 0, 3]), axis=1),
+    "reshape": lambda xp: xp.reshape(xp.asarray(A), (4, -1)),
+    "reshape 0-d": lambda xp: xp.reshape(xp.asarray(I8[:1]), ()),
+    "reshape copy": lambda xp: xp.reshape(xp.asarray(A), (24,), copy=True),
+    "roll": lambda xp: xp.roll(xp.asarray(A), 5),
+    "roll axes": lambda xp: xp.roll(xp.asarray(A), (1, -1), axis=(0, 2)),
+    "squeeze": lambda xp: xp.squeeze(xp.asarray(ROW), axis=0),
+    "squeeze tuple": lambda xp: xp.squeeze(xp.asarray(A[:1, :, :1]), axis=(0, 2)),
+    "stack": lambda xp: xp.stack([xp.asarray(B), xp.asarray(B)], axis=1),
+    "stack promotes": lambda xp: xp.stack([xp.asarray(I8), xp.asarray(I8.astype(np.int64))]),
+    "tile": lambda xp: xp.tile(xp.asarray(B), (2, 1, 3)),
+    "unstack": lambda xp: xp.unstack(xp.asarray(A), axis=1),
+}
+
+
+@pytest.mark.parametrize("fn", CASES.values(), ids=CASES.keys())
+def test_matches_array_api_strict(fn):
+    same(fn(dlt), fn(strict))
+
+
+@pytest.mark.parametrize("a, b", [(np.int64, np.uint64), (np.int8, np.float32),
+                                  (np.bool_, np.int8), (np.float64, np.complex64)])
+def test_join_refuses_promotions_the_spec_lacks(a, b):
+    if (a, b) == (np.float64, np.complex64):  # float64 with complex64 is complex128
+        assert dlt.concat([dlt.ones(1, dtype=dlt.float64),
+                           dlt.ones(1, dtype=dlt.complex64)]).dtype is dlt.complex128
+        return
+    x, y = dlt.asarray(np.ones(2, a)), dlt.asarray(np.ones(2, b))
+    for join in (dlt.concat, dlt.stack):
+        with pytest.raises(TypeError, match="promot"):
+            join([x, y])
+
+
+def test_views_share_memory():
+    x = dlt.asarray(A)
+    for view in (dlt.reshape(x, (6, 4)), dlt.permute_dims(x, (1, 0, 2)),
+                 dlt.expand_dims(x, axis=0), dlt.broadcast_to(x, (3, 2, 3, 4))):
+        assert view.data_ptr == x.data_ptr
+    assert dlt.reshape(x, (6, 4), copy=True).data_ptr != x.data_ptr
+
+
+def test_reshape_copy_false_refuses_a_copy():
+    t = dlt.permute_dims(dlt.asarray(A), (2, 1, 0))
+    with pytest.raises(ValueError):
+        dlt.reshape(t, (24,), copy=False)
+
+
+def test_errors():
+    with pytest.raises(ValueError):
+        dlt.squeeze(dlt.asarray(A), axis=1)  # length 3, not 1
+    with pytest.raises((IndexError, ValueError)):
+        dlt.expand_dims(dlt.asarray(I8), axis=3)
+    with pytest.raises(ValueError):
+        dlt.concat([])
+    with pytest.raises(TypeError, match="asarray"):
+        dlt.stack([dlt.asarray(I8), I8])  # a NumPy array is not silently taken in
+
+
+def test_broadcast_shapes():
+    assert dlt.broadcast_shapes() == ()
+    assert dlt.broadcast_shapes((2, 1), (3,), ()) == (2, 3)
+    assert dlt.broadcast_shapes((5, 1, 4), (1, 3, 1)) == (5, 3, 4)
+    assert dlt.broadcast_shapes((None, 1), (1, 3)) == (None, 3)  # unknown sizes propagate
+    assert dlt.broadcast_shapes((None,), (4,)) == (None,)
+    with pytest.raises(ValueError):
+        dlt.broadcast_shapes((2,), (3,))
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=xps.arrays(xps.scalar_dtypes(), xps.array_shapes(max_dims=4, max_side=4)),
+       data=st.data())
+def test_permute_then_inverse_is_identity(x, data):
+    axes = data.draw(st.permutations(range(x.ndim)))
+    inverse = tuple(np.argsort(axes))
+    back = dlt.permute_dims(dlt.permute_dims(x, tuple(axes)), inverse)
+    np.testing.assert_array_equal(np.from_dlpack(back), np.from_dlpack(x), strict=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=xps.arrays(xps.scalar_dtypes(), xps.array_shapes(min_dims=1, max_dims=3,
+                                                           max_side=4)), data=st.data())
+def test_concat_of_unstack_rebuilds(x, data):
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    parts = dlt.unstack(x, axis=axis)
+    assert len(parts) == x.shape[axis]
+    if parts:
+        back = dlt.stack(parts, axis=axis)
+        np.testing.assert_array_equal(np.from_dlpack(back), np.from_dlpack(x), strict=True)

@@ -1,0 +1,150 @@
+"""Searching, sorting and set functions against array-api-strict, plus the spec's rules."""
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis.extra.array_api import make_strategies_namespace
+
+import dltensor as dlt
+
+xps = make_strategies_namespace(dlt)
+
+
+def same(got, want):
+    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
+    if isinstance(want, tuple):
+        assert type(got) is type(want) or (hasattr(want, "_fields")
+                                            and got._fields == want._fields)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    assert isinstance(got, dlt.ndarray)
+    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
+
+
+M = np.array([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8]], dtype=np.int16)
+F = np.array([2.5, np.nan, -1.0, 2.5, -0.0, np.nan, np.inf], dtype=np.float64)
+SORTED = np.array([1.0, 2.0, 2.0, 3.0, 7.5], dtype=np.float32)
+COND = np.array([[True, False, True, False]] * 3)
+DUPS = np.array([[2, 7, 2], [7, 1, 2]], dtype=np.uint8)
+
+CASES = {
+    "argmax": lambda xp: xp.argmax(xp.asarray(M)),
+    "argmax axis keepdims": lambda xp: xp.argmax(xp.asarray(M), axis=0, keepdims=True),
+    "argmin axis": lambda xp: xp.argmin(xp.asarray(M), axis=-1),
+    "count_nonzero": lambda xp: xp.count_nonzero(xp.asarray(M - 1)),
+    "count_nonzero axes": lambda xp: xp.count_nonzero(xp.asarray(COND), axis=(0, 1),
+                                                      keepdims=True),
+    "nonzero": lambda xp: xp.nonzero(xp.asarray(M - 5)),
+    "searchsorted": lambda xp: xp.searchsorted(xp.asarray(SORTED),
+                                               xp.asarray([2.0, 0.0, 9.0], dtype=xp.float32)),
+    "searchsorted right": lambda xp: xp.searchsorted(xp.asarray(SORTED),
+                                                     xp.asarray(SORTED), side="right"),
+    "searchsorted sorter": lambda xp: xp.searchsorted(
+        xp.asarray(M[0]), xp.asarray(M[1]), sorter=xp.argsort(xp.asarray(M[0]))),
+    "searchsorted scalar": lambda xp: xp.searchsorted(xp.asarray(SORTED), 2.0),
+    "where": lambda xp: xp.where(xp.asarray(COND), xp.asarray(M), xp.asarray(-M)),
+    "where promotes": lambda xp: xp.where(xp.asarray(COND[0]), xp.asarray(M[0]),
+                                          xp.asarray(DUPS[0, :1])),
+    "where int scalar": lambda xp: xp.where(xp.asarray(COND), xp.asarray(M), 0),
+    "where float scalar first": lambda xp: xp.where(xp.asarray(COND[0]), -1.5,
+                                                    xp.asarray(SORTED[:4])),
+    "where complex scalar": lambda xp: xp.where(xp.asarray(COND[0]), xp.asarray(SORTED[:4]),
+                                                1j),
+    "where bool scalar": lambda xp: xp.where(xp.asarray(COND), xp.asarray(COND), False),
+    "argsort": lambda xp: xp.argsort(xp.asarray(M)),
+    "argsort descending stable": lambda xp: xp.argsort(xp.asarray(M), axis=0,
+                                                       descending=True),
+    "sort": lambda xp: xp.sort(xp.asarray(M), axis=0),
+    "sort descending": lambda xp: xp.sort(xp.asarray(SORTED), descending=True),
+    "unique_values": lambda xp: xp.unique_values(xp.asarray(DUPS)),
+    "unique_counts": lambda xp: xp.unique_counts(xp.asarray(DUPS)),
+    "unique_inverse": lambda xp: xp.unique_inverse(xp.asarray(DUPS)),
+    "unique_all": lambda xp: xp.unique_all(xp.asarray(DUPS)),
+    "unique_all 0-d": lambda xp: xp.unique_all(xp.asarray(3.5)),
+    "isin": lambda xp: xp.isin(xp.asarray(M), xp.asarray([1, 5, 8], dtype=xp.int16)),
+}
+
+
+@pytest.mark.parametrize("fn", CASES.values(), ids=CASES.keys())
+def test_matches_array_api_strict(fn):
+    same(fn(dlt), fn(strict))
+
+
+def test_unique_counts_every_nan_apart():
+    values, counts = dlt.unique_counts(dlt.asarray(F))
+    v = np.from_dlpack(values)
+    assert np.isnan(v).sum() == 2  # two NaNs in, two distinct values out
+    assert np.from_dlpack(counts).sum() == F.size
+    r = dlt.unique_all(dlt.asarray(F))
+    assert r._fields == ("values", "indices", "inverse_indices", "counts")
+    assert dlt.unique_inverse(dlt.asarray(F))._fields == ("values", "inverse_indices")
+
+
+def test_descending_sort_is_stable():
+    keys = dlt.asarray([1, 2, 1, 2, 1])
+    assert np.from_dlpack(dlt.argsort(keys, descending=True)).tolist() == [1, 3, 0, 2, 4]
+    assert np.from_dlpack(dlt.argsort(keys)).tolist() == [0, 2, 4, 1, 3]
+
+
+def test_where_scalar_rules():
+    c = dlt.asarray([True, False])
+    i8, f32 = dlt.asarray([1, 2], dtype=dlt.int8), dlt.asarray([1, 2], dtype=dlt.float32)
+    assert dlt.where(c, i8, 5).dtype is dlt.int8
+    assert dlt.where(c, 5, f32).dtype is dlt.float32
+    assert dlt.where(c, f32, 2j).dtype is dlt.complex64
+    for bad in ((c, i8, 1.5), (c, True, i8), (c, f32, True)):
+        with pytest.raises(TypeError):
+            dlt.where(*bad)
+    with pytest.raises(TypeError):
+        dlt.where(c, 1, 2)  # at least one array
+    with pytest.raises(TypeError):
+        dlt.where(True, i8, 1)  # condition is an array
+    with pytest.raises(TypeError):
+        dlt.where(c, dlt.asarray([1, 2]), dlt.asarray([1, 2], dtype=dlt.uint64))
+
+
+def test_errors():
+    with pytest.raises(ValueError):
+        dlt.nonzero(dlt.asarray(3))  # the spec forbids 0-d input
+    with pytest.raises(ValueError):
+        dlt.searchsorted(dlt.asarray(SORTED), 1.0, side="middle")
+    with pytest.raises(TypeError):
+        dlt.searchsorted(dlt.asarray(SORTED), 1j)
+    with pytest.raises(TypeError):
+        dlt.isin(1, 2)
+
+
+def test_isin_invert():
+    # (array-api-strict 2.6.1 ignores invert=, so NumPy is the oracle here)
+    out = dlt.isin(dlt.asarray(M), dlt.asarray([5, 1], dtype=dlt.int16), invert=True)
+    np.testing.assert_array_equal(np.from_dlpack(out), ~np.isin(M, [5, 1]), strict=True)
+
+
+def test_scalar_isin_gives_a_0d_array():
+    out = dlt.isin(5, dlt.asarray(M))
+    assert out.shape == () and out.dtype is dlt.bool and bool(np.from_dlpack(out))
+
+
+@settings(max_examples=50, deadline=None)
+@given(x=xps.arrays(xps.real_dtypes(), xps.array_shapes(min_dims=1, max_dims=3, max_side=5)))
+def test_sort_is_argsort_applied(x):
+    a = np.from_dlpack(x)
+    order = np.from_dlpack(dlt.argsort(x, axis=-1))
+    expected = np.take_along_axis(a, order, axis=-1)
+    np.testing.assert_array_equal(np.from_dlpack(dlt.sort(x, axis=-1)), expected, strict=True)
+    assert (np.sort(order, axis=-1) == np.arange(a.shape[-1])).all()  # a permutation
+
+
+@settings(max_examples=50, deadline=None)
+@given(x=xps.arrays(xps.integer_dtypes(), xps.array_shapes(max_dims=3, max_side=5)))
+def test_unique_inverse_rebuilds_x(x):
+    values, inverse = dlt.unique_inverse(x)
+    v, inv = np.from_dlpack(values), np.from_dlpack(inverse)
+    assert inv.shape == x.shape
+    np.testing.assert_array_equal(v[inv], np.from_dlpack(x), strict=True)
+    assert (v[1:] > v[:-1]).all()  # sorted and unique

@@ -1,0 +1,136 @@
+"""Statistical and utility functions against array-api-strict, dtype rules, the sum fast path."""
+
+import array_api_strict as strict
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.array_api import make_strategies_namespace
+
+import dltensor as dlt
+import producers as P
+
+xps = make_strategies_namespace(dlt)
+
+
+def same(got, want):
+    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
+    assert isinstance(got, dlt.ndarray)
+    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.from_dlpack(got), np.from_dlpack(want), rtol=1e-6,
+                               strict=True)
+
+
+F = np.array([[1.5, -2.0, 4.0], [0.25, 8.0, -1.0]], dtype=np.float32)
+N = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])
+I8 = np.array([[100, 100, -7], [3, 2, 1]], dtype=np.int8)
+U16 = np.array([60000, 60000, 1], dtype=np.uint16)
+C = np.array([1 + 2j, -3j, 0.5], dtype=np.complex64)
+BOOL = np.array([[True, False], [True, True]])
+
+CASES = {
+    "sum": lambda xp: xp.sum(xp.asarray(F)),
+    "sum int8 accumulates in int64": lambda xp: xp.sum(xp.asarray(I8), axis=1),
+    "sum uint16 gives uint64": lambda xp: xp.sum(xp.asarray(U16)),
+    "sum dtype": lambda xp: xp.sum(xp.asarray(I8), dtype=xp.int8),
+    "sum axes keepdims": lambda xp: xp.sum(xp.asarray(F), axis=(0, 1), keepdims=True),
+    "sum complex": lambda xp: xp.sum(xp.asarray(C)),
+    "sum empty": lambda xp: xp.sum(xp.asarray(F[:0])),
+    "prod": lambda xp: xp.prod(xp.asarray(I8), axis=0),
+    "prod dtype": lambda xp: xp.prod(xp.asarray(F), dtype=xp.float64, keepdims=True),
+    "max": lambda xp: xp.max(xp.asarray(I8)),
+    "max nan propagates": lambda xp: xp.max(xp.asarray(N), axis=1),
+    "min axis": lambda xp: xp.min(xp.asarray(F), axis=-1, keepdims=True),
+    "mean": lambda xp: xp.mean(xp.asarray(F)),
+    "mean axis": lambda xp: xp.mean(xp.asarray(N), axis=0),
+    "mean complex": lambda xp: xp.mean(xp.asarray(C)),
+    "std": lambda xp: xp.std(xp.asarray(F)),
+    "std correction": lambda xp: xp.std(xp.asarray(F), axis=1, correction=1),
+    "var": lambda xp: xp.var(xp.asarray(F), axis=0, keepdims=True),
+    "var correction float": lambda xp: xp.var(xp.asarray(F), correction=0.5),
+    "cumulative_sum": lambda xp: xp.cumulative_sum(xp.asarray(U16)),
+    "cumulative_sum axis initial": lambda xp: xp.cumulative_sum(xp.asarray(F), axis=1,
+                                                                include_initial=True),
+    "cumulative_sum dtype": lambda xp: xp.cumulative_sum(xp.asarray(I8), axis=0,
+                                                         dtype=xp.int16),
+    "cumulative_prod": lambda xp: xp.cumulative_prod(xp.asarray(I8), axis=-1),
+    "cumulative_prod initial": lambda xp: xp.cumulative_prod(xp.asarray(C),
+                                                             include_initial=True),
+    "all": lambda xp: xp.all(xp.asarray(BOOL)),
+    "all axis": lambda xp: xp.all(xp.asarray(BOOL), axis=0, keepdims=True),
+    "any numeric": lambda xp: xp.any(xp.asarray(I8 - 3), axis=(0, 1)),
+    "diff": lambda xp: xp.diff(xp.asarray(F)),
+    "diff axis n": lambda xp: xp.diff(xp.asarray(I8), axis=0, n=1),
+    "diff n=2": lambda xp: xp.diff(xp.asarray(U16.astype(np.int64)), n=2),
+    "diff prepend append": lambda xp: xp.diff(xp.asarray(F), prepend=xp.asarray(F[:, :1]),
+                                              append=xp.asarray(F)),
+}
+
+
+@pytest.mark.parametrize("fn", CASES.values(), ids=CASES.keys())
+def test_matches_array_api_strict(fn):
+    same(fn(dlt), fn(strict))
+
+
+def test_sum_of_imported_memory():
+    """The fast path computes on memory imported through DLPack (no compute view yet)."""
+    a = np.arange(6, dtype=np.int16).reshape(2, 3)
+    x = dlt.from_dlpack(P.from_numpy(a))
+    assert x._array is None
+    out = dlt.sum(x)
+    assert out.dtype is dlt.int64 and int(np.from_dlpack(out)) == 15
+    assert np.from_dlpack(dlt.sum(x, axis=0)).tolist() == [3, 5, 7]
+
+
+def test_sum_returns_a_0d_array_not_a_scalar():
+    out = dlt.sum(dlt.asarray([1.0, 2.0]))
+    assert isinstance(out, dlt.ndarray) and out.shape == ()
+
+
+def test_reductions_on_held_memory_name_the_device():
+    held = dlt.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(2,),
+                                      strides=(1,)))
+    for fn in (dlt.sum, dlt.prod, dlt.max, dlt.mean, dlt.all, dlt.cumulative_sum):
+        with pytest.raises(RuntimeError, match="metal:0"):
+            fn(held)
+
+
+def test_explicit_none_prepend_is_no_prepend():
+    x = dlt.asarray([1, 4, 9])
+    assert np.from_dlpack(dlt.diff(x, prepend=None, append=None)).tolist() == [3, 5]
+
+
+def test_axis_errors():
+    x = dlt.asarray(F)
+    for fn in (dlt.sum, dlt.max, dlt.mean, dlt.all):
+        with pytest.raises((IndexError, ValueError)):
+            fn(x, axis=2)
+    with pytest.raises(ValueError):
+        dlt.cumulative_sum(x)  # axis is required above one dimension
+
+
+@settings(max_examples=50, deadline=None)
+@given(dtype=xps.real_dtypes(), shape=xps.array_shapes(max_dims=3, max_side=4),
+       keepdims=st.booleans(), data=st.data())
+def test_sum_matches_numpy(dtype, shape, keepdims, data):
+    low = 0 if dtype.kind == "unsigned integer" else -100
+    x = data.draw(xps.arrays(dtype, shape, elements={"min_value": low, "max_value": 100}))
+    axis = data.draw(st.none() | st.integers(-x.ndim, x.ndim - 1) if x.ndim else st.none())
+    a = np.from_dlpack(x)
+    expected = np.sum(a, axis=axis, keepdims=keepdims)
+    out = dlt.sum(x, axis=axis, keepdims=keepdims)
+    assert out.shape == expected.shape
+    assert out.dtype.name == expected.dtype.name
+    np.testing.assert_allclose(np.from_dlpack(out), expected, rtol=1e-3)
+
+
+@settings(max_examples=50, deadline=None)
+@given(x=xps.arrays(xps.floating_dtypes(), xps.array_shapes(min_dims=1, max_dims=3,
+                                                                 max_side=4),
+                    elements={"allow_nan": False, "allow_infinity": False,
+                              "min_value": -1e3, "max_value": 1e3}))
+def test_std_is_sqrt_var_and_min_le_mean_le_max(x):
+    var, std = np.from_dlpack(dlt.var(x)), np.from_dlpack(dlt.std(x))
+    np.testing.assert_allclose(std, np.sqrt(var), rtol=1e-3, atol=1e-3)
+    lo, mid, hi = (float(np.from_dlpack(f(x))) for f in (dlt.min, dlt.mean, dlt.max))
+    assert lo - 1e-3 * abs(lo) - 1e-6 <= mid <= hi + 1e-3 * abs(hi) + 1e-6

@@ -1,0 +1,166 @@
+"""Layer 1 consuming: negotiation with producers, field validation, and ownership of the
+managed tensor (renamed capsule, deleter exactly once).
+
+Malformed tensors are in tests/test_malformed.py."""
+
+
+import numpy as np
+import pytest
+
+import producers as P
+from dltensor import _dlpack
+from dltensor._dlpack import consume_capsule, live_count, request_capsule, valid_bits
+
+
+def _capsule(**kw):
+    a = kw.pop("buffer", None)
+    if a is None:
+        a = np.arange(12, dtype=np.float32)
+    kw.setdefault("data", a.__array_interface__["data"][0])
+    kw.setdefault("shape", (3, 4))
+    kw.setdefault("strides", (4, 1))
+    return P.make_capsule(keep=(a,), **kw)
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_fields_are_copied_out(versioned):
+    a = np.arange(24, dtype=np.int16)
+    base = a.__array_interface__["data"][0]
+    cap, e = _capsule(buffer=a, data=base, device=(P.CUDA_HOST, 3), dtype=(0, 16, 1),
+                      shape=(2, 3), strides=(1, 2), byte_offset=6, flags=P.READ_ONLY,
+                      versioned=versioned, version=(1, 2))
+    mt = consume_capsule(cap)
+    assert mt.versioned is versioned
+    assert mt.version == ((1, 2) if versioned else (0, 0))
+    # A legacy tensor cannot carry flags: it is never read-only as far as DLPack says.
+    assert mt.flags == (P.READ_ONLY if versioned else 0)
+    assert mt.read_only is versioned
+    assert (mt.device_type, mt.device_id) == (P.CUDA_HOST, 3)
+    assert (mt.code, mt.bits, mt.lanes) == (0, 16, 1)
+    assert mt.shape == (2, 3) and mt.strides == (1, 2) and mt.size == 6
+    assert mt.data == base and mt.byte_offset == 6 and mt.pointer == base + 6
+    assert mt.address == e.address
+    mt.release()
+
+
+@pytest.mark.parametrize("versioned, used", [(True, b"used_dltensor_versioned"),
+                                             (False, b"used_dltensor")])
+def test_ownership_is_taken_by_renaming(versioned, used):
+    cap, e = _capsule(versioned=versioned)
+    before = live_count()
+    mt = consume_capsule(cap)
+    assert P.capsule_name(cap) == used
+    assert live_count() == before + 1
+    del cap
+    assert e.deleter_calls == 0, "a consumed capsule must leave the deleter to its consumer"
+    mt.release()
+    assert e.deleter_calls == 1
+    assert live_count() == before
+    mt.release()
+    del mt
+    assert e.deleter_calls == 1
+
+
+def test_garbage_collection_releases():
+    cap, e = _capsule()
+    mt = consume_capsule(cap)
+    del mt
+    assert e.deleter_calls == 1
+
+
+def test_release_survives_a_deleter_that_is_null():
+    cap, e = _capsule(deleter=False)
+    before = live_count()
+    mt = consume_capsule(cap)
+    assert live_count() == before
+    mt.release()
+    assert e.deleter_calls == 0
+
+
+def test_null_strides_mean_row_major():
+    cap, e = _capsule(shape=(2, 0, 3), strides=None)
+    mt = consume_capsule(cap)
+    assert mt.strides == (3, 3, 1)
+    mt.release()
+    cap, e = _capsule(shape=(2, 3, 4), strides=None, data=0x1000)
+    mt = consume_capsule(cap)
+    assert mt.strides == (12, 4, 1)
+    mt.release()
+
+
+def test_zero_dim_may_have_null_shape_and_strides():
+    cap, e = _capsule(shape=(), null_shape=True, null_strides=True)
+    mt = consume_capsule(cap)
+    assert mt.shape == () and mt.strides == () and mt.size == 1
+    mt.release()
+    assert e.deleter_calls == 1
+
+
+def test_size_zero_may_have_null_data():
+    cap, e = _capsule(data=0, shape=(0, 5), strides=(5, 1))
+    mt = consume_capsule(cap)
+    assert mt.size == 0 and mt.data == 0 and mt.pointer == 0
+    mt.release()
+
+
+@pytest.mark.parametrize("version", [(1, 0), (1, 3), (1, 200)])
+def test_any_minor_of_major_1_is_accepted(version):
+    cap, e = _capsule(version=version)
+    mt = consume_capsule(cap)
+    assert mt.version == version
+    mt.release()
+
+
+def test_repr_describes_the_tensor():
+    cap, e = _capsule(flags=P.READ_ONLY | P.IS_COPIED)
+    mt = consume_capsule(cap)
+    r = repr(mt)
+    assert "versioned 1.3" in r and "(3, 4)" in r and "0x3" in r
+    mt.release()
+
+
+@pytest.mark.parametrize("code, bits, ok", [
+    (0, 8, True), (0, 64, True), (0, 4, True), (0, 128, False), (0, 0, False),
+    (1, 1, True), (1, 12, False), (2, 16, True), (2, 8, False), (2, 128, False),
+    (3, 64, True), (4, 16, True), (4, 32, False), (5, 64, True), (5, 128, True),
+    (5, 32, False), (6, 8, True), (6, 1, False), (7, 8, True), (14, 8, True), (10, 16, False),
+    (15, 6, True), (16, 8, False), (17, 4, True), (17, 8, False), (18, 8, False),
+])
+def test_valid_bits(code, bits, ok):
+    assert valid_bits(code, bits) is ok
+
+
+# --- negotiation --------------------------------------------------------------------------
+
+def test_request_asks_with_max_version_and_passes_keywords():
+    p = P.Producer(np.zeros(3, np.float32), shape=(3,), strides=(1,))
+    cap = request_capsule(p, dl_device=(1, 0), copy=False)
+    assert p.requests == [dict(stream=None, max_version=(1, 3), dl_device=(1, 0), copy=False)]
+    assert P.capsule_name(cap) == b"dltensor_versioned"
+
+
+def test_request_falls_back_for_an_old_producer():
+    p = P.OldProducer(np.zeros(3, np.float32), shape=(3,), strides=(1,))
+    cap = request_capsule(p)
+    assert P.capsule_name(cap) == b"dltensor"
+    assert p.requests == [dict(stream=None, max_version=None, dl_device=None, copy=None)]
+
+
+def test_request_refuses_to_drop_copy_or_device_for_an_old_producer():
+    p = P.OldProducer(np.zeros(3, np.float32), shape=(3,), strides=(1,))
+    with pytest.raises(BufferError, match="dl_device/copy"):
+        request_capsule(p, copy=True)
+    assert p.exports == []
+
+
+def test_request_does_not_loop_on_type_error():
+    p = P.AlwaysTypeErrorProducer()
+    with pytest.raises(TypeError):
+        request_capsule(p)
+    assert p.calls == 2
+
+
+def test_dlpack_layer_exports_its_names():
+    for name in ("ManagedTensor", "consume_capsule", "live_count", "request_capsule",
+                 "make_capsule", "is_capsule", "capsule_name", "DLManagedTensorVersioned"):
+        assert name in _dlpack.__all__ and hasattr(_dlpack, name)

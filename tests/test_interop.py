@@ -1,0 +1,557 @@
+"""Interop with the real libraries, both ways: NumPy, PyTorch (CPU), JAX (CPU) and
+array-api-strict. Every zero-copy claim is checked by comparing data pointers.
+
+torch and jax are imported at the top on purpose: CI installs them, and a missing one must fail
+this module, not skip it."""
+
+import array
+import mmap
+
+import array_api_strict as xs
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+import pytest
+import torch
+
+import producers as P
+import dltensor
+
+
+def ptr(obj) -> int:
+    """The address of element 0 of any array this file deals with."""
+    if isinstance(obj, dltensor.ndarray):
+        return obj.data_ptr
+    if isinstance(obj, torch.Tensor):
+        return obj.data_ptr()
+    if isinstance(obj, jax.Array):
+        return obj.unsafe_buffer_pointer()
+    if isinstance(obj, np.ndarray):
+        return obj.__array_interface__["data"][0]
+    if hasattr(obj, "_array"):  # array_api_strict.Array wraps a NumPy array
+        return ptr(obj._array)
+    return np.frombuffer(obj, np.uint8).__array_interface__["data"][0]
+
+
+def values(x):
+    """A NumPy copy of any array's values, for comparing (bfloat16 through float32)."""
+    if isinstance(x, torch.Tensor):
+        x = x.float() if x.dtype == torch.bfloat16 else x
+        return x.numpy().copy()
+    a = np.array(x)
+    return a.astype(np.float32) if a.dtype == ml_dtypes.bfloat16 else a
+
+
+def aligned(n, dtype=np.float32, align=64):
+    """A NumPy array whose data is `align`-byte aligned (JAX copies anything less aligned)."""
+    dtype = np.dtype(dtype)
+    buf = np.zeros(n * dtype.itemsize + align, np.uint8)
+    off = -buf.__array_interface__["data"][0] % align
+    return buf[off:off + n * dtype.itemsize].view(dtype)
+
+
+# --- NumPy ---------------------------------------------------------------------------------------
+
+NUMPY_CASES = {
+    "0-d": lambda: np.array(3.5),
+    "size-0": lambda: np.zeros((0, 3), np.float32),
+    "2-d": lambda: np.arange(12, dtype=np.float64).reshape(3, 4),
+    "transposed": lambda: np.arange(12, dtype=np.float32).reshape(3, 4).T,
+    "negative stride": lambda: np.arange(10, dtype=np.int32)[::-1],
+    "negative stride 2-d": lambda: np.arange(12, dtype=np.int64).reshape(3, 4)[::-1, ::-2],
+    "offset slice": lambda: np.arange(20, dtype=np.int16).reshape(4, 5)[1:, 2:],
+    "broadcast (zero stride)": lambda: np.broadcast_to(np.arange(3.0), (4, 3)),
+    "bool": lambda: np.array([True, False, True]),
+    "float16": lambda: np.arange(5, dtype=np.float16),
+    "int8": lambda: np.arange(-3, 3, dtype=np.int8),
+    "uint64": lambda: np.array([0, 2**64 - 1], dtype=np.uint64),
+    "complex64": lambda: np.array([1 + 2j, 3 - 4j], dtype=np.complex64),
+    "complex128": lambda: np.array([1 + 2j], dtype=np.complex128),
+}
+
+NUMPY_IMPORTS = {
+    "asarray": dltensor.asarray,
+    "from_dlpack": dltensor.from_dlpack,
+    "versioned capsule": lambda a: dltensor.asarray(a.__dlpack__(max_version=(1, 0))),
+    "legacy capsule": lambda a: dltensor.from_dlpack(a.__dlpack__()),
+}
+
+
+@pytest.mark.parametrize("how", NUMPY_IMPORTS.values(), ids=NUMPY_IMPORTS.keys())
+@pytest.mark.parametrize("make", NUMPY_CASES.values(), ids=NUMPY_CASES.keys())
+def test_numpy_to_dltensor_and_back(make, how):
+    a = make()
+    if how is NUMPY_IMPORTS["legacy capsule"] and not a.flags.writeable:
+        pytest.skip("NumPy refuses a legacy export of a read-only array")
+    x = how(a)
+    assert x.shape == a.shape and x.dtype.numpy == a.dtype
+    assert x.data_ptr == ptr(a)
+    assert x.read_only == (not a.flags.writeable)
+    back = np.from_dlpack(x)
+    np.testing.assert_array_equal(back, a)
+    if a.size:  # an empty array has no memory to share: pointer and strides mean nothing
+        assert ptr(back) == ptr(a) and back.strides == a.strides
+        assert ptr(np.asarray(x)) == ptr(a)
+
+
+def test_numpy_writes_are_shared_both_ways():
+    a = np.zeros((2, 3), np.float32)
+    x = dltensor.from_dlpack(a.__dlpack__(max_version=(1, 0)))
+    a[0, 1] = 4
+    x[1, 2] = 7
+    n = np.from_dlpack(x)
+    assert n.flags.writeable, "a versioned export of writable memory must import writable"
+    n[1, 0] = 9
+    assert a.tolist() == [[0, 4, 0], [9, 0, 7]]
+    assert values(x).tolist() == a.tolist()
+
+
+def test_numpy_read_only_stays_read_only():
+    a = np.arange(4.0)
+    a.flags.writeable = False
+    x = dltensor.asarray(a)
+    with pytest.raises(ValueError):
+        x[0] = 1.0
+    assert not np.from_dlpack(x).flags.writeable
+    assert P.capsule_flags(x.__dlpack__(max_version=(1, 0))) & P.READ_ONLY
+    with pytest.raises(BufferError):
+        x.__dlpack__()
+    assert a.tolist() == [0, 1, 2, 3]
+
+
+BYTE_OFFSET = {
+    "forward": dict(shape=(6,), strides=(1,), byte_offset=64, expect=slice(16, 22)),
+    "2-d": dict(shape=(2, 3), strides=(3, 1), byte_offset=128, expect=(slice(32, 38), (2, 3))),
+    "negative stride": dict(shape=(4,), strides=(-1,), byte_offset=4 * 10, expect=slice(10, 6, -1)),
+}
+
+
+def _offset_array(case):
+    a = aligned(64)
+    a[:] = np.arange(64)
+    fields = dict(case)
+    expect = fields.pop("expect")
+    p = P.from_numpy(a, **fields)
+    if isinstance(expect, tuple):
+        want = a[expect[0]].reshape(expect[1])
+    else:
+        want = a[expect]
+    return p, a, want, fields["byte_offset"]
+
+
+@pytest.mark.parametrize("case", BYTE_OFFSET.values(), ids=BYTE_OFFSET.keys())
+def test_byte_offset_is_honoured_by_every_consumer(case):
+    p, a, want, offset = _offset_array(case)
+    x = dltensor.from_dlpack(p)
+    assert x.data_ptr == ptr(a) + offset
+    np.testing.assert_array_equal(values(x), want)
+    n = np.from_dlpack(x)
+    assert ptr(n) == ptr(a) + offset
+    np.testing.assert_array_equal(n, want)
+    if case["strides"][0] > 0:  # torch and JAX have no negative strides
+        t = torch.from_dlpack(x)
+        assert ptr(t) == ptr(a) + offset
+        np.testing.assert_array_equal(values(t), want)
+        j = jnp.from_dlpack(x)
+        assert ptr(j) == ptr(a) + offset
+        np.testing.assert_array_equal(values(j), want)
+    del x, n
+    assert p.deleter_calls == 0 or case["strides"][0] < 0
+    if case["strides"][0] > 0:
+        del t, j
+    assert p.deleter_calls == 1
+
+
+# --- PyTorch -----------------------------------------------------------------------------------
+
+TORCH_CASES = {
+    "0-d": lambda: torch.tensor(2.5),
+    "size-0": lambda: torch.ones(0, 3),
+    "2-d": lambda: torch.arange(12, dtype=torch.float64).reshape(3, 4),
+    "transposed": lambda: torch.arange(12, dtype=torch.float32).reshape(3, 4).T,
+    "storage offset": lambda: torch.arange(20, dtype=torch.int32).reshape(4, 5)[1:, 2:],
+    "expanded (zero stride)": lambda: torch.arange(3.0).expand(4, 3),
+    "bool": lambda: torch.tensor([True, False, True]),
+    "float16": lambda: torch.arange(5, dtype=torch.float16),
+    "bfloat16": lambda: torch.tensor([1.5, -2.0, 3.25], dtype=torch.bfloat16),
+    "int8": lambda: torch.arange(-3, 3, dtype=torch.int8),
+    "uint8": lambda: torch.arange(4, dtype=torch.uint8),
+    "complex64": lambda: torch.tensor([1 + 2j], dtype=torch.complex64),
+}
+
+TORCH_IMPORTS = {
+    "from_dlpack": dltensor.from_dlpack,
+    "asarray": dltensor.asarray,
+    "legacy bare capsule": lambda t: dltensor.asarray(torch.utils.dlpack.to_dlpack(t)),
+    "legacy bare capsule, from_dlpack": lambda t: dltensor.from_dlpack(
+        torch.utils.dlpack.to_dlpack(t)),
+    "versioned capsule": lambda t: dltensor.from_dlpack(t.__dlpack__(max_version=(1, 0))),
+}
+
+
+@pytest.mark.parametrize("how", TORCH_IMPORTS.values(), ids=TORCH_IMPORTS.keys())
+@pytest.mark.parametrize("make", TORCH_CASES.values(), ids=TORCH_CASES.keys())
+def test_torch_to_dltensor_and_back(make, how):
+    t = make()
+    x = how(t)
+    assert x.shape == tuple(t.shape) and x.ndim == t.ndim
+    assert x.dtype.name == str(t.dtype).removeprefix("torch.")
+    assert x.data_ptr == t.data_ptr()
+    # bfloat16 is held, and computes on the CPU through ml_dtypes (with no copy).
+    np.testing.assert_array_equal(values(x), values(t))
+    if t.numel():
+        assert ptr(x._compute()) == t.data_ptr()
+    back = torch.from_dlpack(x)
+    assert back.dtype == t.dtype and back.shape == t.shape
+    if t.numel():  # see test_numpy_to_dltensor_and_back
+        assert back.data_ptr() == t.data_ptr() and back.stride() == t.stride()
+    np.testing.assert_array_equal(values(back), values(t))
+
+
+def test_torch_bfloat16_round_trip_keeps_the_pointer():
+    t = torch.tensor([[1.5, 2.0], [-3.0, 0.25]], dtype=torch.bfloat16)
+    x = dltensor.from_dlpack(t)
+    assert x.dtype is dltensor.bfloat16
+    n = np.asarray(x)
+    assert n.dtype == ml_dtypes.bfloat16 and ptr(n) == t.data_ptr()
+    assert n.astype(np.float32).tolist() == [[1.5, 2.0], [-3.0, 0.25]]
+    back = torch.from_dlpack(x)
+    assert back.dtype == torch.bfloat16 and back.data_ptr() == t.data_ptr()
+    assert torch.equal(back, t)
+
+
+def test_dltensor_computed_bfloat16_to_torch():
+    a = np.array([1.0, 2.5], ml_dtypes.bfloat16)
+    x = dltensor.asarray(a)
+    t = torch.from_dlpack(x)
+    assert t.dtype == torch.bfloat16 and t.data_ptr() == ptr(a)
+    assert t.tolist() == [1.0, 2.5]
+
+
+DLTENSOR_CASES = {
+    "computed": lambda: dltensor.asarray(np.arange(12, dtype=np.float32).reshape(3, 4)),
+    "imported": lambda: dltensor.from_dlpack(P.from_numpy(
+        np.arange(12, dtype=np.float32).reshape(3, 4))),
+    "transposed": lambda: dltensor.asarray(np.arange(12, dtype=np.float32).reshape(3, 4).T),
+    "0-d": lambda: dltensor.asarray(np.array(5, np.int64)),
+    "bool": lambda: dltensor.asarray(np.array([True, False])),
+    "float16": lambda: dltensor.asarray(np.arange(3, dtype=np.float16)),
+}
+
+
+@pytest.mark.parametrize("make", DLTENSOR_CASES.values(), ids=DLTENSOR_CASES.keys())
+def test_dltensor_to_torch(make):
+    x = make()
+    t = torch.from_dlpack(x)
+    assert t.data_ptr() == x.data_ptr and tuple(t.shape) == x.shape
+    assert tuple(t.stride()) == x.strides
+    np.testing.assert_array_equal(values(t), values(x))
+
+
+def test_torch_writes_are_shared():
+    t = torch.zeros(4)
+    x = dltensor.from_dlpack(t)
+    t[1] = 3
+    x[2] = 5
+    assert t.tolist() == [0, 3, 5, 0]
+    back = torch.from_dlpack(x)
+    back[3] = 7
+    assert t.tolist() == [0, 3, 5, 7]
+
+
+def test_torch_refusal_is_a_buffer_error():
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(torch.ones(2, requires_grad=True))
+
+
+def test_torch_producer_deleted_before_the_consumer():
+    t = torch.arange(6.0)
+    x = dltensor.from_dlpack(t)
+    p = t.data_ptr()
+    del t
+    assert x.data_ptr == p
+    assert values(x).tolist() == [0, 1, 2, 3, 4, 5]
+
+
+def test_torch_consumer_outlives_dltensor():
+    p = P.from_numpy(np.arange(6, dtype=np.float32))
+    x = dltensor.from_dlpack(p)
+    t = torch.from_dlpack(x)
+    del x
+    assert p.deleter_calls == 0
+    assert t.tolist() == [0, 1, 2, 3, 4, 5]
+    del t
+    assert p.deleter_calls == 1
+
+
+def test_one_array_exported_many_times():
+    a = aligned(6)
+    a[:] = np.arange(6)
+    p = P.from_numpy(a)
+    x = dltensor.from_dlpack(p)
+    outs = [torch.from_dlpack(x) for _ in range(3)] + [np.from_dlpack(x) for _ in range(3)]
+    outs += [jnp.from_dlpack(x), xs.from_dlpack(x), dltensor.from_dlpack(x.__dlpack__())]
+    assert {ptr(o) for o in outs} == {x.data_ptr}
+    del x
+    assert p.deleter_calls == 0
+    assert all(values(o).tolist() == [0, 1, 2, 3, 4, 5] for o in outs)
+    del outs
+    assert p.deleter_calls == 1
+
+
+# --- JAX -----------------------------------------------------------------------------------------
+
+JAX_CASES = {
+    "0-d": lambda: jnp.float32(2.5),
+    "1-d": lambda: jnp.arange(8, dtype=jnp.float32),
+    "2-d": lambda: jnp.arange(12, dtype=jnp.int32).reshape(3, 4),
+    "bool": lambda: jnp.array([True, False]),
+    "int8": lambda: jnp.arange(4, dtype=jnp.int8),
+    "float16": lambda: jnp.arange(4, dtype=jnp.float16),
+    "bfloat16": lambda: jnp.array([1.5, 2.0], jnp.bfloat16),
+    "size-0": lambda: jnp.zeros((0, 2), jnp.float32),
+}
+
+
+@pytest.mark.parametrize("make", JAX_CASES.values(), ids=JAX_CASES.keys())
+def test_jax_to_dltensor(make):
+    j = make()
+    x = dltensor.from_dlpack(j)
+    assert x.shape == j.shape and x.dtype.numpy == np.dtype(j.dtype)
+    if j.size:
+        assert x.data_ptr == ptr(j)
+    np.testing.assert_array_equal(values(x), np.asarray(j).astype(values(x).dtype))
+    y = dltensor.asarray(j)
+    assert y.data_ptr == x.data_ptr or not j.size
+
+
+JAX_EXPORTS = {
+    "computed": lambda a: dltensor.asarray(a),
+    "imported": lambda a: dltensor.from_dlpack(P.from_numpy(a)),
+    "2-d": lambda a: dltensor.asarray(a.reshape(4, 16)),
+    "int32": lambda a: dltensor.asarray(a.view(np.int32)),
+}
+
+
+@pytest.mark.parametrize("make", JAX_EXPORTS.values(), ids=JAX_EXPORTS.keys())
+def test_dltensor_to_jax(make):
+    a = aligned(64)
+    a[:] = np.arange(64)
+    x = make(a)
+    j = jnp.from_dlpack(x)
+    assert ptr(j) == ptr(a), "JAX shares 64-byte aligned float32/int32 memory"
+    np.testing.assert_array_equal(np.asarray(j), values(x))
+
+
+def test_jax_producer_and_consumer_lifetimes():
+    j = jnp.arange(16, dtype=jnp.float32)
+    x = dltensor.from_dlpack(j)
+    del j
+    assert values(x).tolist() == list(range(16))
+    a = aligned(16)
+    a[:] = 1
+    p = P.from_numpy(a)
+    y = dltensor.from_dlpack(p)
+    k = jnp.from_dlpack(y)
+    del y
+    assert p.deleter_calls == 0
+    assert float(k.sum()) == 16
+    del k
+    assert p.deleter_calls == 1
+
+
+# --- array-api-strict -------------------------------------------------------------------------
+
+def test_dltensor_to_array_api_strict():
+    a = np.arange(6.0).reshape(2, 3)
+    x = dltensor.asarray(a)
+    s = xs.from_dlpack(x)
+    assert ptr(s) == ptr(a) and s.shape == (2, 3) and s.dtype == xs.float64
+    s2 = xs.asarray(x)
+    assert ptr(s2) == ptr(a)
+    assert xs.all(s == xs.asarray(a))
+
+
+def test_array_api_strict_to_dltensor():
+    s = xs.reshape(xs.arange(6, dtype=xs.float32), (2, 3))
+    for how in (dltensor.asarray, dltensor.from_dlpack):
+        x = how(s)
+        assert x.data_ptr == ptr(s) and x.shape == (2, 3) and x.dtype is dltensor.float32
+        assert values(x).tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_array_api_strict_keeps_read_only():
+    a = np.arange(3.0)
+    a.flags.writeable = False
+    s = xs.from_dlpack(dltensor.asarray(a))
+    assert ptr(s) == ptr(a) and not s._array.flags.writeable
+
+
+# --- asarray of other things -------------------------------------------------------------------
+
+def _buffers():
+    yield "bytes", b"\x01\x02\x03\x04", dltensor.uint8, (4,), True
+    yield "bytearray", bytearray(b"\x01\x02\x03\x04"), dltensor.uint8, (4,), False
+    yield "memoryview of bytes", memoryview(b"abcd"), dltensor.uint8, (4,), True
+    yield "memoryview of bytearray", memoryview(bytearray(8)), dltensor.uint8, (8,), False
+    yield "array.array d", array.array("d", [1.0, 2.0]), dltensor.float64, (2,), False
+    yield "array.array i", array.array("i", [1, 2, 3]), dltensor.int32, (3,), False
+    yield "mmap", mmap.mmap(-1, 4096), dltensor.uint8, (4096,), False
+
+
+BUFFERS = list(_buffers())
+
+
+@pytest.mark.parametrize("name, obj, dtype, shape, read_only", BUFFERS,
+                         ids=[b[0] for b in BUFFERS])
+def test_asarray_of_a_buffer_shares_it(name, obj, dtype, shape, read_only):
+    x = dltensor.asarray(obj)
+    assert x.dtype is dtype and x.shape == shape
+    assert x.data_ptr == ptr(obj)
+    assert x.read_only is read_only
+    if read_only:
+        with pytest.raises(ValueError):
+            x[0] = 0
+        assert P.capsule_flags(x.__dlpack__(max_version=(1, 0))) & P.READ_ONLY
+    else:
+        x[0] = 42
+        assert np.frombuffer(obj, dtype.numpy)[0] == 42
+    y = dltensor.asarray(obj, copy=True)
+    assert y.data_ptr != ptr(obj)
+    with pytest.raises((ValueError, BufferError)):
+        dltensor.asarray(obj, dtype=dltensor.complex128, copy=False)
+    del x
+
+
+def test_asarray_of_a_strided_memoryview():
+    a = np.arange(10, dtype=np.int16)
+    x = dltensor.asarray(memoryview(a)[::3])
+    assert x.data_ptr == ptr(a) and x.strides == (3,) and values(x).tolist() == [0, 3, 6, 9]
+
+
+class _Interface:
+    def __init__(self, a):
+        self.a = a
+        self.__array_interface__ = a.__array_interface__
+
+
+def test_asarray_of_an_array_interface():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = dltensor.asarray(_Interface(a))
+    assert x.data_ptr == ptr(a) and x.shape == (2, 3) and x.dtype is dltensor.float32
+    a.flags.writeable = False
+    assert dltensor.asarray(_Interface(a)).read_only
+
+
+@pytest.mark.parametrize("obj, dtype, shape", [
+    (1, dltensor.int64, ()), (1.5, dltensor.float64, ()), (True, dltensor.bool, ()),
+    (1j, dltensor.complex128, ()), ([1, 2], dltensor.int64, (2,)),
+    ([[1.0, 2], [3, 4]], dltensor.float64, (2, 2)), ([True, False], dltensor.bool, (2,)),
+    ([1, 2.5], dltensor.float64, (2,)), ((1, 2, 3), dltensor.int64, (3,)),
+    ([1j, 2], dltensor.complex128, (2,)), ([], dltensor.float64, (0,)),
+    ([[]], dltensor.float64, (1, 0)),
+], ids=repr)
+def test_asarray_of_python_values_uses_the_spec_defaults(obj, dtype, shape):
+    x = dltensor.asarray(obj)
+    assert x.dtype is dtype and x.shape == shape
+    assert values(x).tolist() == np.asarray(obj).tolist() or obj == []
+
+
+def test_asarray_of_python_values_with_a_dtype():
+    x = dltensor.asarray([1, 2], dtype=dltensor.float32)
+    assert x.dtype is dltensor.float32 and values(x).tolist() == [1.0, 2.0]
+    with pytest.raises(ValueError):
+        dltensor.asarray([1, 2], copy=False)
+    with pytest.raises(ValueError):
+        dltensor.asarray([[1], [1, 2]])
+
+
+def test_asarray_of_a_list_of_arrays_keeps_their_dtype():
+    x = dltensor.asarray(np.arange(3, dtype=np.float32))
+    y = dltensor.asarray([x, x])
+    assert y.shape == (2, 3) and y.dtype is dltensor.float32
+
+
+def test_asarray_of_an_ndarray():
+    x = dltensor.asarray(np.arange(3.0))
+    assert dltensor.asarray(x) is x or dltensor.asarray(x).data_ptr == x.data_ptr
+    assert dltensor.from_dlpack(x).data_ptr == x.data_ptr
+    y = dltensor.asarray(x, copy=True)
+    assert y.data_ptr != x.data_ptr and values(y).tolist() == [0, 1, 2]
+    assert dltensor.asarray(x, dtype=dltensor.float32).dtype is dltensor.float32
+
+
+COPY_REQUESTS = {
+    "copy": dict(copy=True),
+    "copy + same dtype": dict(copy=True, dtype=dltensor.float32),
+    "copy + other dtype": dict(copy=True, dtype=dltensor.float64),
+    "copy + same device": dict(copy=True, device="cpu"),
+}
+SOURCES = {
+    "numpy": lambda: np.arange(4, dtype=np.float32),
+    "torch": lambda: torch.arange(4, dtype=torch.float32),
+    "jax": lambda: jnp.arange(4, dtype=jnp.float32),
+    "array-api-strict": lambda: xs.arange(4, dtype=xs.float32),
+    "dltensor": lambda: dltensor.asarray(np.arange(4, dtype=np.float32)),
+    "test producer": lambda: P.from_numpy(np.arange(4, dtype=np.float32)),
+    "bytearray": lambda: bytearray(np.arange(4, dtype=np.float32).tobytes()),
+}
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
+@pytest.mark.parametrize("kw", COPY_REQUESTS.values(), ids=COPY_REQUESTS.keys())
+def test_asarray_copy_true_always_copies(source, kw):
+    src = source()
+    if isinstance(src, bytearray) and kw.get("dtype") is dltensor.float32:
+        pytest.skip("a uint8 buffer")
+    before = ptr(src.buffer if isinstance(src, P.Producer) else src)
+    try:
+        x = dltensor.asarray(src, **kw)
+    except BufferError:
+        assert isinstance(src, P.Producer), "only the test producer refuses to copy"
+        return
+    assert x.data_ptr != before
+    assert not x.read_only
+    x[...] = 9  # writing the copy leaves the source alone
+    assert ptr(src.buffer if isinstance(src, P.Producer) else src) == before
+    if not isinstance(src, bytearray):
+        assert values(src.buffer if isinstance(src, P.Producer) else src).tolist() == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
+def test_asarray_copy_false_never_copies(source):
+    src = source()
+    if isinstance(src, bytearray):
+        pytest.skip("a uint8 buffer")
+    x = dltensor.asarray(src, copy=False)
+    assert x.data_ptr == ptr(src.buffer if isinstance(src, P.Producer) else src)
+    with pytest.raises(ValueError):
+        dltensor.asarray(src, copy=False, dtype=dltensor.float64)
+
+
+def test_from_dlpack_copy_true_sets_is_copied_and_copies():
+    a = np.arange(4.0)
+    for src in (a, torch.arange(4.0)):
+        x = dltensor.from_dlpack(src, copy=True)
+        assert x.data_ptr != ptr(src)
+        assert values(x).tolist() == [0, 1, 2, 3]
+
+
+def test_from_dlpack_copy_false_on_another_device_is_refused():
+    p = P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(2,), strides=(1,))
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(p, device="cpu", copy=False)
+    assert p.deleter_calls == len(p.exports)
+
+
+def test_pre_2023_producer_is_asked_again_without_the_new_keywords():
+    a = np.arange(4, dtype=np.float32)
+    p = P.OldProducer(a, shape=(4,), strides=(1,))
+    x = dltensor.from_dlpack(p)
+    assert x.data_ptr == ptr(a) and values(x).tolist() == [0, 1, 2, 3]
+    assert x._tensor.versioned is False
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(p, copy=True)
+    del x
+    assert p.deleter_calls == 1 and len(p.exports) == 1

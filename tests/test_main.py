@@ -1,0 +1,86 @@
+"""``python -m dltensor``: the report runs, and its hand-off matrix tells the truth."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import dltensor
+from dltensor import __main__ as report
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(dltensor.__file__)))
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get(
+        "PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-m", "dltensor", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=180)
+
+
+def _matrix_row(text: str, source: str) -> dict[str, str]:
+    """``{target: cell}`` for one source row of the printed matrix."""
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("source \\ target"))
+    # Columns are left-aligned, so each starts where its name starts in the header.
+    names = lines[header].split()[3:]
+    starts = [lines[header].index(n) for n in names]
+    row = next(line for line in lines[header + 2:] if line.split()[0] == source)
+    ends = starts[1:] + [None]
+    return {n: row[a:b].strip() for n, a, b in zip(names, starts, ends)}
+
+
+def test_report_prints_versions_devices_and_a_zero_copy_matrix():
+    pytest.importorskip("torch")
+    proc = _run()
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert re.search(rf"^  dltensor +{re.escape(dltensor.__version__)}$", out, re.M)
+    assert re.search(rf"^  numpy +{re.escape(np.__version__)}$", out, re.M)
+    assert "cpu: NumPy computes here" in out
+    row = _matrix_row(out, "numpy")
+    assert row["numpy"].startswith("yes "), row
+    assert row["torch"].startswith("yes "), row
+    assert row["numpy"].endswith(" us") and float(row["numpy"].split()[1]) > 0
+
+
+def test_json_report_has_the_same_facts():
+    pytest.importorskip("torch")
+    proc = _run("--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["versions"]["dltensor"] == dltensor.__version__
+    cells = data["handoffs"]["matrix"]["numpy"]
+    assert cells["numpy"]["zero_copy"] is True
+    assert cells["torch"]["zero_copy"] is True
+    assert cells["numpy"]["us"] > 0
+
+
+def test_data_pointer_reads_each_framework_its_own_way():
+    a = np.arange(4, dtype=np.float32)
+    ptr = a.__array_interface__["data"][0]
+    assert report.data_pointer(a) == ptr
+    assert report.data_pointer(dltensor.asarray(a)) == ptr
+    assert report.data_pointer(a[1:]) == ptr + 4  # an offset view is a different address
+
+
+def test_a_refusing_target_and_a_missing_framework_are_reported_not_raised(monkeypatch):
+    def refuse(x):
+        raise BufferError("this consumer refuses everything")
+
+    monkeypatch.setitem(report.FRAMEWORKS, "refuser",
+                        ("numpy", report.FRAMEWORKS["numpy"][1], lambda m: refuse))
+    monkeypatch.setitem(report.FRAMEWORKS, "absent",
+                        ("no_such_framework_xyz", report.FRAMEWORKS["numpy"][1],
+                         lambda m: m.from_dlpack))
+    result = report.handoff_matrix(["numpy", "refuser", "absent"])
+    assert result["unavailable"] == {"absent": "not installed"}
+    assert result["matrix"]["numpy"]["numpy"]["zero_copy"] is True
+    assert "BufferError: this consumer refuses everything" in \
+        result["matrix"]["numpy"]["refuser"]["error"]
+    text = report._format_matrix(result)
+    assert "refused: BufferError" in text and "absent: not installed" in text

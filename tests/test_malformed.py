@@ -1,0 +1,308 @@
+"""Malformed DLPack input: every case raises the right exception class (BufferError for DLPack
+problems, TypeError for wrong types, ValueError for wrong values) and, where dltensor took
+ownership, gives the tensor back to its producer: the deleter runs exactly once, at once.
+
+The cases that would crash a careless consumer (NULL shape, huge ndim) run in a subprocess, so a
+crash fails one test instead of killing the run."""
+
+import gc
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import producers as P
+import dltensor
+from dltensor._dlpack import consume_capsule, live_count
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+I64_MAX = 2**63 - 1
+
+# name: producer fields that break one rule (over a valid 3x4 float32 tensor on the CPU)
+MALFORMED = {
+    "version major 2": dict(version=(2, 0)),
+    "version major 0 in a versioned capsule": dict(version=(0, 9)),
+    "version major huge": dict(version=(2**32 - 1, 0)),
+    "dtype code 18": dict(dtype=(18, 8, 1)),
+    "dtype code 255": dict(dtype=(255, 32, 1)),
+    "device code 0": dict(device=(0, 0)),
+    "device code 5": dict(device=(5, 0)),
+    "device code 6": dict(device=(6, 0)),
+    "device code 19": dict(device=(19, 0)),
+    "device code negative": dict(device=(-1, 0)),
+    "lanes 0": dict(dtype=(2, 32, 0)),
+    "lanes 2": dict(dtype=(2, 32, 2)),
+    "lanes 4": dict(dtype=(2, 32, 4)),
+    "float with 8 bits": dict(dtype=(2, 8, 1)),
+    "float with 128 bits": dict(dtype=(2, 128, 1)),
+    "int with 128 bits": dict(dtype=(0, 128, 1)),
+    "int with 0 bits": dict(dtype=(0, 0, 1)),
+    "uint with 12 bits": dict(dtype=(1, 12, 1)),
+    "bool with 1 bit": dict(dtype=(6, 1, 1)),
+    "bool with 32 bits": dict(dtype=(6, 32, 1)),
+    "bfloat with 32 bits": dict(dtype=(4, 32, 1)),
+    "complex with 32 bits": dict(dtype=(5, 32, 1)),
+    "float8 with 16 bits": dict(dtype=(8, 16, 1)),
+    "float6 with 8 bits": dict(dtype=(15, 8, 1)),
+    "float4 with 8 bits": dict(dtype=(17, 8, 1)),
+    "negative ndim": dict(ndim=-1),
+    "most negative ndim": dict(ndim=-2**31),
+    "ndim 65": dict(ndim=65, shape=(1,) * 65, strides=(1,) * 65),
+    "negative extent": dict(shape=(3, -4), strides=(4, 1)),
+    "negative extent, NULL strides": dict(shape=(-1,), strides=None),
+    "element count overflows int64": dict(shape=(2**32, 2**32), strides=(2**32, 1)),
+    "element count overflows int64, NULL strides": dict(
+        shape=(2**40, 2**40, 2**40), strides=None),
+    "byte span overflows int64": dict(shape=(2**62,), strides=(1,)),
+    "byte span overflows int64, NULL strides": dict(shape=(2**62,), strides=None),
+    "huge stride": dict(shape=(3, 4), strides=(I64_MAX, 1)),
+    "huge negative stride": dict(shape=(3, 4), strides=(-I64_MAX, 1)),
+    "byte_offset over int64": dict(byte_offset=2**63),
+    "NULL data with elements": dict(data=0),
+}
+
+
+@pytest.fixture(autouse=True)
+def no_collection():
+    """Keep the collector off: garbage from other tests must not move live_count() mid-test."""
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def _producer(**kw):
+    a = np.arange(12, dtype=np.float32)
+    fields = dict(buffer=a, data=a.__array_interface__["data"][0], shape=(3, 4),
+                  strides=(4, 1))
+    fields.update(kw)
+    return P.Producer(**fields)
+
+
+@pytest.mark.parametrize("fields", MALFORMED.values(), ids=MALFORMED.keys())
+def test_from_dlpack_refuses_and_returns_ownership(fields):
+    p = _producer(**fields)
+    before = live_count()
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(p)
+    assert len(p.exports) == 1
+    assert p.deleter_calls == 1, "the refused tensor must go back to its producer at once"
+    assert live_count() == before
+    assert p.deleter_calls == 1
+
+
+@pytest.mark.parametrize("fields", MALFORMED.values(), ids=MALFORMED.keys())
+def test_asarray_refuses_a_bare_capsule(fields):
+    p = _producer(**fields)
+    cap = p.__dlpack__(max_version=(1, 3))
+    with pytest.raises(BufferError):
+        dltensor.asarray(cap)
+    assert P.capsule_name(cap).startswith(b"used_")
+    del cap
+    assert p.deleter_calls == 1
+
+
+@pytest.mark.parametrize("fields", [
+    dict(dtype=(2, 32, 2)), dict(shape=(3, -4), strides=(4, 1)), dict(data=0),
+    dict(device=(99, 0)), dict(dtype=(2, 8, 1)),
+], ids=["lanes", "negative extent", "NULL data", "device", "bits"])
+def test_legacy_capsules_are_checked_too(fields):
+    p = _producer(versioned=False, **fields)
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(p)
+    assert p.deleter_calls == 1
+
+
+# --- valid edge cases that must NOT be refused ---------------------------------------------
+
+VALID = {
+    "0-d, NULL shape and strides": dict(shape=(), null_shape=True, null_strides=True),
+    "NULL strides (before DLPack 1.2)": dict(strides=None),
+    "size 0 with NULL data": dict(data=0, shape=(0, 4), strides=(4, 1)),
+    "size 0 with a huge other extent": dict(data=0, shape=(0, 2**62), strides=None),
+    "negative strides": dict(shape=(3,), strides=(-1,), byte_offset=8),
+    "zero strides (broadcast)": dict(shape=(5, 4), strides=(0, 1)),
+    "ndim 64": dict(shape=(1,) * 64, strides=(1,) * 64),
+    "unknown minor version": dict(version=(1, 99)),
+    "float8 held": dict(dtype=(10, 8, 1)),
+    "opaque handle held": dict(dtype=(3, 64, 1), shape=(2,), strides=(1,)),
+    "flags with unknown bits": dict(flags=1 << 40),
+}
+
+
+@pytest.mark.parametrize("fields", VALID.values(), ids=VALID.keys())
+def test_valid_edge_cases_are_accepted(fields):
+    p = _producer(**fields)
+    x = dltensor.from_dlpack(p)
+    assert p.deleter_calls == 0
+    shape = fields.get("shape", (3, 4))
+    assert x.shape == tuple(shape)
+    del x
+    assert p.deleter_calls == 1
+
+
+# --- capsules that are not ours to take -------------------------------------------------------
+
+def test_wrong_capsule_name():
+    p = _producer(name=b"not_a_dltensor")
+    cap = p.__dlpack__(max_version=(1, 3))
+    with pytest.raises(BufferError, match="not a DLPack capsule"):
+        dltensor.from_dlpack(cap)
+    assert P.capsule_name(cap) == b"not_a_dltensor", "must not take what is not a DLPack capsule"
+    assert p.deleter_calls == 0
+
+
+def test_used_capsule_is_refused():
+    p = _producer()
+    cap = p.__dlpack__(max_version=(1, 3))
+    x = dltensor.asarray(cap)
+    with pytest.raises(BufferError, match="already consumed"):
+        dltensor.asarray(cap)
+    with pytest.raises(BufferError, match="already consumed"):
+        consume_capsule(cap)
+    assert p.deleter_calls == 0
+    del x, cap
+    assert p.deleter_calls == 1
+
+
+def test_capsule_consumed_by_another_library_is_refused():
+    p = _producer()
+    cap = p.__dlpack__(max_version=(1, 3))
+    a = np.from_dlpack(_Holder(cap))
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(cap)
+    del a
+    assert p.deleter_calls == 1
+
+
+class _Holder:
+    def __init__(self, cap):
+        self.cap = cap
+
+    def __dlpack__(self, **kw):
+        return self.cap
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+@pytest.mark.parametrize("obj", [42, "dltensor", b"\0" * 8, None, object()],
+                         ids=["int", "str", "bytes", "None", "object"])
+def test_not_a_producer_is_a_type_error(obj):
+    with pytest.raises(TypeError):
+        dltensor.from_dlpack(obj)
+    with pytest.raises(TypeError):
+        consume_capsule(obj)
+
+
+@pytest.mark.parametrize("value", [42, b"dltensor", None, np.zeros(3)],
+                         ids=["int", "bytes", "None", "ndarray"])
+def test_producer_returning_a_non_capsule(value):
+    with pytest.raises(BufferError, match="not a DLPack capsule"):
+        dltensor.from_dlpack(P.NonCapsuleProducer(value))
+
+
+@pytest.mark.parametrize("exc, expected", [
+    (BufferError("no"), BufferError), (ValueError("no"), ValueError),
+    (RuntimeError("no"), BufferError), (KeyError("no"), BufferError),
+    (ZeroDivisionError(), BufferError), (TypeError("no"), TypeError),
+], ids=lambda v: type(v).__name__ if isinstance(v, BaseException) else v.__name__)
+def test_producer_raising(exc, expected):
+    p = P.RaisingProducer(exc)
+    with pytest.raises(expected):
+        dltensor.from_dlpack(p)
+    assert p.calls <= 2  # at most one retry without the new keywords
+
+
+def test_keyboard_interrupt_is_not_swallowed():
+    with pytest.raises(KeyboardInterrupt):
+        dltensor.from_dlpack(P.RaisingProducer(KeyboardInterrupt()))
+
+
+def test_producer_raising_type_error_is_not_asked_forever():
+    p = P.AlwaysTypeErrorProducer()
+    with pytest.raises(TypeError):
+        dltensor.from_dlpack(p)
+    assert p.calls == 2
+
+
+def test_lying_dlpack_device_does_not_fool_the_consumer():
+    # __dlpack_device__ says CPU, the tensor says Metal: the tensor is what dltensor holds.
+    p = P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 1), shape=(2,), strides=(1,),
+                   dlpack_device=(P.CPU, 0))
+    x = dltensor.from_dlpack(p)
+    assert str(x.device) == "metal:1"
+    with pytest.raises(RuntimeError, match="metal"):
+        x._compute()
+
+
+# --- wrong argument values ------------------------------------------------------------------
+
+@pytest.mark.parametrize("copy", ["yes", 2, [True]], ids=["str", "int", "list"])
+def test_bad_copy_argument(copy):
+    p = _producer()
+    with pytest.raises((TypeError, ValueError)):
+        dltensor.from_dlpack(p, copy=copy)
+    with pytest.raises((TypeError, ValueError)):
+        dltensor.asarray(np.zeros(3), copy=copy)
+    assert p.exports == [], "a bad argument must be refused before the producer is asked"
+
+
+def test_bad_device_argument():
+    with pytest.raises(ValueError):
+        dltensor.from_dlpack(np.zeros(3), device="nowhere")
+    with pytest.raises(TypeError):
+        dltensor.from_dlpack(np.zeros(3), device=3.5)
+
+
+def test_bad_dtype_argument():
+    with pytest.raises(TypeError):
+        dltensor.asarray([1, 2], dtype="float32")
+    with pytest.raises(TypeError):
+        dltensor.asarray([1, 2], dtype=np.float32)
+
+
+# --- crash-prone cases, each in its own interpreter ------------------------------------------
+
+CRASHY = {
+    "NULL shape, ndim 1": dict(shape=(4,), strides=(1,), null_shape=True),
+    "NULL shape, ndim 3": dict(shape=(1, 2, 2), strides=None, null_shape=True),
+    "NULL shape and strides, ndim 2": dict(shape=(2, 2), null_shape=True, null_strides=True),
+    "ndim 1000 with a 1-element shape array": dict(ndim=1000, shape=(4,), strides=(1,)),
+    "ndim 2**31-1": dict(ndim=2**31 - 1, shape=(4,), strides=(1,)),
+    "NULL shape, NULL data, ndim 2": dict(shape=(2, 2), null_shape=True, data=0),
+}
+
+_SCRIPT = r"""
+import gc, sys
+sys.path.insert(0, sys.argv[1] + "/tests")
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import producers as P
+import dltensor
+fields = eval(sys.argv[2])
+a = np.arange(4, dtype=np.float32)
+kw = dict(buffer=a, data=a.ctypes.data)
+kw.update(fields)
+for how in ("from_dlpack", "asarray capsule"):
+    p = P.Producer(**kw)
+    try:
+        if how == "from_dlpack":
+            dltensor.from_dlpack(p)
+        else:
+            dltensor.asarray(p.__dlpack__(max_version=(1, 0)))
+    except BaseException as e:
+        gc.collect()
+        print(how, type(e).__name__, p.deleter_calls)
+    else:
+        print(how, "accepted", p.deleter_calls)
+"""
+
+
+@pytest.mark.parametrize("fields", CRASHY.values(), ids=CRASHY.keys())
+def test_crash_prone_tensor_is_refused_in_a_subprocess(fields):
+    r = subprocess.run([sys.executable, "-c", _SCRIPT, ROOT, repr(fields)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, f"crashed with {r.returncode}: {r.stderr[-2000:]}"
+    assert r.stdout.splitlines() == ["from_dlpack BufferError 1", "asarray capsule BufferError 1"]

@@ -1,0 +1,378 @@
+"""The ndarray: what every array answers (attributes, repr, protocol methods), its ``__dlpack__``
+rules, read-only memory, and arrays on devices no backend computes on (fake CUDA without CuPy,
+ROCm, Metal, Vulkan from the test producer: described, handed on, never dereferenced)."""
+
+import numpy as np
+import pytest
+
+import producers as P
+import dltensor
+from dltensor._dlpack import consume_capsule
+
+
+def ptr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _imported(a, **kw):
+    return dltensor.from_dlpack(P.from_numpy(a, **kw))
+
+
+# --- attributes ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["computed", "imported"])
+def test_attributes(kind):
+    a = np.arange(24, dtype=np.int16).reshape(2, 3, 4).transpose(2, 0, 1)
+    x = dltensor.asarray(a) if kind == "computed" else _imported(a)
+    assert x.shape == (4, 2, 3) and x.ndim == 3 and x.size == 24
+    assert x.dtype is dltensor.int16
+    assert x.device == dltensor.Device(1, 0) and str(x.device) == "cpu"
+    assert x.strides == (1, 12, 4)  # in elements, as DLPack counts them
+    assert x.data_ptr == ptr(a)
+    assert x.read_only is False
+    assert x.__dlpack_device__() == (1, 0)
+
+
+def test_attributes_do_not_need_a_compute_view():
+    x = _imported(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert (x.shape, x.ndim, x.size, x.dtype, x.strides) == ((2, 3), 2, 6, dltensor.float32,
+                                                             (3, 1))
+    assert x._array is None
+
+
+def test_cannot_be_constructed_directly():
+    with pytest.raises(TypeError, match="asarray"):
+        dltensor.ndarray()
+
+
+@pytest.mark.parametrize("version", [None, "2023.12", "2024.12", "2025.12"])
+def test_array_namespace(version):
+    assert dltensor.asarray([1]).__array_namespace__(api_version=version) is dltensor
+
+
+@pytest.mark.parametrize("version", ["2021.12", "2022.12", "2026.12", 2024])
+def test_array_namespace_refuses_unknown_versions(version):
+    with pytest.raises(ValueError):
+        dltensor.asarray([1]).__array_namespace__(api_version=version)
+
+
+def test_repr():
+    assert repr(dltensor.asarray([1.5, 2.0])) == "dltensor.ndarray([1.5, 2. ], dtype=float64)"
+    assert repr(dltensor.asarray(True)) == "dltensor.ndarray(True, dtype=bool)"
+    x = _imported(np.arange(3, dtype=np.int32), device=(P.CUDA_HOST, 1))
+    assert repr(x) == "dltensor.ndarray([0, 1, 2], dtype=int32, device=cuda_host:1)"
+    assert str(x) == repr(x)
+    assert repr(dltensor.asarray(np.zeros((0, 3)))) == \
+        "dltensor.ndarray([], shape=(0, 3), dtype=float64)"
+    assert repr(dltensor.asarray(np.zeros(0, np.int8))) == "dltensor.ndarray([], dtype=int8)"
+
+
+def test_to_device_same_device_is_the_array_itself():
+    x = dltensor.asarray([1, 2])
+    assert x.to_device("cpu") is x
+    assert x.to_device(dltensor.Device(1, 0)) is x
+    assert x.to_device(x.device) is x
+
+
+@pytest.mark.parametrize("dev", [P.CUDA_HOST, P.CUDA_MANAGED, P.ROCM_HOST])
+def test_cpu_readable_memory_computes_and_moves_to_cpu_without_a_copy(dev):
+    a = np.arange(6, dtype=np.float32)
+    x = _imported(a, device=(dev, 0))
+    assert x.device.device_type == dev
+    assert np.asarray(x)[5] == 5 and ptr(np.asarray(x)) == ptr(a)
+    y = x.to_device("cpu")
+    assert y.device == dltensor.Device(1, 0) and y.data_ptr == ptr(a)
+
+
+def test_array_protocol():
+    a = np.arange(4, dtype=np.float32)
+    x = dltensor.asarray(a)
+    assert ptr(np.asarray(x)) == ptr(a)
+    assert ptr(np.asarray(x, copy=True)) != ptr(a)
+    assert np.asarray(x, dtype=np.float64).dtype == np.float64
+    with pytest.raises(ValueError):
+        x.__array__(dtype=np.float64, copy=False)
+
+
+# --- __dlpack__ rules, for each kind of array ------------------------------------------------
+
+def _held():
+    return dltensor.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0),
+                                           shape=(2, 3), strides=(3, 1)))
+
+
+KINDS = {
+    "computed": lambda: dltensor.asarray(np.arange(6, dtype=np.float32).reshape(2, 3)),
+    "imported": lambda: _imported(np.arange(6, dtype=np.float32).reshape(2, 3)),
+    "imported bfloat16": lambda: _imported(np.zeros((2, 3), np.uint16), dtype=(4, 16, 1)),
+    "held (metal)": _held,
+}
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+@pytest.mark.parametrize("max_version, versioned", [
+    (None, False), ((0, 8), False), ((1, 0), True), ((1, 3), True), ((1, 9), True),
+    ((2, 0), True),
+])
+def test_versioned_iff_max_version_major_at_least_1(make, max_version, versioned):
+    x = make()
+    cap = x.__dlpack__(max_version=max_version)
+    name = P.capsule_name(cap)
+    assert name == (b"dltensor_versioned" if versioned else b"dltensor")
+    if versioned:
+        v = P.capsule_struct(cap).version
+        # A producer may answer with a lower version, never a higher one than asked or 2.x.
+        assert v.major == 1 and (max_version[0] > 1 or v.minor <= max_version[1])
+    assert P.tensor_fields(cap)["data"] + P.tensor_fields(cap)["byte_offset"] == x.data_ptr
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+def test_every_export_is_fresh_and_shares_memory(make):
+    x = make()
+    caps = [x.__dlpack__(max_version=(1, 0)) for _ in range(4)]
+    assert len({P.capsule_pointer(c) for c in caps}) == 4
+    for c in caps:
+        y = dltensor.from_dlpack(c)
+        assert y.data_ptr == x.data_ptr and y.shape == x.shape and y.dtype is x.dtype
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+def test_stream_on_cpu_is_refused(make):
+    x = make()
+    if x.device.device_type != 1:
+        pytest.skip("a stream means nothing to dltensor on a held device; tested below")
+    for stream in (1, 2, 0, -1):
+        with pytest.raises(BufferError):
+            x.__dlpack__(stream=stream, max_version=(1, 0))
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+def test_unsupported_dl_device_is_refused(make):
+    x = make()
+    for dl_device in ((P.CUDA, 0), (P.ROCM, 0), (P.VULKAN, 1)):
+        with pytest.raises(BufferError):
+            x.__dlpack__(max_version=(1, 0), dl_device=dl_device)
+        with pytest.raises(BufferError):
+            x.__dlpack__(max_version=(1, 0), dl_device=dl_device, copy=False)
+
+
+@pytest.mark.parametrize("make", [KINDS["computed"], KINDS["imported"]],
+                         ids=["computed", "imported"])
+def test_copy_true_copies_and_says_so(make):
+    x = make()
+    cap = x.__dlpack__(max_version=(1, 0), copy=True)
+    f = P.tensor_fields(cap)
+    assert f["data"] + f["byte_offset"] != x.data_ptr
+    assert P.capsule_flags(cap) & P.IS_COPIED
+    y = dltensor.from_dlpack(cap)
+    assert np.asarray(y).tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+def test_copy_false_and_none_share(make):
+    x = make()
+    for copy in (False, None):
+        cap = x.__dlpack__(max_version=(1, 0), copy=copy)
+        f = P.tensor_fields(cap)
+        assert f["data"] + f["byte_offset"] == x.data_ptr
+        assert not P.capsule_flags(cap) & P.IS_COPIED
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+def test_same_device_dl_device_is_not_a_copy(make):
+    x = make()
+    cap = x.__dlpack__(max_version=(1, 0), dl_device=x.__dlpack_device__(), copy=False)
+    assert P.tensor_fields(cap)["data"] + P.tensor_fields(cap)["byte_offset"] == x.data_ptr
+
+
+@pytest.mark.parametrize("dev", [P.CUDA_HOST, P.CUDA_MANAGED])
+def test_pinned_memory_exports_to_cpu_without_a_copy(dev):
+    a = np.arange(6, dtype=np.float32)
+    x = _imported(a, device=(dev, 0))
+    for copy in (None, False):
+        cap = x.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=copy)
+        f = P.tensor_fields(cap)
+        assert f["device"] == (1, 0) and f["data"] + f["byte_offset"] == ptr(a)
+        assert not P.capsule_flags(cap) & P.IS_COPIED
+    cap = x.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=True)
+    assert P.capsule_flags(cap) & P.IS_COPIED and P.tensor_fields(cap)["data"] != ptr(a)
+
+
+@pytest.mark.parametrize("copy", ["yes", 1.5])
+def test_bad_copy_value(copy):
+    for make in KINDS.values():
+        with pytest.raises((TypeError, ValueError)):
+            make().__dlpack__(max_version=(1, 0), copy=copy)
+
+
+# --- read-only memory --------------------------------------------------------------------------
+
+def _read_only_array():
+    a = np.arange(6, dtype=np.float32)
+    a.flags.writeable = False
+    return a
+
+
+READ_ONLY = {
+    "computed": lambda: dltensor.asarray(_read_only_array()),
+    "imported": lambda: _imported(np.arange(6, dtype=np.float32), flags=P.READ_ONLY),
+    "imported and computed": lambda: _computed(_imported(np.arange(6, dtype=np.float32),
+                                                         flags=P.READ_ONLY)),
+    "bytes": lambda: dltensor.asarray(b"0123456789ab"),
+    "view of read-only": lambda: dltensor.asarray(_read_only_array())[1:],
+    "held": lambda: dltensor.from_dlpack(P.Producer(
+        data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(3,), strides=(1,), flags=P.READ_ONLY)),
+}
+
+
+def _computed(x):
+    x._compute()
+    return x
+
+
+@pytest.mark.parametrize("make", READ_ONLY.values(), ids=READ_ONLY.keys())
+def test_read_only_every_export_says_so(make):
+    x = make()
+    assert x.read_only
+    for max_version in ((1, 0), (1, 3)):
+        cap = x.__dlpack__(max_version=max_version)
+        assert P.capsule_flags(cap) & P.READ_ONLY
+        assert dltensor.from_dlpack(cap).read_only
+
+
+@pytest.mark.parametrize("make", READ_ONLY.values(), ids=READ_ONLY.keys())
+def test_read_only_legacy_export_is_refused(make):
+    with pytest.raises(BufferError):
+        make().__dlpack__()
+    with pytest.raises(BufferError):
+        make().__dlpack__(max_version=(0, 9))
+
+
+@pytest.mark.parametrize("make", [v for k, v in READ_ONLY.items() if k != "held"],
+                         ids=[k for k in READ_ONLY if k != "held"])
+def test_read_only_cannot_be_written(make):
+    x = make()
+    with pytest.raises((ValueError, BufferError)):
+        x[...] = 0
+    n = np.from_dlpack(x)
+    assert not n.flags.writeable
+    with pytest.raises(ValueError):
+        n[0] = 1
+
+
+@pytest.mark.parametrize("make", [v for k, v in READ_ONLY.items() if k != "held"],
+                         ids=[k for k in READ_ONLY if k != "held"])
+def test_read_only_copy_is_writable(make):
+    x = make()
+    cap = x.__dlpack__(max_version=(1, 0), copy=True)
+    assert P.capsule_flags(cap) & P.IS_COPIED and not P.capsule_flags(cap) & P.READ_ONLY
+    y = dltensor.asarray(x, copy=True)
+    assert not y.read_only
+
+
+def test_writes_are_shared_with_a_writable_source():
+    a = np.zeros(4, np.float32)
+    x = _imported(a)
+    x[1] = 5
+    assert a[1] == 5
+    a[2] = 7
+    assert np.asarray(x)[2] == 7
+
+
+# --- devices no backend computes on ------------------------------------------------------------
+
+FAKE_DEVICES = {"cuda": P.CUDA, "rocm": P.ROCM, "metal": P.METAL, "vulkan": P.VULKAN}
+
+
+def _fake(dev, device_id=1):
+    p = P.Producer(data=P.FAKE_POINTER, device=(dev, device_id), dtype=(2, 32, 1), shape=(2, 3),
+                   strides=(3, 1), byte_offset=64)
+    return dltensor.from_dlpack(p), p
+
+
+@pytest.mark.parametrize("name, dev", FAKE_DEVICES.items(), ids=FAKE_DEVICES.keys())
+def test_fake_device_is_described(name, dev):
+    x, p = _fake(dev)
+    assert x.shape == (2, 3) and x.ndim == 2 and x.size == 6 and x.dtype is dltensor.float32
+    assert str(x.device) == f"{name}:1" and x.__dlpack_device__() == (dev, 1)
+    assert x.data_ptr == P.FAKE_POINTER + 64 and x.strides == (3, 1)
+    assert repr(x) == (f"dltensor.ndarray(<{name}:1 memory>, shape=(2, 3), dtype=float32, "
+                       f"device={name}:1)")
+
+
+@pytest.mark.parametrize("dev", FAKE_DEVICES.values(), ids=FAKE_DEVICES.keys())
+@pytest.mark.parametrize("max_version", [(1, 0), None])
+def test_fake_device_is_handed_on_with_the_same_pointer(dev, max_version):
+    x, p = _fake(dev)
+    cap = x.__dlpack__(max_version=max_version)
+    f = P.tensor_fields(cap)
+    assert f == dict(data=P.FAKE_POINTER, device=(dev, 1), dtype=(2, 32, 1), ndim=2,
+                     shape=(2, 3), strides=(3, 1), byte_offset=64)
+    mt = consume_capsule(cap)
+    assert mt.pointer == P.FAKE_POINTER + 64
+    mt.release()
+    y = dltensor.from_dlpack(x)
+    assert y.data_ptr == x.data_ptr and y.device == x.device
+
+
+@pytest.mark.parametrize("dev", FAKE_DEVICES.values(), ids=FAKE_DEVICES.keys())
+def test_fake_device_stream_is_accepted(dev):
+    # dltensor queued no work on this memory: there is nothing to order the consumer after.
+    x, p = _fake(dev)
+    assert P.tensor_fields(x.__dlpack__(stream=7, max_version=(1, 0)))["data"] == P.FAKE_POINTER
+
+
+COMPUTE = {
+    "x + 1": lambda x: x + 1,
+    "1 - x": lambda x: 1 - x,
+    "-x": lambda x: -x,
+    "sum": lambda x: dltensor.sum(x),
+    "abs": lambda x: dltensor.abs(x),
+    "np.asarray": lambda x: np.asarray(x),
+    "np.from_dlpack": lambda x: np.from_dlpack(x),
+    "getitem": lambda x: x[0, :],
+    "copy": lambda x: dltensor.asarray(x, copy=True),
+    "astype": lambda x: dltensor.asarray(x, dtype=dltensor.float64),
+    "__dlpack__ copy=True": lambda x: x.__dlpack__(max_version=(1, 0), copy=True),
+}
+
+
+@pytest.mark.parametrize("name, dev", FAKE_DEVICES.items(), ids=FAKE_DEVICES.keys())
+@pytest.mark.parametrize("op", COMPUTE.values(), ids=COMPUTE.keys())
+def test_fake_device_compute_raises_naming_the_device(name, dev, op):
+    x, p = _fake(dev)
+    with pytest.raises((RuntimeError, BufferError, TypeError)) as info:
+        op(x)
+    assert not isinstance(info.value, SystemError)
+    if not isinstance(info.value, (RuntimeError,)) or "Unsupported device" not in str(info.value):
+        # NumPy's own refusal names no device; everything dltensor raises does.
+        assert f"{name}:1" in str(info.value), str(info.value)
+    assert x._array is None, "no compute view may exist for memory dltensor cannot reach"
+
+
+@pytest.mark.parametrize("dev", FAKE_DEVICES.values(), ids=FAKE_DEVICES.keys())
+@pytest.mark.parametrize("target", ["cpu", "cuda:0", (P.METAL, 0)])
+def test_fake_device_to_device_is_refused(dev, target):
+    x, p = _fake(dev)
+    if dltensor.Device(*x.__dlpack_device__()) == dltensor._devices.as_device(target):
+        pytest.skip("same device")
+    with pytest.raises(BufferError):
+        x.to_device(target)
+    with pytest.raises(BufferError):
+        dltensor.asarray(x, device=target)
+    with pytest.raises(BufferError):
+        x.__dlpack__(max_version=(1, 0), dl_device=(1, 0))
+
+
+def test_cpu_to_a_device_without_backend_is_refused():
+    with pytest.raises(BufferError):
+        dltensor.asarray([1.0, 2.0]).to_device("cuda:0")
+    with pytest.raises(BufferError):
+        dltensor.asarray([1.0, 2.0], device="metal:0")
+
+
+def test_arrays_on_different_devices_do_not_mix():
+    x, p = _fake(P.METAL)
+    y = dltensor.asarray(np.ones((2, 3), np.float32))
+    with pytest.raises((ValueError, RuntimeError)):
+        x + y

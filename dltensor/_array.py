@@ -112,7 +112,7 @@ class ndarray:
         t = self._tensor
         if t is not None:
             return t.read_only
-        return not self._array.flags.writeable
+        return _array_read_only(self._array)
 
     @property
     def data_ptr(self) -> int:
@@ -172,6 +172,35 @@ class ndarray:
         from ._interop import move
         return move(self, as_device(device), stream=stream, copy=None)
 
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """CUDA Array Interface v3 (numba, older libraries), for CUDA memory only."""
+        dev = self._device
+        if dev.device_type != DLDeviceType.kDLCUDA:
+            raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not {dev}")
+        a = self._array
+        if a is not None and hasattr(a, "__cuda_array_interface__"):
+            return a.__cuda_array_interface__  # CuPy's, with the stream it queued work on
+        t = self._tensor
+        dt = dtype_from_dlpack(t.code, t.bits)
+        if dt.numpy is None:
+            raise AttributeError(f"__cuda_array_interface__ cannot describe dtype {dt.name}")
+        itemsize = dt.numpy.itemsize
+        return {
+            "shape": t.shape, "typestr": dt.numpy.str, "version": 3,
+            "data": (t.pointer, t.read_only),
+            "strides": tuple(s * itemsize for s in t.strides),
+            "stream": None,  # held memory: dltensor queued no work on it
+        }
+
+    def __reduce_ex__(self, protocol: int):
+        """Pickle CPU memory through NumPy: with protocol 5 its buffer goes out of band, so
+        ``pickle.dumps(x, protocol=5, buffer_callback=...)`` copies nothing into the stream."""
+        if self._device.device_type not in CPU_READABLE or not _computable(self):
+            raise TypeError(f"cannot pickle an array on device {self._device}: dltensor never "
+                            "copies across devices silently; pickle x.to_device('cpu')")
+        return (_unpickle, (self._compute(),))
+
     def __array__(self, dtype=None, copy=None):
         """A NumPy view (CPU-readable memory only: dltensor never copies across devices)."""
         if self._device.device_type not in CPU_READABLE:
@@ -183,6 +212,10 @@ class ndarray:
                 raise ValueError("a dtype change needs a copy, and copy=False forbids it")
             return a.astype(dtype)
         return a.copy() if copy else a
+
+
+def _unpickle(a) -> ndarray:
+    return wrap(a)
 
 
 def _computable(x: ndarray) -> bool:
@@ -228,7 +261,12 @@ def _describe(x: ndarray):
     dt = FROM_NUMPY[a.dtype]
     ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
     return a, ptr, 0, (dt.code, dt.bits, 1), a.shape, \
-        tuple(s // a.itemsize for s in a.strides), not a.flags.writeable
+        tuple(s // a.itemsize for s in a.strides), _array_read_only(a)
+
+
+def _array_read_only(a) -> bool:
+    # CuPy arrays have no writeable flag: a computed CuPy array is always writable.
+    return type(a) is np.ndarray and not a.flags.writeable
 
 
 def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:

@@ -8,13 +8,12 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
-import inspect
 
 import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import delegate, namespace_for, wrap_result
+from ._dispatch import delegate, delegating, namespace_for, native_dtype, wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtypes import DType
 
@@ -24,27 +23,6 @@ __all__ = [
 ]
 
 _nullcontext = contextlib.nullcontext()
-
-
-def delegating(template):
-    """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
-    template's spec signature and docstring (callers and the conformance suite inspect them)."""
-    f = delegate(template.__name__)
-    f.__signature__ = inspect.signature(template)
-    f.__doc__ = template.__doc__
-    f.__module__ = template.__module__
-    return f
-
-
-def native_dtype(dtype: DType | None):
-    """The backend (NumPy) dtype for a dltensor dtype; None stays None."""
-    if dtype is None:
-        return None
-    if type(dtype) is not DType:
-        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
-    if dtype.numpy is None:
-        raise TypeError(f"dltensor cannot compute on dtype {dtype.name}")
-    return dtype.numpy
 
 
 def target(device) -> tuple[Device, object, object]:

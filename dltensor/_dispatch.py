@@ -6,13 +6,17 @@ helpers here, so the unwrap / same-device check / call / wrap sequence is writte
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ._array import ndarray, wrap
 from ._backends import backend_for
 from ._devices import CPU, Device
+from ._dtypes import DType
 
-__all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "check_device"]
+__all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegating",
+           "native_dtype", "check_device"]
 
 _np_ndarray = np.ndarray
 
@@ -90,3 +94,24 @@ def delegate(name: str, module_path: str = ""):
 
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def delegating(template):
+    """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
+    template's spec signature and docstring (callers and the conformance suite inspect them)."""
+    f = delegate(template.__name__)
+    f.__signature__ = inspect.signature(template)
+    f.__doc__ = template.__doc__
+    f.__module__ = template.__module__
+    return f
+
+
+def native_dtype(dtype: DType | None):
+    """The backend (NumPy) dtype for a dltensor dtype; None stays None."""
+    if dtype is None:
+        return None
+    if type(dtype) is not DType:
+        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
+    if dtype.numpy is None:
+        raise TypeError(f"dltensor cannot compute on dtype {dtype.name}")
+    return dtype.numpy

@@ -8,7 +8,7 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 from __future__ import annotations
 
 from ._array import ndarray
-from ._creation import delegating
+from ._dispatch import delegating
 from ._dispatch import check_device, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
 

@@ -9,7 +9,7 @@ by NumPy's wider rules, and ``where`` promotes its two arrays by the spec's tabl
 from __future__ import annotations
 
 from ._array import ndarray
-from ._creation import delegating
+from ._dispatch import delegating
 from ._dispatch import check_device, namespace_for, native, wrap_result
 from ._dtype_functions import scalar_dtype
 from ._dtypes import NUMPY_PROMOTION

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ._array import ndarray
-from ._creation import delegating
+from ._dispatch import delegating
 from ._dispatch import device_of, namespace_for, native, wrap_result
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]

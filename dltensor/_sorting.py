@@ -7,7 +7,7 @@ Both delegate to array-api-compat, which maps ``stable``/``descending`` onto Num
 from __future__ import annotations
 
 from ._array import ndarray
-from ._creation import delegating
+from ._dispatch import delegating
 
 __all__ = ["argsort", "sort"]
 

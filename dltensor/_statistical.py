@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._creation import delegating, native_dtype
+from ._dispatch import delegating, native_dtype
 from ._devices import CPU
 from ._dispatch import namespace_for, native, wrap_result
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._array import ndarray
-from ._creation import delegating
+from ._dispatch import delegating
 from ._dispatch import delegate
 
 __all__ = ["all", "any", "diff"]

@@ -1,0 +1,188 @@
+"""Devices: Device objects, the default device, __cuda_array_interface__, and the real-GPU path.
+
+On CPU-only machines, tensors claiming CUDA/ROCm/Metal come from the ctypes producer in
+producers.py (their pointers are never touched). The tests marked ``gpu`` run wherever CuPy
+finds a CUDA device and skip cleanly elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import dltensor as dt
+from dltensor._devices import Device, as_device
+from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer
+
+
+def _fake(device, shape=(2, 3), dtype=(2, 32, 1)):
+    return dt.from_dlpack(Producer(data=FAKE_POINTER, device=device, shape=shape, dtype=dtype))
+
+
+@pytest.mark.parametrize("spec, text", [
+    ((1, 0), "cpu"), ((2, 0), "cuda:0"), ((2, 3), "cuda:3"), ((10, 1), "rocm:1"),
+    ((8, 0), "metal:0"), ((7, 2), "vulkan:2"), ((14, 0), "oneapi:0"), ((3, 0), "cuda_host:0"),
+])
+def test_device_prints_and_parses(spec, text):
+    d = Device(*spec)
+    assert str(d) == text
+    assert as_device(text) == d == as_device(spec)
+    assert d.__dlpack_device__() == spec
+    assert hash(d) == hash(as_device(text))
+
+
+def test_device_strings_are_checked():
+    with pytest.raises(ValueError, match="unknown device"):
+        as_device("tpu:0")
+    with pytest.raises(ValueError):
+        as_device("cuda:x")
+    with pytest.raises(TypeError):
+        as_device(3.5)
+    with pytest.raises(ValueError):
+        Device(99, 0)
+
+
+def test_device_keyword_takes_every_spelling():
+    for spelling in ("cpu", (1, 0), dt.asarray(1.0).device):
+        assert dt.zeros(3, device=spelling).device == as_device("cpu")
+        assert dt.asarray([1.0], device=spelling).device == as_device("cpu")
+
+
+def test_default_device_can_be_chosen():
+    try:
+        dt.set_default_device("cpu")
+        assert dt.get_default_device() == as_device("cpu")
+        assert dt.__array_namespace_info__().default_device() == as_device("cpu")
+    finally:
+        dt.set_default_device(None)
+
+
+def test_default_device_from_the_environment():
+    code = "import dltensor as dt; print(dt.get_default_device())"
+    env = dict(os.environ, DLTENSOR_DEVICE="metal:1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "metal:1"
+
+
+def test_devices_lists_the_cpu():
+    devices = dt.__array_namespace_info__().devices()
+    assert isinstance(devices, tuple) and as_device("cpu") in devices
+
+
+def test_held_cuda_memory_has_a_cuda_array_interface_with_the_same_pointer():
+    x = _fake((CUDA, 0))
+    cai = x.__cuda_array_interface__
+    assert cai["data"] == (FAKE_POINTER, False)
+    assert cai["shape"] == (2, 3) and cai["typestr"] == "<f4" and cai["version"] == 3
+    assert cai["strides"] == (12, 4)
+    assert cai["stream"] is None
+
+
+@pytest.mark.parametrize("device", [(METAL, 0), (ROCM, 0)])
+def test_cuda_array_interface_only_for_cuda(device):
+    assert not hasattr(_fake(device), "__cuda_array_interface__")
+    assert not hasattr(dt.asarray([1.0]), "__cuda_array_interface__")
+
+
+class _CAI:
+    """A foreign object offering only __cuda_array_interface__ (as numba's arrays do)."""
+
+    def __init__(self, ptr, shape, typestr, strides=None, readonly=False):
+        self.__cuda_array_interface__ = {"data": (ptr, readonly), "shape": shape,
+                                         "typestr": typestr, "strides": strides, "version": 3}
+
+
+def test_cuda_array_interface_is_read_without_a_copy():
+    x = dt.asarray(_CAI(FAKE_POINTER, (4, 5), "<f8", strides=(8, 32), readonly=True))
+    assert x.device == as_device("cuda:0")
+    assert x.shape == (4, 5) and x.dtype == dt.float64 and x.strides == (1, 4)
+    assert x.data_ptr == FAKE_POINTER and x.read_only
+    # and handed on untouched
+    y = dt.from_dlpack(x)
+    assert y.data_ptr == FAKE_POINTER
+
+
+@pytest.mark.parametrize("device", [(CUDA, 0), (ROCM, 1), (METAL, 0)])
+def test_no_cross_device_move_without_a_backend(device):
+    x = _fake(device)
+    for move in (lambda: x.to_device("cpu"), lambda: dt.from_dlpack(x, device="cpu"),
+                 lambda: dt.asarray(x, device="cpu"),
+                 lambda: x.__dlpack__(max_version=(1, 0), dl_device=(1, 0))):
+        with pytest.raises(BufferError):
+            move()
+    with pytest.raises(BufferError, match="copy=False"):
+        dt.from_dlpack(x, device="cpu", copy=False)
+
+
+def test_cpu_to_cuda_without_cupy_is_refused_clearly():
+    try:
+        import cupy  # noqa: F401
+        pytest.skip("CuPy is installed here")
+    except ImportError:
+        pass
+    with pytest.raises(BufferError, match="cuda"):
+        dt.asarray([1.0, 2.0]).to_device("cuda:0")
+
+
+# --- real GPU: run whenever CuPy finds a device ------------------------------------------------
+
+def _gpu_available() -> bool:
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+gpu = pytest.mark.skipif(not _gpu_available(), reason="needs CuPy and a CUDA device")
+
+
+@pytest.mark.gpu
+@gpu
+def test_gpu_torch_to_cupy_to_jax_keeps_the_pointer():
+    import cupy
+    import torch
+    t = torch.arange(1024, dtype=torch.float32, device="cuda")
+    x = dt.asarray(t)
+    assert x.device == as_device("cuda:0") and x.data_ptr == t.data_ptr()
+    c = cupy.from_dlpack(x)
+    assert c.data.ptr == t.data_ptr()
+    y = dt.asarray(c)
+    assert y.data_ptr == t.data_ptr()
+    t2 = torch.from_dlpack(y)
+    assert t2.data_ptr() == t.data_ptr()
+
+
+@pytest.mark.gpu
+@gpu
+def test_gpu_compute_stays_on_the_device_and_moves_back():
+    import cupy
+    x = dt.asarray(cupy.arange(10, dtype=cupy.float64))
+    y = dt.exp(x) + 1
+    assert y.device == x.device
+    host = y.to_device("cpu")
+    assert host.device == as_device("cpu")
+    np.testing.assert_allclose(np.asarray(host), np.exp(np.arange(10.0)) + 1)
+    back = host.to_device(x.device)
+    assert back.device == x.device
+    cap = y.__dlpack__(max_version=(1, 0), dl_device=(1, 0))
+    assert dt.from_dlpack(cap).device == as_device("cpu")
+
+
+@pytest.mark.gpu
+@gpu
+def test_gpu_stream_ordered_handoff():
+    import torch
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        t = torch.ones(1 << 20, device="cuda") * 3
+        x = dt.from_dlpack(t)
+    consumer = torch.cuda.Stream()
+    cap = x.__dlpack__(max_version=(1, 0), stream=consumer.cuda_stream)
+    back = torch.from_dlpack(cap)
+    assert float(back.sum()) == 3 * (1 << 20)

@@ -303,7 +303,7 @@ def _expm1(xp, a):
 
 
 def _complex(xp, re, im, dtype):
-    out = xp.empty(xp.broadcast_shapes(re.shape, im.shape), dtype)
+    out = xp.empty(re.shape, dtype)  # re and im always share a shape here
     out.real, out.imag = re, im
     return out
 

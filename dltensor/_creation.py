@@ -50,26 +50,31 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     return _make("arange", device, start, stop, step, dtype=native_dtype(dtype))
 
 
+def _filled(name: str, shape, dtype: DType | None, device) -> ndarray:
+    """empty/zeros/ones: NumPy called directly on the CPU (the compat layer adds ~0.6 us)."""
+    npdt = native_dtype(dtype) or np.float64
+    dev = get_default_device() if device is None else as_device(device)
+    if dev is CPU:
+        return wrap(getattr(np, name)(shape, npdt))
+    return _make(name, dev, shape, dtype=npdt)
+
+
 def empty(shape: int | tuple[int, ...], *, dtype: DType | None = None,
           device=None) -> ndarray:
     """An uninitialised array (float64 unless ``dtype`` says otherwise)."""
-    if device is None and dtype is None and get_default_device() is CPU:
-        return wrap(np.empty(shape))
-    return _make("empty", device, shape, dtype=native_dtype(dtype) or np.float64)
+    return _filled("empty", shape, dtype, device)
 
 
 def zeros(shape: int | tuple[int, ...], *, dtype: DType | None = None,
           device=None) -> ndarray:
     """An array of zeros (float64 unless ``dtype`` says otherwise)."""
-    if device is None and dtype is None and get_default_device() is CPU:
-        return wrap(np.zeros(shape))
-    return _make("zeros", device, shape, dtype=native_dtype(dtype) or np.float64)
+    return _filled("zeros", shape, dtype, device)
 
 
 def ones(shape: int | tuple[int, ...], *, dtype: DType | None = None,
          device=None) -> ndarray:
     """An array of ones (float64 unless ``dtype`` says otherwise)."""
-    return _make("ones", device, shape, dtype=native_dtype(dtype) or np.float64)
+    return _filled("ones", shape, dtype, device)
 
 
 # Spec defaults for a Python fill value: bool is checked before int (bool subclasses int).

@@ -96,11 +96,40 @@ def delegate(name: str, module_path: str = ""):
     return f
 
 
+def _delegate_to_first(name: str):
+    """``delegate(name)`` for functions whose only array is the first argument: no scanning of
+    the other arguments, the backend function looked up once per device (~0.3 us, not ~2)."""
+    generic = delegate(name)
+    funcs: dict[Device, object] = {}
+
+    def f(x, /, *args, **kwargs):
+        if type(x) is not ndarray:
+            return generic(x, *args, **kwargs)
+        dev = x._device
+        fn = funcs.get(dev)
+        if fn is None:
+            fn = funcs[dev] = getattr(namespace_for(dev), name)
+        a = x._array
+        r = fn(a if a is not None else x._compute(), *args, **kwargs)
+        return wrap(r, dev) if type(r) is _np_ndarray else wrap_result(r, dev)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def delegating(template):
     """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
-    template's spec signature and docstring (callers and the conformance suite inspect them)."""
-    f = delegate(template.__name__)
-    f.__signature__ = inspect.signature(template)
+    template's spec signature and docstring (callers and the conformance suite inspect them).
+
+    Where the signature says only the first parameter is an array, a faster delegate is used.
+    """
+    sig = inspect.signature(template)
+    params = list(sig.parameters.values())
+    only_first = (params and params[0].kind is params[0].POSITIONAL_ONLY
+                  and str(params[0].annotation) == "ndarray"
+                  and not any("ndarray" in str(p.annotation) for p in params[1:]))
+    f = _delegate_to_first(template.__name__) if only_first else delegate(template.__name__)
+    f.__signature__ = sig
     f.__doc__ = template.__doc__
     f.__module__ = template.__module__
     return f

@@ -1,14 +1,15 @@
 """The array API element-wise functions and the ndarray operators, one table row per op.
 
-Each row names the op, the dtypes it accepts (a spec category) and the backend function: the
-name of a ufunc that NumPy and CuPy both have, or a function ``fn(xp, *arrays)`` where NumPy
-differs from the spec's special cases. Two factories (unary, binary) turn rows into functions;
-the operator table installs them on ndarray.
+Each row names the op, the dtypes it accepts (a spec category), the ufunc NumPy and CuPy both
+have for it and, where NumPy departs from the spec's special cases for some dtype kinds, a
+fix-up function ``fn(xp, *arrays)`` used for those kinds only. Two factories (unary, binary)
+turn rows into functions; the operator table installs them on ndarray.
 
-Speed is the point of the factories' shape: for CPU arrays of one dtype a call is a few
-attribute reads, one set lookup and the NumPy ufunc (about 0.3 us over NumPy itself, where
-array-api-strict spends ~5 us). Everything else (Python scalars, mixed dtypes, other devices,
-errors) goes through ``_operands``, which applies the spec's promotion table and scalar rules.
+Speed is the point of the factories' shape: for CPU arrays of one dtype (or one array and a
+Python scalar that keeps its dtype) a call is a few attribute reads, one dict lookup and the
+NumPy ufunc (about 0.3-0.4 us over NumPy itself, where array-api-strict spends 4-15 us).
+Everything else (mixed dtypes, complex scalars, other devices, errors) goes through
+``_operands``, which applies the spec's promotion table and scalar rules.
 """
 
 from __future__ import annotations
@@ -60,8 +61,13 @@ def _xp(a):
     return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
 
 
-def _backend(spec, xp):
-    return getattr(xp, spec) if type(spec) is str else partial(spec, xp)
+def _function(ufunc: str, fix, xp, kind: str):
+    """The backend function computing an op for a dtype kind: the ufunc ``xp.<ufunc>``, or
+    the row's fix-up ``fix = (kinds, fn(xp, *arrays))`` where NumPy departs from the spec for
+    those kinds."""
+    if fix and kind in fix[0]:
+        return partial(fix[1], xp)
+    return getattr(xp, ufunc)
 
 
 def _quiet(xp):
@@ -144,26 +150,26 @@ def _operands(name: str, category: str, x1, x2, operator: bool):
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
-def _binary_general(name, category, spec, x1, x2, operator):
+def _binary_general(name, category, ufunc, fix, x1, x2, operator):
     ops = _operands(name, category, x1, x2, operator)
     if ops is NotImplemented:
         return ops
-    a, b, _, dev = ops
-    return wrap_result(_backend(spec, _xp(b if type(a) in _SCALARS else a))(a, b), dev)
+    a, b, rt, dev = ops
+    xp = _xp(b if type(a) in _SCALARS else a)
+    return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
 
 
-def _make_binary(name: str, category: str, spec, operator: bool = False,
+def _make_binary(name: str, category: str, ufunc: str, fix=None, operator: bool = False,
                  reflected: bool = False):
     """``f(x1, x2)``. An ``operator`` returns NotImplemented for foreign types; a
     ``reflected`` one (``__radd__``) computes ``x2 op x1``."""
-    allowed = CATEGORIES[category]
-    cpu = _backend(spec, np)
+    # The fast path's tables, keyed by the NumPy dtype of x1: the function computing it, and
+    # the Python scalar types that keep that dtype (complex may change it; ml_dtypes arrays
+    # need their scalars converted: both go the general way).
+    fns = {d: _function(ufunc, fix, np, d.kind) for d in CATEGORIES[category]}
     if reflected:
-        forward_cpu = cpu
-        cpu = lambda a, b: forward_cpu(b, a)  # noqa: E731
-    # allowed NumPy dtype -> the Python scalar types that keep it (spec rules, less complex,
-    # which may change the dtype); ml_dtypes arrays need their scalars converted: not here.
-    fast = {d: SCALAR_TYPES[d] - {complex} if d.kind != "V" else frozenset() for d in allowed}
+        fns = {d: (lambda fn: lambda a, b: fn(b, a))(fn) for d, fn in fns.items()}
+    scalars = {d: SCALAR_TYPES[d] - {complex} if d.kind != "V" else frozenset() for d in fns}
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
@@ -178,12 +184,12 @@ def _make_binary(name: str, category: str, spec, operator: bool = False,
                 b = x2._array
                 if b is None:
                     b = x2._compute()
-                ok = dt is b.dtype and dt in fast and x1._device is _cpu is x2._device
+                fn = fns.get(dt) if dt is b.dtype and x1._device is _cpu is x2._device else None
             else:
                 b = x2
-                ok = t2 in fast.get(dt, ()) and x1._device is _cpu
-            if ok:
-                r = cpu(a, b)
+                fn = fns[dt] if t2 in scalars.get(dt, ()) and x1._device is _cpu else None
+            if fn is not None:
+                r = fn(a, b)
                 if type(r) is not np_array:  # NumPy returns 0-d results as scalars
                     r = asarray(r)
                 o = new(_ndarray)
@@ -192,14 +198,14 @@ def _make_binary(name: str, category: str, spec, operator: bool = False,
                 o._device = _cpu
                 return o
         if reflected:
-            return _binary_general(name, category, spec, x2, x1, operator)
-        return _binary_general(name, category, spec, x1, x2, operator)
+            return _binary_general(name, category, ufunc, fix, x2, x1, operator)
+        return _binary_general(name, category, ufunc, fix, x1, x2, operator)
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
-def _make_inplace(name: str, category: str, spec):
+def _make_inplace(name: str, category: str, ufunc: str, fix=None):
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
     def f(self, other, /):
         ops = _operands(name, category, self, other, True)
@@ -214,10 +220,11 @@ def _make_inplace(name: str, category: str, spec):
             raise ValueError(f"{name}: this array is read-only (its producer said so); "
                              "operate on a copy")
         xp = _xp(a)
-        if type(spec) is str:
-            getattr(xp, spec)(a, b, out=a)
+        fn = _function(ufunc, fix, xp, rt.kind)
+        if type(fn) is partial:  # a fix-up computes a new array
+            xp.copyto(a, fn(a, b))
         else:
-            xp.copyto(a, spec(xp, a, b))
+            fn(a, b, out=a)
         return self
 
     f.__name__ = f.__qualname__ = name
@@ -227,19 +234,19 @@ def _make_inplace(name: str, category: str, spec):
 # --- unary functions ---------------------------------------------------------------------
 
 
-def _make_unary(name: str, category: str, spec):
-    allowed = CATEGORIES[category]
-    cpu = _backend(spec, np)
+def _make_unary(name: str, category: str, ufunc: str, fix=None):
+    fns = {d: _function(ufunc, fix, np, d.kind) for d in CATEGORIES[category]}
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
     def f(x, /):
-        if type(x) is _ndarray:
+        if isinstance(x, _ndarray):
             a = x._array
             if a is None:
                 a = x._compute()
-            if a.dtype in allowed:
+            fn = fns.get(a.dtype)
+            if fn is not None:
                 if x._device is _cpu:
-                    r = cpu(a)
+                    r = fn(a)
                     if type(r) is not np_array:
                         r = asarray(r)
                     o = new(_ndarray)
@@ -247,10 +254,7 @@ def _make_unary(name: str, category: str, spec):
                     o._tensor = None
                     o._device = _cpu
                     return o
-                return wrap_result(_backend(spec, _xp(a))(a), x._device)
-        elif isinstance(x, ndarray) and x.dtype.numpy in allowed:
-            a = x._compute()
-            return wrap_result(_backend(spec, _xp(a))(a), x._device)
+                return wrap_result(_function(ufunc, fix, _xp(a), a.dtype.kind)(a), x._device)
         raise _type_error(name, category, x, unary=True)
 
     f.__name__ = f.__qualname__ = name
@@ -262,20 +266,18 @@ def _make_unary(name: str, category: str, spec):
 
 def _floor_divide(xp, a, b):
     r = xp.floor_divide(a, b)
-    if getattr(r, "dtype", None) is not None and r.dtype.kind == "f":
-        # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for
-        # the signed zero / infinity of the true quotient when exactly one operand is infinite.
-        one_inf = xp.isinf(a) ^ xp.isinf(b)
-        if one_inf.any():
-            with _quiet(xp):
-                r = xp.where(one_inf, xp.divide(a, b), r)
+    # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the
+    # signed zero / infinity of the true quotient when exactly one operand is infinite.
+    one_inf = xp.isinf(a) ^ xp.isinf(b)
+    if one_inf.any():
+        with _quiet(xp):
+            r = xp.where(one_inf, xp.divide(a, b), r)
     return r
 
 
 def _pow(xp, a, b):
     r = xp.power(a, b)
-    if getattr(b, "size", 1) == 1 and getattr(r, "dtype", np.dtype("O")).kind == "f" \
-            and bool(b == 0.5):
+    if getattr(b, "size", 1) == 1 and bool(b == 0.5):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
         with _quiet(xp):
@@ -284,8 +286,6 @@ def _pow(xp, a, b):
 
 
 def _expm1(xp, a):
-    if a.dtype.kind != "c":
-        return xp.expm1(a)
     # NumPy's complex expm1 is exp(z) - 1: inaccurate near 0 and wrong at infinities.
     # expm1(x + iy) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), with the spec's
     # special cases where x is infinite or y is zero.
@@ -310,38 +310,35 @@ def _complex(xp, re, im, dtype):
 
 def _tanh(xp, a):
     r = xp.tanh(a)
-    if a.dtype.kind == "c":
-        # C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants
-        # the sign of y (tanh(conj z) = conj(tanh z)).
-        x, y = a.real, a.imag
-        fix = xp.isinf(x) & xp.isfinite(y)
-        if fix.any():
-            r = xp.where(fix, _complex(xp, xp.copysign(1.0, x), xp.copysign(0.0, y), a.dtype), r)
+    # C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants the
+    # sign of y (tanh(conj z) = conj(tanh z)).
+    x, y = a.real, a.imag
+    fix = xp.isinf(x) & xp.isfinite(y)
+    if fix.any():
+        r = xp.where(fix, _complex(xp, xp.copysign(1.0, x), xp.copysign(0.0, y), a.dtype), r)
     return r
 
 
 def _tan(xp, a):
     r = xp.tan(a)
-    if a.dtype.kind == "c":
-        # tan(z) = -1j tanh(1j z) (the spec's definition): the same fix, rotated
-        x, y = a.real, a.imag
-        fix = xp.isinf(y) & xp.isfinite(x)
-        if fix.any():
-            r = xp.where(fix, _complex(xp, xp.copysign(0.0, x), xp.copysign(1.0, y), a.dtype), r)
+    # tan(z) = -1j tanh(1j z) (the spec's definition): the same fix, rotated
+    x, y = a.real, a.imag
+    fix = xp.isinf(y) & xp.isfinite(x)
+    if fix.any():
+        r = xp.where(fix, _complex(xp, xp.copysign(0.0, x), xp.copysign(1.0, y), a.dtype), r)
     return r
 
 
 def _sign(xp, a):
-    r = xp.sign(a)
-    if a.dtype.kind == "c":
-        # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
-        r = xp.where(xp.isnan(a), xp.asarray(complex("nan+nanj"), dtype=a.dtype), r)
-    return r
+    # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
+    nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
+    return xp.where(xp.isnan(a), nan, xp.sign(a))
 
 
 # --- the tables -----------------------------------------------------------------------------
 
-# name: (dtype category, backend ufunc name or fn(xp, x))
+# name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x)) where NumPy departs
+# from the spec's special cases for those kinds])
 UNARY = {
     "abs": ("numeric", "absolute"), "acos": ("floating-point", "arccos"),
     "acosh": ("floating-point", "arccosh"), "asin": ("floating-point", "arcsin"),
@@ -349,7 +346,7 @@ UNARY = {
     "atanh": ("floating-point", "arctanh"), "bitwise_invert": ("integer or boolean", "invert"),
     "ceil": ("real numeric", "ceil"), "conj": ("numeric", "conjugate"),
     "cos": ("floating-point", "cos"), "cosh": ("floating-point", "cosh"),
-    "exp": ("floating-point", "exp"), "expm1": ("floating-point", _expm1),
+    "exp": ("floating-point", "exp"), "expm1": ("floating-point", "expm1", ("c", _expm1)),
     "floor": ("real numeric", "floor"), "imag": ("complex floating-point", "imag"),
     "isfinite": ("numeric", "isfinite"), "isinf": ("numeric", "isinf"),
     "isnan": ("numeric", "isnan"), "log": ("floating-point", "log"),
@@ -357,14 +354,15 @@ UNARY = {
     "log10": ("floating-point", "log10"), "logical_not": ("bool", "logical_not"),
     "negative": ("numeric", "negative"), "positive": ("numeric", "positive"),
     "real": ("numeric", "real"), "reciprocal": ("floating-point", "reciprocal"),
-    "round": ("numeric", "round"), "sign": ("numeric", _sign),
+    "round": ("numeric", "round"), "sign": ("numeric", "sign", ("c", _sign)),
     "signbit": ("real floating-point", "signbit"), "sin": ("floating-point", "sin"),
     "sinh": ("floating-point", "sinh"), "sqrt": ("floating-point", "sqrt"),
-    "square": ("numeric", "square"), "tan": ("floating-point", _tan),
-    "tanh": ("floating-point", _tanh), "trunc": ("real numeric", "trunc"),
+    "square": ("numeric", "square"), "tan": ("floating-point", "tan", ("c", _tan)),
+    "tanh": ("floating-point", "tanh", ("c", _tanh)), "trunc": ("real numeric", "trunc"),
 }
 
-# name: (dtype category, backend ufunc name or fn(xp, x1, x2))
+# name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x1, x2))]); the kind is
+# that of the promoted dtype
 BINARY = {
     "add": ("numeric", "add"), "atan2": ("real floating-point", "arctan2"),
     "bitwise_and": ("integer or boolean", "bitwise_and"),
@@ -373,7 +371,7 @@ BINARY = {
     "bitwise_right_shift": ("integer", "right_shift"),
     "bitwise_xor": ("integer or boolean", "bitwise_xor"),
     "copysign": ("real floating-point", "copysign"), "divide": ("floating-point", "divide"),
-    "equal": ("all", "equal"), "floor_divide": ("real numeric", _floor_divide),
+    "equal": ("all", "equal"), "floor_divide": ("real numeric", "floor_divide", ("f", _floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
     "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),
     "less_equal": ("real numeric", "less_equal"),
@@ -381,15 +379,14 @@ BINARY = {
     "logical_or": ("bool", "logical_or"), "logical_xor": ("bool", "logical_xor"),
     "maximum": ("real numeric", "maximum"), "minimum": ("real numeric", "minimum"),
     "multiply": ("numeric", "multiply"), "nextafter": ("real floating-point", "nextafter"),
-    "not_equal": ("all", "not_equal"), "pow": ("numeric", _pow),
+    "not_equal": ("all", "not_equal"), "pow": ("numeric", "power", ("f", _pow)),
     "remainder": ("real numeric", "remainder"), "subtract": ("numeric", "subtract"),
 }
 
-for _name, (_cat, _spec) in UNARY.items():
-    globals()[_name] = _make_unary(_name, _cat, _spec)
-for _name, (_cat, _spec) in BINARY.items():
-    globals()[_name] = _make_binary(_name, _cat, _spec)
-
+for _name, _row in UNARY.items():
+    globals()[_name] = _make_unary(_name, *_row)
+for _name, _row in BINARY.items():
+    globals()[_name] = _make_binary(_name, *_row)
 
 
 def clip(x: ndarray, /, min: int | float | ndarray | None = None,
@@ -480,15 +477,12 @@ def _imatmul_operator(self, other, /):
 
 def _install() -> None:
     for op, fname in ARITHMETIC_OPERATORS.items():
-        cat, spec = BINARY[fname]
-        forward = _make_binary(f"__{op}__", cat, spec, operator=True)
-        setattr(ndarray, f"__{op}__", forward)
-        setattr(ndarray, f"__r{op}__", _make_binary(f"__r{op}__", cat, spec, operator=True,
-                                                    reflected=True))
-        setattr(ndarray, f"__i{op}__", _make_inplace(f"__i{op}__", cat, spec))
+        cat, ufunc, fix = (*BINARY[fname], None)[:3]
+        setattr(ndarray, f"__{op}__", _make_binary(f"__{op}__", cat, ufunc, fix, True))
+        setattr(ndarray, f"__r{op}__", _make_binary(f"__r{op}__", cat, ufunc, fix, True, True))
+        setattr(ndarray, f"__i{op}__", _make_inplace(f"__i{op}__", cat, ufunc, fix))
     for op, fname in COMPARISON_OPERATORS.items():
-        cat, spec = BINARY[fname]
-        setattr(ndarray, f"__{op}__", _make_binary(f"__{op}__", cat, spec, operator=True))
+        setattr(ndarray, f"__{op}__", _make_binary(f"__{op}__", *BINARY[fname], operator=True))
     for op, fname in UNARY_OPERATORS.items():
         setattr(ndarray, f"__{op}__", globals()[fname])
     ndarray.__matmul__ = _matmul_operator

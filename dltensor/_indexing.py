@@ -81,6 +81,12 @@ def __getitem__(self, key, /):
             return wrap(a[key, ...] if t is int else a[key], self._device)
         except TypeError:  # a slice of floats or other non-integers
             raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
+    if t is ndarray and a.ndim == 1 and key._device is self._device:
+        # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
+        # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
+        k = key._array
+        if k is not None and k.ndim and k.dtype.kind in "iub" and type(k) is type(a):
+            return wrap(a[k], self._device)
     return wrap(a[_backend_key(self, key, False)], self._device)
 
 
@@ -230,8 +236,10 @@ def _backend_key(x: ndarray, key, setting: bool) -> tuple:
     elif axes < ndim and not ellipsis:
         raise IndexError(f"{axes} indices given for a {ndim}-D array; index every axis or add "
                          "an ellipsis (...) (flat indexing is not in the array API)")
-    if not ellipsis:
-        out.append(Ellipsis)  # a 0-d view, never a NumPy scalar
+    if not (ellipsis or mask or int_array):
+        # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
+        # results are never scalars, and NumPy indexes them ~1.3x slower with a trailing ...).
+        out.append(Ellipsis)
     return tuple(out)
 
 

@@ -8,7 +8,10 @@ by NumPy's wider rules, and ``where`` promotes its two arrays by the spec's tabl
 
 from __future__ import annotations
 
-from ._array import ndarray
+import numpy as np
+
+from ._array import ndarray, wrap
+from ._devices import CPU
 from ._dispatch import delegating
 from ._dispatch import check_device, namespace_for, native, wrap_result
 from ._dtype_functions import scalar_dtype
@@ -58,6 +61,12 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
 def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
           x2: ndarray | bool | int | float | complex, /) -> ndarray:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (broadcast together)."""
+    if type(condition) is ndarray and type(x1) is ndarray and type(x2) is ndarray \
+            and condition._device is CPU and x1._device is CPU and x2._device is CPU:
+        # The common case, without the general path's checks (~1.5 us): NumPy arrays of one dtype.
+        a1, a2 = native(x1), native(x2)
+        if a1.dtype is a2.dtype:
+            return wrap(np.where(native(condition), a1, a2))
     if not isinstance(condition, ndarray):
         raise TypeError(f"where needs condition to be an array, not {type(condition).__name__}")
     x1_array, x2_array = isinstance(x1, ndarray), isinstance(x2, ndarray)

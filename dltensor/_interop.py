@@ -88,35 +88,16 @@ def _torch_exportable(t) -> bool:
 _EXCHANGE_GUARDS = {"torch.Tensor": _torch_exportable}
 
 
-# Producers whose CPU exports NumPy's C consumer takes faster than our ctypes one could (JAX's
-# __dlpack__ hands out legacy capsules, which NumPy imports read-only: right for JAX's immutable
-# arrays). NumPy's base capsule then owns the managed tensor and calls its deleter, in C. Only
-# trusted C producers belong here: NumPy validates less than we do (numpy#32697, NULL shapes).
-_NUMPY_CONSUMED = frozenset({"jaxlib._jax.ArrayImpl", "jaxlib.xla_extension.ArrayImpl"})
-
-
 def _importer_for(tp: type):
     imp = _importers.get(tp)
     if imp is None:
-        name = f"{tp.__module__}.{tp.__qualname__}"
-        guard = _EXCHANGE_GUARDS.get(name)
+        # Not NumPy's C consumer, though it is faster for JAX: it imports legacy capsules
+        # read-only (numpy#28600), and the array could then not go back to JAX, which asks for
+        # legacy capsules only.
+        guard = _EXCHANGE_GUARDS.get(f"{tp.__module__}.{tp.__qualname__}")
         take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
-        if take is not None:
-            imp = _exchange_importer(take, guard)
-        elif name in _NUMPY_CONSUMED:
-            imp = _numpy_consumed
-        else:
-            imp = _import_capsule
-        _importers[tp] = imp
+        imp = _importers[tp] = _import_capsule if take is None else _exchange_importer(take, guard)
     return imp
-
-
-def _numpy_consumed(x) -> ndarray:
-    try:
-        a = np.from_dlpack(x)
-    except (BufferError, RuntimeError, TypeError, ValueError):
-        return _import_capsule(x)  # not CPU memory, or a dtype NumPy lacks: our own consumer
-    return wrap(a) if a.dtype in FROM_NUMPY else _import_capsule(x)
 
 
 def _exchange_importer(take, guard):

@@ -344,6 +344,17 @@ def test_dltensor_to_jax(make):
     np.testing.assert_array_equal(np.asarray(j), values(x))
 
 
+def test_jax_round_trip_through_dltensor():
+    # JAX asks for legacy capsules only, so an array that came from JAX must stay exportable
+    # as one: importing it read-only (as NumPy does legacy capsules) would refuse this.
+    j = jnp.arange(64, dtype=jnp.float32)
+    x = dltensor.from_dlpack(j)
+    assert not x.read_only
+    k = jnp.from_dlpack(x)
+    assert ptr(k) == ptr(j)
+    np.testing.assert_array_equal(np.asarray(k), np.arange(64, dtype=np.float32))
+
+
 def test_jax_producer_and_consumer_lifetimes():
     j = jnp.arange(16, dtype=jnp.float32)
     x = dltensor.from_dlpack(j)

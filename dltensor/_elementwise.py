@@ -95,6 +95,17 @@ def _type_error(name: str, category: str, x, unary: bool = False) -> TypeError:
     return TypeError(f"{name} takes arrays of {category} dtypes, not {x.dtype.name}")
 
 
+def _document(f, name: str, category: str, binary: bool):
+    f.__name__ = f.__qualname__ = name
+    operands = ("x1 and x2 (broadcast together; either may be a Python scalar)" if binary
+                else "x")
+    page = f"array.{name}" if name.startswith("__") else name
+    f.__doc__ = (f"The array API's ``{name}`` of {operands}, element-wise, for arrays of "
+                 f"{category} dtypes.\n\nSee https://data-apis.org/array-api/2025.12/"
+                 f"API_specification/generated/array_api.{page}.html")
+    return f
+
+
 # --- binary functions --------------------------------------------------------------------
 
 
@@ -104,13 +115,12 @@ def _operands(name: str, category: str, x1, x2, operator: bool):
     ``category`` or without a spec promotion, ValueError for arrays on different devices."""
     allowed = CATEGORIES[category]
     if isinstance(x1, ndarray):
-        a = x1._compute()
         dev = x1._device
         if isinstance(x2, ndarray):
-            b = x2._compute()
             if x2._device is not dev and x2._device != dev:
                 raise ValueError(f"{name}: arrays are on different devices ({dev} and "
                                  f"{x2._device}); move one with to_device() first")
+            a, b = x1._compute(), x2._compute()
             da, db = a.dtype, b.dtype
             if da not in allowed:
                 raise _type_error(name, category, x1)
@@ -119,8 +129,8 @@ def _operands(name: str, category: str, x1, x2, operator: bool):
             rt = da if da is db or da == db else NUMPY_PROMOTION.get((da, db))
             if rt is None:
                 raise TypeError(f"{name}: {FROM_NUMPY[da].name} and {FROM_NUMPY[db].name} have "
-                                "no promotion in the array API (no mixing of kinds, no int64 "
-                                "with uint64); convert one with astype()")
+                                "no promotion in the array API (it mixes no kinds, and no "
+                                "int64 with uint64); convert one with astype()")
             return a, b, rt, dev
         if type(x2) not in _SCALARS:
             if operator:
@@ -201,8 +211,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix=None, operator: bool 
             return _binary_general(name, category, ufunc, fix, x2, x1, operator)
         return _binary_general(name, category, ufunc, fix, x1, x2, operator)
 
-    f.__name__ = f.__qualname__ = name
-    return f
+    return _document(f, name, category, binary=True)
 
 
 def _make_inplace(name: str, category: str, ufunc: str, fix=None):
@@ -257,8 +266,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix=None):
                 return wrap_result(_function(ufunc, fix, _xp(a), a.dtype.kind)(a), x._device)
         raise _type_error(name, category, x, unary=True)
 
-    f.__name__ = f.__qualname__ = name
-    return f
+    return _document(f, name, category, binary=False)
 
 
 # --- where NumPy differs from the spec's special cases -----------------------------------------
@@ -371,7 +379,8 @@ BINARY = {
     "bitwise_right_shift": ("integer", "right_shift"),
     "bitwise_xor": ("integer or boolean", "bitwise_xor"),
     "copysign": ("real floating-point", "copysign"), "divide": ("floating-point", "divide"),
-    "equal": ("all", "equal"), "floor_divide": ("real numeric", "floor_divide", ("f", _floor_divide)),
+    "equal": ("all", "equal"),
+    "floor_divide": ("real numeric", "floor_divide", ("f", _floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
     "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),
     "less_equal": ("real numeric", "less_equal"),

@@ -30,7 +30,6 @@ extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.autosummary"]
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 myst_heading_anchors = 3
-myst_enable_extensions = ["colon_fence"]
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
@@ -55,6 +54,9 @@ _SPEC_PAGES = {
 _NOT_IN_SPEC = {"Device", "DType", "ndarray", "Array", "get_default_device",
                 "set_default_device", "EighResult", "EigResult", "QRResult", "SlogdetResult",
                 "SVDResult"}
+# The array object's attributes and methods that the standard specifies.
+_SPEC_ARRAY = {"dtype", "device", "shape", "ndim", "size", "T", "mT", "to_device",
+               "__dlpack__", "__dlpack_device__", "__array_namespace__"}
 
 
 class ApiChapter(SphinxDirective):
@@ -70,9 +72,8 @@ class ApiChapter(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         module = importlib.import_module(self.arguments[0])
         public = self.options.get("public", "dltensor")
-        names = [n for n in module.__all__ if n not in _NOT_IN_SPEC or public != "dltensor"]
-        lines = [f"```{{eval-rst}}", f".. currentmodule:: {public}", "",
-                 ".. autosummary::", ""]
+        names = list(module.__all__)
+        lines = ["```{eval-rst}", f".. currentmodule:: {public}", "", ".. autosummary::", ""]
         lines += [f"   {n}" for n in names]
         lines.append("")
         for n in names:
@@ -86,17 +87,28 @@ class ApiChapter(SphinxDirective):
         return container.children
 
 
+def _spec_page(what: str, name: str) -> str | None:
+    """The standard's page documenting ``name`` (as autodoc names it), or None."""
+    module, _, short = name.rpartition(".")
+    if short == "__array_namespace_info__":
+        return f"{SPEC}/API_specification/generated/array_api.info.{short}.html"
+    if module == "dltensor.ndarray":
+        return (f"{SPEC}/API_specification/generated/array_api.array.{short}.html"
+                if short in _SPEC_ARRAY else None)
+    page = _SPEC_PAGES.get(module)
+    if page is None or short in _NOT_IN_SPEC or what not in ("function", "class"):
+        return None
+    return page.format(name=short)
+
+
 def _link_spec(app, what, name, obj, options, lines) -> None:
     """End each standard function's docstring with a link to its page in the standard."""
-    module, _, short = name.rpartition(".")
-    page = _SPEC_PAGES.get(module)
-    if short == "__array_namespace_info__":
-        page = f"{SPEC}/API_specification/generated/array_api.info.{{name}}.html"
-    if page is None or short in _NOT_IN_SPEC or what not in ("function", "class"):
+    page = _spec_page(what, name)
+    if page is None:
         return
     if lines and lines[-1].strip():
         lines.append("")
-    lines.append(f"The array API standard: `{short} <{page.format(name=short)}>`__.")
+    lines.append(f"The array API standard: `{name.rpartition('.')[2]} <{page}>`__.")
 
 
 def setup(app) -> None:

@@ -326,3 +326,51 @@ class NonCapsuleProducer:
 
     def __dlpack__(self, **kwargs):
         return self.value
+
+
+# --- more misbehaving producers (tests/test_malformed.py's catalogue) -------------------------
+
+__all__ += ["ReentrantProducer", "DeviceRaisingProducer", "NotCallableProducer",
+            "SameCapsuleProducer"]
+
+
+class ReentrantProducer:
+    """``__dlpack__`` hands itself to ``consumer`` again: recursion without end."""
+
+    def __init__(self, consumer):
+        self.consumer = consumer
+        self.calls = 0
+
+    def __dlpack_device__(self):
+        return (CPU, 0)
+
+    def __dlpack__(self, **kwargs):
+        self.calls += 1
+        return self.consumer(self)
+
+
+class DeviceRaisingProducer(Producer):
+    """A valid ``__dlpack__`` with a ``__dlpack_device__`` that raises (a consumer that needs
+    no device query must not make one)."""
+
+    def __dlpack_device__(self):
+        raise RuntimeError("__dlpack_device__ must not be needed")
+
+
+class NotCallableProducer:
+    """``__dlpack__`` is there, but is not a method."""
+
+    __dlpack__ = None
+
+    def __dlpack_device__(self):
+        return (CPU, 0)
+
+
+class SameCapsuleProducer(Producer):
+    """Returns one and the same capsule from every ``__dlpack__`` call (consumed after the
+    first consumer took it)."""
+
+    def __dlpack__(self, **kwargs):
+        if not self.exports:
+            self._capsule = super().__dlpack__(**kwargs)
+        return self._capsule

@@ -105,13 +105,3 @@ def test_every_example_is_tested():
         text = (EXAMPLES / f"{name}.py").read_text()
         assert "def main(" in text and 'if __name__ == "__main__":' in text, name
 
-
-def test_examples_leave_numpy_results_untouched():
-    # The pipeline writes into PyTorch's buffer through dltensor; that write must be visible
-    # to PyTorch (shared memory), which is the point of the example.
-    torch = pytest.importorskip("torch")
-    t = torch.ones(4, dtype=torch.float32)
-    x = dt.asarray(t)
-    x[...] = x - dt.mean(x)
-    assert float(t.abs().sum()) == 0.0
-    np.testing.assert_array_equal(np.from_dlpack(x), 0.0)

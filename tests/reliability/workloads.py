@@ -330,8 +330,8 @@ _FORK_DRIVER = _PRELUDE + r"""
 import json, os, tempfile
 import numpy, torch, producers, dltensor  # imported once, before any thread exists
 from reliability.workloads import hold_everything
-results = []
-for i in range(int(sys.argv[1])):
+children = []
+for i in range(int(sys.argv[1])):  # all at once, to use every core
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     pid = os.fork()
     if pid == 0:
@@ -339,6 +339,9 @@ for i in range(int(sys.argv[1])):
         os.dup2(err.fileno(), 2)
         hold_everything()
         raise SystemExit  # the child exits the normal way: full interpreter finalization
+    children.append((pid, out, err))
+results = []
+for pid, out, err in children:
     _, status = os.waitpid(pid, 0)
     out.seek(0), err.seek(0)
     results.append(dict(rc=os.waitstatus_to_exitcode(status),

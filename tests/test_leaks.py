@@ -1,0 +1,207 @@
+"""Ownership accounting and leaks: every managed tensor's deleter runs exactly once on every
+path (consumed and released, exported and never consumed, refused by dltensor after taking it,
+refused by a consumer), and round trips with NumPy and PyTorch leave neither memory nor owned
+tensors behind.
+
+tests/test_ownership.py covers the basic paths; this file adds the refusals that happen after
+dltensor owns a tensor, refusals by PyTorch and JAX, every export path left unconsumed, any
+order of release among many holders, and the round-trip counts (100k here; a million in
+tests/reliability/soak.py, figures in docs/reliability.md).
+"""
+
+import gc
+import itertools
+import os
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import torch
+
+import producers as P
+import dltensor
+from dltensor._dlpack import live_count
+from reliability import workloads
+
+ROUND_TRIPS = int(os.environ.get("DLTENSOR_LEAK_ROUND_TRIPS", "100000"))
+MiB = 1 << 20
+
+
+@pytest.fixture(autouse=True)
+def accounting():
+    """live_count() and the test producer's unreleased tensors end where they started.
+
+    The collector is off meanwhile, so garbage other tests left in cycles cannot move them.
+    """
+    gc.disable()
+    try:
+        live, alive = live_count(), P.exports_alive()
+        yield
+        assert (live_count(), P.exports_alive()) == (live, alive), "a tensor leaked"
+    finally:
+        gc.enable()
+
+
+def cpu(dtype=(2, 32, 1), **kw):
+    a = np.arange(12, dtype=np.float32)
+    fields = dict(dtype=dtype, shape=(3, 4), strides=(4, 1))
+    fields.update(kw)
+    return P.from_numpy(a, **fields)
+
+
+def held(device=P.METAL, **kw):
+    fields = dict(data=P.FAKE_POINTER, device=(device, 0), shape=(3, 4), strides=(4, 1))
+    fields.update(kw)
+    return P.Producer(**fields)
+
+
+# --- refused by dltensor after it took the tensor -----------------------------------------------
+
+# name: (producer, the call that takes the tensor and then refuses, the exception)
+REFUSED_AFTER_OWNING = {
+    "dtype conversion of a held dtype": (
+        lambda: cpu((17, 4, 1)), lambda p: dltensor.asarray(p, dtype=dltensor.float32),
+        TypeError),
+    "dtype conversion on a held device": (
+        lambda: held(), lambda p: dltensor.asarray(p, dtype=dltensor.float64), RuntimeError),
+    "move off a held device": (
+        lambda: held(), lambda p: dltensor.asarray(p, device="cpu"), BufferError),
+    "move off a held device, copy=False": (
+        lambda: held(), lambda p: dltensor.from_dlpack(p, device="cpu", copy=False),
+        BufferError),
+    "move off a held device, copy=True": (
+        lambda: held(P.VULKAN), lambda p: dltensor.from_dlpack(p, device="cpu", copy=True),
+        BufferError),
+    "dtype change under copy=False": (
+        lambda: cpu(), lambda p: dltensor.asarray(p, dtype=dltensor.float64, copy=False),
+        ValueError),
+    "compute on a held device": (
+        lambda: held(), lambda p: dltensor.from_dlpack(p) + 1, RuntimeError),
+    "compute on a held dtype": (
+        lambda: cpu((0, 4, 1)), lambda p: dltensor.sum(dltensor.from_dlpack(p)), TypeError),
+    "numpy view of a held device": (
+        lambda: held(P.ROCM), lambda p: np.asarray(dltensor.from_dlpack(p)), BufferError),
+    "bare capsule, held dtype conversion": (
+        lambda: cpu((3, 64, 1), shape=(6,), strides=(1,)),
+        lambda p: dltensor.asarray(p.__dlpack__(max_version=(1, 3)), dtype=dltensor.int64),
+        TypeError),
+}
+
+
+@pytest.mark.parametrize("make, call, exc", REFUSED_AFTER_OWNING.values(),
+                         ids=REFUSED_AFTER_OWNING.keys())
+def test_refused_after_owning_is_given_back_once(make, call, exc):
+    p = make()
+    with pytest.raises(exc) as info:
+        call(p)
+    assert not isinstance(info.value, SystemError)
+    del info  # the traceback holds the frames that hold the array
+    assert len(p.exports) == 1 and p.deleter_calls == 1
+
+
+# --- refused by another consumer ------------------------------------------------------------------
+
+# name: (producer, consumer); every consumer below refuses, with its own exception class.
+CONSUMER_REFUSALS = {
+    "numpy, vulkan": (lambda: held(P.VULKAN), np.from_dlpack),
+    "numpy, int4": (lambda: cpu((0, 4, 1)), np.from_dlpack),
+    "numpy, float8": (lambda: cpu((10, 8, 1)), np.from_dlpack),
+    "numpy, opaque handle": (lambda: cpu((3, 64, 1), shape=(6,), strides=(1,)), np.from_dlpack),
+    "torch, vulkan": (lambda: held(P.VULKAN), torch.from_dlpack),
+    "torch, rocm": (lambda: held(P.ROCM), torch.from_dlpack),
+    "torch, int4": (lambda: cpu((0, 4, 1)), torch.from_dlpack),
+    "torch, float4": (lambda: cpu((17, 4, 1)), torch.from_dlpack),
+    "torch, opaque handle": (lambda: cpu((3, 64, 1), shape=(6,), strides=(1,)), torch.from_dlpack),
+    "jax, metal": (lambda: held(P.METAL), jnp.from_dlpack),
+    "jax, int4": (lambda: cpu((0, 4, 1)), jnp.from_dlpack),
+    "jax, opaque handle": (lambda: cpu((3, 64, 1), shape=(6,), strides=(1,)), jnp.from_dlpack),
+}
+
+
+@pytest.mark.parametrize("make, consume", CONSUMER_REFUSALS.values(),
+                         ids=CONSUMER_REFUSALS.keys())
+def test_consumer_refusal_shows_its_own_error_and_leaks_nothing(make, consume):
+    p = make()
+    x = dltensor.from_dlpack(p)
+    for _ in range(3):  # repeatedly: each refused export must be released
+        with pytest.raises(Exception) as info:
+            consume(x)
+        # The consumer's own error: never SystemError (numpy#32697), never a crash.
+        assert not isinstance(info.value, SystemError), repr(info.value)
+        assert str(info.value)
+        del info
+    assert p.deleter_calls == 0, "the array still holds its memory"
+    del x
+    assert p.deleter_calls == 1
+
+
+# --- exports nobody consumes ----------------------------------------------------------------------
+
+# Every export path of ndarray.__dlpack__, left unconsumed: (export, shares the memory)
+EXPORTS = {
+    "NumPy's producer (computed array)": (lambda x: (np.asarray(x), x.__dlpack__(
+        max_version=(1, 0)))[1], True),
+    "dltensor's producer (not yet computed)": (lambda x: x.__dlpack__(max_version=(1, 0)), True),
+    "legacy": (lambda x: x.__dlpack__(), True),
+    "copy=False": (lambda x: x.__dlpack__(max_version=(1, 0), copy=False), True),
+    "dl_device=CPU": (lambda x: x.__dlpack__(max_version=(1, 0), dl_device=(1, 0)), True),
+    "copy=True": (lambda x: x.__dlpack__(max_version=(1, 0), copy=True), False),
+}
+
+
+@pytest.mark.parametrize("export, shares", EXPORTS.values(), ids=EXPORTS.keys())
+@pytest.mark.parametrize("device", [P.CPU, P.CUDA_HOST], ids=["cpu", "cuda_host"])
+def test_exports_never_consumed(export, shares, device):
+    p = cpu(device=(device, 0))
+    x = dltensor.from_dlpack(p)
+    caps = [export(x) for _ in range(3)]
+    assert all(P.capsule_name(c) in (b"dltensor", b"dltensor_versioned") for c in caps)
+    del x
+    assert p.deleter_calls == (0 if shares else 1), "a shared export keeps the memory alive"
+    del caps
+    assert p.deleter_calls == 1
+
+
+@pytest.mark.parametrize("device", [P.METAL, P.VULKAN, P.CUDA, P.ROCM])
+def test_exports_of_held_arrays_never_consumed(device):
+    p = held(device)
+    x = dltensor.from_dlpack(p)
+    caps = [x.__dlpack__(max_version=(1, 0)), x.__dlpack__(), x.__dlpack__(max_version=(1, 3))]
+    del x
+    assert p.deleter_calls == 0
+    del caps
+    assert p.deleter_calls == 1
+
+
+# --- any release order among many holders -------------------------------------------------------
+
+HOLDERS = {
+    "array": lambda x: x,
+    "view": lambda x: x[1:, ::2],
+    "numpy": lambda x: np.from_dlpack(x),
+    "torch": lambda x: torch.from_dlpack(x),
+    "capsule": lambda x: x.__dlpack__(max_version=(1, 0)),
+    "re-import": lambda x: dltensor.from_dlpack(x.__dlpack__(max_version=(1, 0))),
+}
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(HOLDERS))[::15],
+                         ids=lambda o: ",".join(o))
+def test_released_after_the_last_holder_in_any_order(order):
+    p = cpu()
+    x = dltensor.from_dlpack(p)
+    holders = {name: make(x) for name, make in HOLDERS.items()}
+    del x
+    for i, name in enumerate(order):
+        assert p.deleter_calls == 0, f"released while {order[i:]} still held it"
+        del holders[name]
+    assert p.deleter_calls == 1
+
+
+# --- round trips ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_round_trips_leak_nothing(kind):
+    r = workloads.round_trips(kind, ROUND_TRIPS, warmup=ROUND_TRIPS // 10)
+    assert r["live_count_drift"] == 0, r
+    assert r["rss_growth"] < MiB, r

@@ -33,6 +33,9 @@ _CPU_DLPACK_DEVICE = (DLDeviceType.kDLCPU, 0)
 # NumPy exports these itself; ml_dtypes' are exported by our producer (NumPy 2.4 has no codes).
 _NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.kind is not None)
 _API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
+# Stream values the standard disallows: 0 on CUDA (ambiguous), 1 and 2 on ROCm (CUDA's
+# legacy and per-thread default streams have no ROCm meaning).
+_FORBIDDEN_STREAMS = {DLDeviceType.kDLCUDA: (0,), DLDeviceType.kDLROCM: (1, 2)}
 # Memory the CPU can read: NumPy computes on it, and a DLPack stream means nothing there.
 CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
                           DLDeviceType.kDLROCMHost, DLDeviceType.kDLCUDAManaged))
@@ -196,9 +199,13 @@ class ndarray:
     def __reduce_ex__(self, protocol: int):
         """Pickle CPU memory through NumPy: with protocol 5 its buffer goes out of band, so
         ``pickle.dumps(x, protocol=5, buffer_callback=...)`` copies nothing into the stream."""
-        if self._device.device_type not in CPU_READABLE or not _computable(self):
-            raise TypeError(f"cannot pickle an array on device {self._device}: dltensor never "
-                            "copies across devices silently; pickle x.to_device('cpu')")
+        dev = self._device
+        if dev.device_type not in CPU_READABLE or not _computable(self):
+            hint = ("pickle x.to_device('cpu')" if dev.device_type == DLDeviceType.kDLCUDA else
+                    "dltensor cannot read this memory; hand it to a library that can with its "
+                    "from_dlpack()")
+            raise TypeError(f"cannot pickle an array on device {dev}: dltensor never copies "
+                            f"across devices silently; {hint}")
         return (_unpickle, (self._compute(),))
 
     def __array__(self, dtype=None, copy=None):
@@ -246,8 +253,8 @@ def from_tensor(mt: _dlpack.ManagedTensor) -> ndarray:
     x = _new(ndarray)
     x._array = None
     x._tensor = mt
-    x._device = CPU if (mt.device_type == 1 and mt.device_id == 0) else \
-        as_device((mt.device_type, mt.device_id))
+    # Any CPU id is the CPU (DLPack says 0; a producer saying otherwise means nothing else).
+    x._device = CPU if mt.device_type == 1 else as_device((mt.device_type, mt.device_id))
     return x
 
 
@@ -299,7 +306,10 @@ def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
             return a.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
                                 copy=copy)
     # Held devices: dltensor never queued work on this memory, so there is nothing to order
-    # a consumer's stream after.
+    # a consumer's stream after; only the values the spec forbids are refused.
+    if stream is not None and stream in _FORBIDDEN_STREAMS.get(dev.device_type, ()):
+        raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} "
+                          "(the array API standard's __dlpack__ stream rules)")
     if copy:
         if not _computable(x):
             raise BufferError(f"dltensor cannot copy memory on device {dev} (it cannot compute "

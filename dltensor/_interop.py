@@ -151,6 +151,9 @@ def asarray(obj: object, /, *, dtype: DType | None = None, device: object = None
         plain = dtype is None and device is None
         x = from_dlpack(obj, copy=copy if plain else None)
         return _finish(x, dtype, device, None if plain else copy)
+    if isinstance(obj, np.generic):
+        # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
+        return _finish(_from_numpy(np.asarray(obj), _no_copy(copy)), dtype, device, copy)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)
@@ -201,8 +204,10 @@ def _from_python(obj, dtype: DType | None, device, copy) -> ndarray:
                             f"(NumPy sees dtype {a.dtype})")
         if a.dtype != default and not _holds_arrays(obj):
             a = a.astype(default)
+    # Non-array input lands on the default device, as the spec says (and zeros() does).
+    dev = get_default_device() if device is None else as_device(device)
     x = wrap(a)
-    return x if device is None else move(x, as_device(device), copy=None)
+    return x if dev is CPU else move(x, dev, copy=None)
 
 
 def _has_str(seq) -> bool:

@@ -13,6 +13,7 @@ from ._array import ndarray, wrap
 from ._dispatch import check_device, namespace_for, wrap_result
 from ._devices import Device
 from ._dtypes import PROMOTION
+from ._elementwise import _matmul
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
@@ -44,10 +45,10 @@ def require_pair(name: str, x1, x2, kinds: frozenset = NUMERIC) -> Device:
 
 def matmul(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The matrix product ``x1 @ x2`` (vectors promoted to matrices and back, as PEP 465 says)."""
-    dev = require_pair("matmul", x1, x2)
-    if x1.ndim == 0 or x2.ndim == 0:
-        raise ValueError("matmul needs arrays of at least one dimension, not 0-d ones")
-    return wrap_result(namespace_for(dev).matmul(x1._compute(), x2._compute()), dev)
+    if type(x1) is not ndarray or type(x2) is not ndarray:
+        raise TypeError(f"matmul needs two dltensor arrays, not {type(x1).__name__} and "
+                        f"{type(x2).__name__}")
+    return _matmul(x1, x2)  # the @ operator's: one set of dtype and device rules, one fast path
 
 
 def matrix_transpose(x: ndarray, /) -> ndarray:

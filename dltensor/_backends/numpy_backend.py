@@ -62,7 +62,8 @@ def view(mt: _dlpack.ManagedTensor) -> np.ndarray:
         a.flags.writeable = not mt.read_only
         return a
     # Extension dtypes (ml_dtypes) have no typestr: describe as same-size unsigned, then view.
-    native = npdt.kind in "biufc"
+    # Not by NumPy kind: ml_dtypes' float8 types say kind 'f' but have no typestr.
+    native = dt.kind is not None
     interface = {
         "version": 3,
         "data": (mt.pointer, mt.read_only),

@@ -196,8 +196,8 @@ def own(address: int, versioned: bool = True) -> ManagedTensor:
          _ctx, deleter) = _LEGACY.unpack(_MEMORY[address:address + 64])
         major = minor = flags = 0
     try:
-        shape, strides = _validate(data, dev_type, ndim, code, bits, lanes, shape_p, strides_p,
-                                   byte_offset)
+        shape, strides = _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p,
+                                   strides_p, byte_offset)
     except BufferError as e:
         raise _fail(str(e), deleter, address) from None
     mt = _new(ManagedTensor)
@@ -222,10 +222,12 @@ _VALID_DTYPES = frozenset((int(c), b) for c in DLDataTypeCode for b in range(256
                           if valid_bits(c, b))
 
 
-def _validate(data, dev_type, ndim, code, bits, lanes, shape_p, strides_p, byte_offset):
+def _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_p, byte_offset):
     """Check one DLTensor's fields; return (shape, strides) as tuples of ints."""
     if dev_type not in _DEVICE_TYPES:
         raise BufferError(f"unknown DLPack device type {dev_type}")
+    if dev_id < 0:
+        raise BufferError(f"invalid DLPack device id {dev_id}")
     if (code, bits) not in _VALID_DTYPES or lanes != 1:
         if code not in DLDataTypeCode._value2member_map_:
             raise BufferError(f"unknown DLPack dtype code {code}")

@@ -227,7 +227,6 @@ def hold_everything(busy_threads: int = 2) -> None:
     import atexit
     import builtins
     import numpy as np
-    import producers as P
     import dltensor
 
     sys.modules["__main__"].__dict__["_held"] = exports()
@@ -247,13 +246,15 @@ def hold_everything(busy_threads: int = 2) -> None:
 
     def busy():
         # No PyTorch here: a daemon thread inside PyTorch's C++ at exit aborts the process in
-        # PyTorch itself, dltensor or not (docs/reliability.md).
+        # PyTorch itself, dltensor or not. No test producer either: its deleter takes a lock,
+        # which a daemon thread frozen at exit may hold forever, and the exit then hangs in
+        # the test producer (docs/reliability.md).
         k = 0
         while True:
             a = np.arange(8.0)
             x = dltensor.from_dlpack(a.__dlpack__(max_version=(1, 0)))
-            keep = [x, np.from_dlpack(x), x.__dlpack__(max_version=(1, 0)), x[1:],
-                    dltensor.from_dlpack(P.from_numpy(a))]
+            keep = [x, np.from_dlpack(x), x.__dlpack__(max_version=(1, 0)), x.__dlpack__(),
+                    x[1:], dltensor.from_dlpack(x[1:])]
             del keep
             k += 1
             if k == 50:

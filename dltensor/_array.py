@@ -161,13 +161,15 @@ class ndarray:
         would be needed, as do an unsupported ``dl_device`` and a ``stream`` on the CPU.
         """
         a = self._array
-        if (a is not None and self._device is CPU and dl_device in (None, _CPU_DLPACK_DEVICE)
-                and stream is None and a.dtype in _NUMPY_EXPORTS):
+        if stream is None and dl_device is None and copy is None and a is not None \
+                and self._device is CPU:
             # NumPy's own producer: C speed, right flags, and its manager_ctx keeps this view
-            # (and through its base our managed tensor) alive.
-            if copy is None or copy is False or copy is True:
-                return a.__dlpack__(max_version=max_version, copy=copy)
-            raise TypeError(f"copy must be True, False or None, not {copy!r}")
+            # (and through its base our managed tensor) alive. (What consumers ask: NumPy
+            # passes dl_device=None, copy=None; the rest goes through _export.)
+            try:
+                return a.__dlpack__(max_version=max_version)
+            except BufferError:
+                pass  # an ml_dtypes dtype, or read-only for a legacy request: _export says
         return _export(self, stream, max_version, dl_device, copy)
 
     def to_device(self, device, /, *, stream=None) -> ndarray:
@@ -300,6 +302,9 @@ def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
     if dev.device_type in CPU_READABLE:
         if stream is not None:
             raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
+        a = x._array
+        if dev is CPU and a is not None and a.dtype in _NUMPY_EXPORTS:
+            return a.__dlpack__(max_version=max_version, copy=copy)  # NumPy's producer again
     elif _computable(x):
         a = x._compute()
         if backend_for(dev).is_native(a):
@@ -315,7 +320,8 @@ def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
             raise BufferError(f"dltensor cannot copy memory on device {dev} (it cannot compute "
                               "there); export without copy=True")
         a = x._compute()
-        return _make(wrap(a.copy(), CPU if isinstance(a, np.ndarray) else dev), max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
+        copied = wrap(a.copy(), CPU if isinstance(a, np.ndarray) else dev)
+        return _make(copied, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     return _make(x, max_version)
 
 

@@ -101,6 +101,12 @@ def _importer_for(tp: type):
 
 
 def _exchange_importer(take, guard):
+    # A trusted C producer's CPU tensor goes to NumPy's C consumer, which validates, owns and
+    # releases it in C (~1 us less than ours in Python; the array's managed tensor then lives
+    # as the base of its NumPy view). Anything NumPy refuses (device memory, whose streams the
+    # C path does not order; bfloat16) comes again through __dlpack__ and our own consumer.
+    adopt = backend_for(CPU).adopt
+
     def imp(x) -> ndarray:
         if guard(x):
             try:
@@ -108,11 +114,9 @@ def _exchange_importer(take, guard):
             except Exception:
                 address = 0  # __dlpack__ below refuses it again, in the producer's own words
             if address:
-                mt = _dlpack.own(address)
-                if mt.device_type == 1:
-                    return from_tensor(mt)
-                # Device memory: the C path orders no streams, __dlpack__ does.
-                mt.release()
+                a = adopt(address)
+                if a is not None and a.size:  # (NumPy gives empty arrays a pointer of its own)
+                    return wrap(a)
         return _import_capsule(x)
     return imp
 

@@ -75,6 +75,30 @@ def view(mt: _dlpack.ManagedTensor) -> np.ndarray:
     return a if native else a.view(npdt)
 
 
+class _Handoff:
+    """Gives NumPy's from_dlpack one capsule we made, once."""
+
+    __slots__ = ("capsule",)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        capsule, self.capsule = self.capsule, None
+        return capsule
+
+
+def adopt(address: int):
+    """NumPy's C consumer takes an owning DLManagedTensorVersioned* (from a trusted C producer's
+    exchange API): a NumPy array over it, whose base calls the deleter, in C, once. None when
+    NumPy refuses it (not CPU memory, a dtype it lacks); the tensor is released then.
+    """
+    from .._dlpack import capsule as cap
+    h = _Handoff()
+    h.capsule = cap.PyCapsule_New(address, cap.CAPSULE_NAME_VERSIONED, _versioned_destructor)
+    try:
+        return np.from_dlpack(h)
+    except (BufferError, RuntimeError, TypeError, ValueError):
+        return None  # the capsule dies unconsumed: NumPy's destructor calls the deleter
+
+
 def harvest_c_release() -> None:
     """Lend NumPy's own C deleters to the DLPack producer (see _dlpack/produce.py for why).
 
@@ -90,6 +114,8 @@ def harvest_c_release() -> None:
         address = cap.PyCapsule_GetPointer(c, name)
         deleter = ctypes.c_void_p.from_address(address + offset).value
         _dlpack.use_c_release(versioned, cap.PyCapsule_GetDestructor(c), deleter)
+    global _versioned_destructor
+    _versioned_destructor = _dlpack.produce._c_release[True][0]
 
 
 harvest_c_release()

@@ -1,4 +1,4 @@
-"""PyCapsule and reference-count calls through ``ctypes.pythonapi``, typed once.
+"""PyCapsule and reference-count calls into the Python C API, typed once.
 
 Every function gets ``argtypes`` and ``restype``: the ctypes default restype is ``int``, which
 truncates pointers on 64-bit machines.
@@ -15,10 +15,10 @@ _cp = ctypes.c_char_p
 
 
 def _fn(name: str, restype, *argtypes):
-    f = getattr(_api, name)
-    f.restype = restype
-    f.argtypes = list(argtypes)
-    return f
+    # A private function object, not ``ctypes.pythonapi.<name>``: that one is shared by every
+    # library in the process, and another one setting its argtypes (pydlpack does) would
+    # change ours under us.
+    return ctypes.PYFUNCTYPE(restype, *argtypes)((name, _api))
 
 
 CAPSULE_NAME = b"dltensor"

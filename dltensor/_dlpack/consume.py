@@ -224,30 +224,23 @@ _VALID_DTYPES = frozenset((int(c), b) for c in DLDataTypeCode for b in range(256
 
 def _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_p, byte_offset):
     """Check one DLTensor's fields; return (shape, strides) as tuples of ints."""
-    if dev_type not in _DEVICE_TYPES:
-        raise BufferError(f"unknown DLPack device type {dev_type}")
-    if dev_id < 0:
-        raise BufferError(f"invalid DLPack device id {dev_id}")
-    if (code, bits) not in _VALID_DTYPES or lanes != 1:
-        if code not in DLDataTypeCode._value2member_map_:
-            raise BufferError(f"unknown DLPack dtype code {code}")
-        if lanes != 1:
-            raise BufferError(f"vector dtypes (lanes={lanes}) are not supported")
-        raise BufferError(f"{bits} bits is not a valid width for {DLDataTypeCode(code).name}")
-    if not 0 <= ndim <= _MAX_NDIM:
-        raise BufferError(f"invalid ndim {ndim} (must be 0..{_MAX_NDIM})")
-    if byte_offset > _INT64_MAX:
-        raise BufferError(f"invalid byte_offset {byte_offset}")
+    if ((dev_type, code, bits, lanes) not in _VALID_KINDS or dev_id < 0
+            or not 0 <= ndim <= _MAX_NDIM or byte_offset > _INT64_MAX):
+        _refuse_header(dev_type, dev_id, ndim, code, bits, lanes, byte_offset)
     if ndim == 0:
         return (), ()
     if not shape_p:
         raise BufferError(f"DLTensor has ndim={ndim} but a NULL shape pointer")
     n8 = 8 * ndim
-    if strides_p == shape_p + n8:  # NumPy's and our own layout: one read for both
-        both = _INT64S[2 * ndim].unpack(_MEMORY[shape_p:shape_p + 2 * n8])
-        shape, strides = both[:ndim], both[ndim:]
+    fmt = _INT64S[ndim]
+    gap = strides_p - shape_p
+    if 0 < gap <= 4096:
+        # One read for both (NumPy and our producer put strides right after shape; PyTorch a
+        # few bytes on). Every byte in between lies on shape's page or strides' page, so the
+        # read touches no memory that is not mapped.
+        raw = _MEMORY[shape_p:strides_p + n8]
+        shape, strides = fmt.unpack_from(raw), fmt.unpack_from(raw, gap)
     else:
-        fmt = _INT64S[ndim]
         shape = fmt.unpack(_MEMORY[shape_p:shape_p + n8])
         if strides_p:
             strides = fmt.unpack(_MEMORY[strides_p:strides_p + n8])
@@ -275,6 +268,27 @@ def _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_
         if not data:
             raise BufferError("DLTensor has elements but a NULL data pointer")
     return shape, strides
+
+
+# Every (device type, dtype code, bits, lanes) accepted: one set lookup checks all four.
+_VALID_KINDS = frozenset((d, c, b, 1) for d in _DEVICE_TYPES for (c, b) in _VALID_DTYPES)
+
+
+def _refuse_header(dev_type, dev_id, ndim, code, bits, lanes, byte_offset):
+    """Raise the BufferError saying which header field _validate's fast check refused."""
+    if dev_type not in _DEVICE_TYPES:
+        raise BufferError(f"unknown DLPack device type {dev_type}")
+    if dev_id < 0:
+        raise BufferError(f"invalid DLPack device id {dev_id}")
+    if code not in DLDataTypeCode._value2member_map_:
+        raise BufferError(f"unknown DLPack dtype code {code}")
+    if lanes != 1:
+        raise BufferError(f"vector dtypes (lanes={lanes}) are not supported")
+    if (code, bits) not in _VALID_DTYPES:
+        raise BufferError(f"{bits} bits is not a valid width for {DLDataTypeCode(code).name}")
+    if not 0 <= ndim <= _MAX_NDIM:
+        raise BufferError(f"invalid ndim {ndim} (must be 0..{_MAX_NDIM})")
+    raise BufferError(f"invalid byte_offset {byte_offset}")
 
 
 def request_capsule(x: object, *, max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION),

@@ -75,6 +75,10 @@ def view(mt: _dlpack.ManagedTensor) -> np.ndarray:
     return a if native else a.view(npdt)
 
 
+_capsule_new = _dlpack.capsule.PyCapsule_New
+_VERSIONED_NAME = _dlpack.capsule.CAPSULE_NAME_VERSIONED
+
+
 class _Handoff:
     """Gives NumPy's from_dlpack one capsule we made, once."""
 
@@ -90,9 +94,8 @@ def adopt(address: int):
     exchange API): a NumPy array over it, whose base calls the deleter, in C, once. None when
     NumPy refuses it (not CPU memory, a dtype it lacks); the tensor is released then.
     """
-    from .._dlpack import capsule as cap
     h = _Handoff()
-    h.capsule = cap.PyCapsule_New(address, cap.CAPSULE_NAME_VERSIONED, _versioned_destructor)
+    h.capsule = _capsule_new(address, _VERSIONED_NAME, _versioned_destructor)
     try:
         return np.from_dlpack(h)
     except (BufferError, RuntimeError, TypeError, ValueError):

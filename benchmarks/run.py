@@ -87,6 +87,18 @@ def _handoff_targets(res: dict) -> list[tuple[str, str, bool | None]]:
                                          s("torch.from_dlpack(numpy)", n)))
     out.append(("torch.from_dlpack(dltensor) <= 1.5x torch.from_dlpack(numpy)", ratio(r),
                 _le(r, 1.5)))
+    # Issue 6: within 2x of NumPy's own hand-off, both ways; PyTorch in faster than NumPy's
+    # consumer; at least 10x faster than pydlpack and array-api-strict.
+    for row in ("dltensor.asarray(numpy)", "np.from_dlpack(dltensor)"):
+        r = _worst(res, lambda n, row=row: _ratio(s(row, n), s("np.from_dlpack(numpy)", n)))
+        out.append((f"{row} <= 2x np.from_dlpack(numpy)", ratio(r), _le(r, 2.0)))
+    r = _worst(res, lambda n: _ratio(s("dltensor.asarray(torch)", n),
+                                         s("np.from_dlpack(torch)", n)))
+    out.append(("dltensor.asarray(torch) < np.from_dlpack(torch)", ratio(r), _le(r, 1.0)))
+    for peer in ("pydlpack.asdlpack(numpy)", "array_api_strict.asarray(numpy)"):
+        r = _worst(res, lambda n, peer=peer: _ratio(s("dltensor.asarray(numpy)", n), s(peer, n)))
+        out.append((f"dltensor.asarray(numpy) >= 10x faster than {peer}", ratio(r),
+                    _le(r, 0.1)))
     lo, hi = res["sizes"][0], res["sizes"][-1]
     for row in handoff.DLTENSOR_ROWS:
         r = _ratio(s(row, hi), s(row, lo))

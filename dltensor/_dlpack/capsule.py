@@ -7,6 +7,7 @@ truncates pointers on 64-bit machines.
 from __future__ import annotations
 
 import ctypes
+from typing import Any
 
 _api = ctypes.pythonapi
 _obj = ctypes.py_object
@@ -14,7 +15,7 @@ _vp = ctypes.c_void_p
 _cp = ctypes.c_char_p
 
 
-def _fn(name: str, restype, *argtypes):
+def _fn(name: str, restype: Any, *argtypes: Any) -> Any:
     # A private function object, not ``ctypes.pythonapi.<name>``: that one is shared by every
     # library in the process, and another one setting its argtypes (pydlpack does) would
     # change ours under us.

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import struct
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from . import capsule as _cap
 from .abi import (
@@ -69,10 +71,11 @@ def live_count() -> int:
 
 # One ctypes function object per distinct deleter address (producers have a handful): making
 # one costs ~0.6 us, so never per tensor.
-_deleter_fns: dict[int, object] = {}
+_deleter_fns: dict[int, Callable[[int], None]] = {}
 
 
-def _call_deleter(deleter: int, address: int, _fns=_deleter_fns, _proto=DELETER) -> None:
+def _call_deleter(deleter: int, address: int, _fns: dict[int, Callable[[int], None]] = _deleter_fns,
+                  _proto: Any = DELETER) -> None:
     if deleter:
         fn = _fns.get(deleter)
         if fn is None:
@@ -88,6 +91,21 @@ class ManagedTensor:
         "device_type", "device_id", "code", "bits", "lanes", "shape", "strides",
         "_deleter", "__weakref__",
     )
+    # (declarations for the slots above; own() fills them)
+    address: int
+    versioned: bool
+    version: tuple[int, int]
+    flags: int
+    data: int
+    byte_offset: int
+    device_type: int
+    device_id: int
+    code: int
+    bits: int
+    lanes: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    _deleter: int | None
 
     @property
     def read_only(self) -> bool:
@@ -105,7 +123,7 @@ class ManagedTensor:
         """Address of element 0 (``data + byte_offset``)."""
         return (self.data or 0) + self.byte_offset
 
-    def release(self, _call=_call_deleter) -> None:
+    def release(self, _call: Callable[[int, int], None] = _call_deleter) -> None:
         """Call the producer's deleter now (once; later calls do nothing)."""
         deleter, self._deleter = self._deleter, None
         if deleter is not None:
@@ -113,7 +131,8 @@ class ManagedTensor:
             _live -= 1
             _call(deleter, self.address)
 
-    def __del__(self, _fns=_deleter_fns, _call=_call_deleter) -> None:
+    def __del__(self, _fns: dict[int, Callable[[int], None]] = _deleter_fns,
+                _call: Callable[[int, int], None] = _call_deleter) -> None:
         # Python saves any in-flight exception around __del__, so a deleter run from a
         # consumer's error path cannot clobber that consumer's exception. (release() inlined:
         # this runs once per imported tensor.)
@@ -146,7 +165,8 @@ _get_pointer = _cap.PyCapsule_GetPointer
 _set_name = _cap.PyCapsule_SetName
 # All of memory as one ctypes char array: slicing it copies bytes out in ~0.08 us where
 # ctypes.string_at (a Python-level wrapper) takes ~0.5 us. Creating it touches nothing.
-_MEMORY = (ctypes.c_char * (1 << 62)).from_address(0)
+# (Any: ctypes' stubs say slicing a c_char array gives a list; it gives bytes.)
+_MEMORY: Any = (ctypes.c_char * (1 << 62)).from_address(0)
 _CapsuleType = _cap._CapsuleType
 _V_NAME, _V_USED = _cap.CAPSULE_NAME_VERSIONED, _cap.USED_CAPSULE_NAME_VERSIONED
 _L_NAME, _L_USED = _cap.CAPSULE_NAME, _cap.USED_CAPSULE_NAME
@@ -160,6 +180,7 @@ def consume_capsule(capsule: object) -> ManagedTensor:
     """
     if type(capsule) is not _CapsuleType:
         raise TypeError(f"expected a DLPack PyCapsule, got {type(capsule).__name__}")
+    name: bytes | None
     if _is_valid(capsule, _V_NAME):
         versioned, name, used = True, _V_NAME, _V_USED
     elif _is_valid(capsule, _L_NAME):
@@ -222,7 +243,9 @@ _VALID_DTYPES = frozenset((int(c), b) for c in DLDataTypeCode for b in range(256
                           if valid_bits(c, b))
 
 
-def _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_p, byte_offset):
+def _validate(data: int, dev_type: int, dev_id: int, ndim: int, code: int, bits: int, lanes: int,
+              shape_p: int, strides_p: int, byte_offset: int
+              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Check one DLTensor's fields; return (shape, strides) as tuples of ints."""
     if ((dev_type, code, bits, lanes) not in _VALID_KINDS or dev_id < 0
             or not 0 <= ndim <= _MAX_NDIM or byte_offset > _INT64_MAX):
@@ -245,11 +268,12 @@ def _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_
         if strides_p:
             strides = fmt.unpack(_MEMORY[strides_p:strides_p + n8])
         else:  # before DLPack 1.2, NULL strides meant compact row-major
-            strides, acc = [], 1
+            rev: list[int] = []
+            acc = 1
             for s in reversed(shape):
-                strides.append(acc)
+                rev.append(acc)
                 acc *= max(s, 1)
-            strides = tuple(reversed(strides))
+            strides = tuple(reversed(rev))
     size = 1
     span = 0  # the furthest element from element 0, in elements
     for s, st in zip(shape, strides):
@@ -274,7 +298,8 @@ def _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_
 _VALID_KINDS = frozenset((d, c, b, 1) for d in _DEVICE_TYPES for (c, b) in _VALID_DTYPES)
 
 
-def _refuse_header(dev_type, dev_id, ndim, code, bits, lanes, byte_offset):
+def _refuse_header(dev_type: int, dev_id: int, ndim: int, code: int, bits: int, lanes: int,
+                   byte_offset: int) -> NoReturn:
     """Raise the BufferError saying which header field _validate's fast check refused."""
     if dev_type not in _DEVICE_TYPES:
         raise BufferError(f"unknown DLPack device type {dev_type}")
@@ -291,15 +316,17 @@ def _refuse_header(dev_type, dev_id, ndim, code, bits, lanes, byte_offset):
     raise BufferError(f"invalid byte_offset {byte_offset}")
 
 
-def request_capsule(x: object, *, max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION),
-                    stream=None, dl_device=None, copy=None) -> object:
+def request_capsule(x: Any, *,
+                    max_version: tuple[int, int] = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION),
+                    stream: Any = None, dl_device: tuple[int, int] | None = None,
+                    copy: bool | None = None) -> object:
     """Ask a producer for a capsule the way the array API standard says a consumer should.
 
     Asks with ``max_version`` (and the other 2023.12 keywords) first; a producer too old to take
     them raises TypeError and is asked again without them. The caller dispatches on the name of
     the capsule that actually came back.
     """
-    kwargs = {"max_version": max_version}
+    kwargs: dict[str, Any] = {"max_version": max_version}
     if stream is not None:
         kwargs["stream"] = stream
     if dl_device is not None:

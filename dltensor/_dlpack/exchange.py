@@ -15,6 +15,8 @@ from __future__ import annotations
 import ctypes
 import struct
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from . import capsule as _cap
 
@@ -32,13 +34,13 @@ _FROM_PY_OBJECT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void
 _local = threading.local()  # one out-slot per thread: another thread may run between calls
 
 
-def _slot():
+def _slot() -> tuple[ctypes.c_void_p, int]:
     out = ctypes.c_void_p()
-    _local.slot = (out, ctypes.addressof(out))
-    return _local.slot
+    slot = _local.slot = (out, ctypes.addressof(out))
+    return slot
 
 
-def managed_tensor_taker(tp: type):
+def managed_tensor_taker(tp: type) -> Callable[[object], int] | None:
     """For a type offering the C exchange API (major 1), a function ``obj -> address`` of a new
     owning DLManagedTensorVersioned; None for any other type."""
     api_capsule = getattr(tp, "__dlpack_c_exchange_api__", None)
@@ -50,13 +52,16 @@ def managed_tensor_taker(tp: type):
         return None
     fn = _FROM_PY_OBJECT(from_py)
 
-    def take(obj, fn=fn, local=_local) -> int:
+    def take(obj: object, fn: Any = fn, local: Any = _local) -> int:
+        out: ctypes.c_void_p  # (an annotation only: no code)
         try:
             out, address = local.slot
         except AttributeError:
             out, address = _slot()
         fn(id(obj), address)  # raises the producer's own error (BufferError for requires_grad)
-        return out.value
+        # c_void_p.value is None only for NULL; a producer that returned 0 set a pointer
+        return out.value  # type: ignore[return-value]
 
-    take.keep = (api_capsule, fn)  # the struct and the ctypes function stay alive with it
+    # the struct and the ctypes function stay alive with it (a function attribute)
+    take.keep = (api_capsule, fn)  # type: ignore[attr-defined]
     return take

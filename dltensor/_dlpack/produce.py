@@ -51,15 +51,15 @@ _raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_
     ("PyCapsule_GetPointer", ctypes.pythonapi))
 
 
-@DELETER
-def _py_deleter(address):  # pragma: no cover - exercised only without the C pair
+@DELETER  # type: ignore[untyped-decorator]  # ctypes' stubs type no callback factory
+def _py_deleter(address: int) -> None:  # pragma: no cover - exercised only without the C pair
     with _holders_lock:
         _holders.pop(address, None)
     _cap.PyMem_Free(address)
 
 
-@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-def _py_capsule_destructor(capsule_address):  # pragma: no cover - see _py_deleter
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)  # type: ignore[untyped-decorator]  # (as above)
+def _py_capsule_destructor(capsule_address: int) -> None:  # pragma: no cover - see _py_deleter
     # The capsule is being deallocated: touch it only through raw pointers, never as an object.
     name = ctypes.string_at(_raw_get_name(capsule_address))
     if name not in (_cap.CAPSULE_NAME, _cap.CAPSULE_NAME_VERSIONED):
@@ -93,6 +93,8 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
         raise MemoryError("could not allocate a DLPack managed tensor")
     shape_p = address + header.size if ndim else 0
     strides_p = shape_p + 8 * ndim if ndim else 0
+    destructor: int | None
+    deleter: int | None
     c_pair = _c_release.get(versioned)
     if c_pair is not None:
         destructor, deleter = c_pair
@@ -105,7 +107,7 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
         ctx = 0
     tensor = (data, device[0], device[1], ndim, dtype[0], dtype[1], dtype[2],
               shape_p, strides_p, byte_offset)
-    if versioned:
+    if version is not None:  # (versioned)
         head = header.pack(version[0], version[1], ctx, deleter, flags, *tensor)
     else:
         head = header.pack(*tensor, ctx, deleter)

@@ -11,19 +11,12 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
+from oracle import same
 import producers as P
 
 xps = make_strategies_namespace(strict)
 
 A = np.arange(2 * 3 * 4, dtype=np.int32).reshape(2, 3, 4)
-
-
-def same(got, want):
-    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
-    assert isinstance(got, dlt.ndarray)
-    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
-    assert got.shape == want.shape
-    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
 
 
 def both(a):

@@ -7,21 +7,9 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
+from oracle import same
 
 xps = make_strategies_namespace(dlt)
-
-
-def same(got, want):
-    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
-    if isinstance(want, tuple):
-        assert type(got) is tuple and len(got) == len(want)
-        for g, w in zip(got, want):
-            same(g, w)
-        return
-    assert isinstance(got, dlt.ndarray)
-    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
-    assert got.shape == want.shape
-    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
 
 
 A = np.arange(24, dtype=np.int32).reshape(2, 3, 4)

@@ -7,23 +7,9 @@ from hypothesis import given, settings
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
+from oracle import same
 
 xps = make_strategies_namespace(dlt)
-
-
-def same(got, want):
-    """``got`` (dltensor) equals ``want`` (array-api-strict) in dtype, shape and values."""
-    if isinstance(want, tuple):
-        assert type(got) is type(want) or (hasattr(want, "_fields")
-                                            and got._fields == want._fields)
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            same(g, w)
-        return
-    assert isinstance(got, dlt.ndarray)
-    assert got.dtype.name == str(want.dtype).rpartition(".")[2]
-    assert got.shape == want.shape
-    np.testing.assert_array_equal(np.from_dlpack(got), np.from_dlpack(want), strict=True)
 
 
 M = np.array([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8]], dtype=np.int16)

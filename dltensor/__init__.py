@@ -9,13 +9,19 @@ device is held and handed on untouched.
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
-from ._devices import Device, get_default_device, set_default_device
-from ._dtypes import (
-    DType, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float16, float32, float64, complex64, complex128, bfloat16,
+# (``name as name``: the form type checkers read as a re-export)
+from ._devices import (
+    Device as Device, get_default_device as get_default_device,
+    set_default_device as set_default_device,
 )
-from ._array import ndarray
-from ._interop import asarray, from_dlpack
+from ._dtypes import (
+    DType as DType, bool as bool, int8 as int8, int16 as int16, int32 as int32,
+    int64 as int64, uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
+    float16 as float16, float32 as float32, float64 as float64, complex64 as complex64,
+    complex128 as complex128, bfloat16 as bfloat16,
+)
+from ._array import ndarray as ndarray
+from ._interop import asarray as asarray, from_dlpack as from_dlpack
 
 from ._constants import *  # noqa: E402,F401,F403
 from ._creation import *  # noqa: F401,F403

@@ -14,6 +14,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +32,7 @@ _REPEATS = 7         # the time shown is the median of these
 _TARGET_S = 0.004    # each repeat runs the hand-off this long (so 16 cells stay well under 1 s)
 
 
-def _import(name: str):
+def _import(name: str) -> ModuleType | str:
     """The module, or the reason it cannot be used (a string)."""
     try:
         return importlib.import_module(name)
@@ -86,28 +89,28 @@ def devices() -> list[str]:
 
 # --- the frameworks of the matrix: how each makes an array, imports one, finds its pointer --------
 
-def _np_make(_, n):
+def _np_make(_: Any, n: int) -> Any:
     return np.arange(n, dtype=np.float32)
 
 
-def _torch_make(torch, n):
+def _torch_make(torch: Any, n: int) -> Any:
     return torch.arange(n, dtype=torch.float32)
 
 
-def _jax_make(jnp, n):
+def _jax_make(jnp: Any, n: int) -> Any:
     return jnp.arange(n, dtype=jnp.float32)
 
 
-def _strict_make(xs, n):
+def _strict_make(xs: Any, n: int) -> Any:
     return xs.arange(n, dtype=xs.float32)
 
 
-def _cupy_make(cp, n):
+def _cupy_make(cp: Any, n: int) -> Any:
     return cp.arange(n, dtype=cp.float32)
 
 
 # name -> (module to import, make(module, n), from_dlpack(module)); a table row per framework.
-FRAMEWORKS = {
+FRAMEWORKS: dict[str, tuple[str, Callable[[Any, int], Any], Callable[[Any], Any]]] = {
     "numpy": ("numpy", _np_make, lambda m: m.from_dlpack),
     "torch": ("torch", _torch_make, lambda m: m.from_dlpack),
     "jax": ("jax.numpy", _jax_make, lambda m: m.from_dlpack),
@@ -116,26 +119,30 @@ FRAMEWORKS = {
 }
 
 
-def data_pointer(obj) -> int:
+def data_pointer(obj: Any) -> int:
     """The address of an array's first element, read the way its own framework reports it."""
     if isinstance(obj, dltensor.ndarray):
         return obj.data_ptr
+    ptr: int  # (each framework's own report of it)
     if isinstance(obj, np.ndarray):
-        return obj.__array_interface__["data"][0]
+        ptr = obj.__array_interface__["data"][0]
+        return ptr
     mod = type(obj).__module__.split(".")[0]
     if mod == "torch":
-        return obj.data_ptr()
-    if mod in ("jax", "jaxlib"):
-        return obj.unsafe_buffer_pointer()
-    if mod == "array_api_strict":
-        return data_pointer(obj._array)
-    if mod == "cupy":
-        return obj.data.ptr
-    # Anything else that speaks DLPack on the CPU: ask NumPy, which never copies an import.
-    return np.from_dlpack(obj).__array_interface__["data"][0]
+        ptr = obj.data_ptr()
+    elif mod in ("jax", "jaxlib"):
+        ptr = obj.unsafe_buffer_pointer()
+    elif mod == "array_api_strict":
+        ptr = data_pointer(obj._array)
+    elif mod == "cupy":
+        ptr = obj.data.ptr
+    else:
+        # Anything else that speaks DLPack on the CPU: ask NumPy, which never copies an import.
+        ptr = np.from_dlpack(obj).__array_interface__["data"][0]
+    return ptr
 
 
-def _median_time(fn, arg) -> float:
+def _median_time(fn: Callable[[Any], object], arg: Any) -> float:
     """Median seconds per call of ``fn(arg)`` over _REPEATS loops of about _TARGET_S each."""
     def loop(number: int) -> float:
         t0 = time.perf_counter()
@@ -153,18 +160,18 @@ def _median_time(fn, arg) -> float:
     return statistics.median(loop(number) / number for _ in range(_REPEATS))
 
 
-def _cell(src, target_from_dlpack) -> dict:
+def _cell(src: Any, target_from_dlpack: Callable[[Any], Any]) -> dict[str, Any]:
     """Hand ``src`` through dltensor to a target; report zero-copy and the time per hand-off."""
     asarray = dltensor.asarray
 
-    def handoff(a):
+    def handoff(a: Any) -> Any:
         return target_from_dlpack(asarray(a))
 
     try:
         mid = asarray(src)
         out = target_from_dlpack(mid)
         src_ptr = data_pointer(src)
-        cell = {"zero_copy": data_pointer(out) == src_ptr}
+        cell: dict[str, Any] = {"zero_copy": data_pointer(out) == src_ptr}
         if not cell["zero_copy"]:
             # Say who copied: a target that copies (JAX wants 64-byte alignment) is no fault
             # of dltensor's.
@@ -175,13 +182,15 @@ def _cell(src, target_from_dlpack) -> dict:
         return {"error": f"{type(e).__name__}: {e}".splitlines()[0]}
 
 
-def handoff_matrix(names=None) -> dict:
+def handoff_matrix(names: Iterable[str] | None = None) -> dict[str, Any]:
     """``{source: {target: cell}}`` for every pair of the frameworks that import here.
 
     A framework that is missing or fails to make an array appears in ``"unavailable"`` with the
     reason, instead of a row and a column.
     """
-    mods, arrays, unavailable = {}, {}, {}
+    mods: dict[str, ModuleType] = {}
+    arrays: dict[str, Any] = {}
+    unavailable: dict[str, str] = {}
     for name in names or FRAMEWORKS:
         module_name, make, _ = FRAMEWORKS[name]
         if _dist_version(module_name.split(".")[0]) == "missing":  # skip a slow failed import
@@ -196,7 +205,7 @@ def handoff_matrix(names=None) -> dict:
             mods[name] = mod
         except Exception as e:  # e.g. CuPy installed without a CUDA device
             unavailable[name] = f"{type(e).__name__}: {e}".splitlines()[0]
-    matrix = {}
+    matrix: dict[str, dict[str, dict[str, Any]]] = {}
     for src in arrays:
         matrix[src] = {}
         for dst, mod in mods.items():
@@ -205,15 +214,15 @@ def handoff_matrix(names=None) -> dict:
             "unavailable": unavailable}
 
 
-def _format_cell(cell: dict) -> str:
+def _format_cell(cell: dict[str, Any]) -> str:
     if "error" in cell:
-        err = cell["error"]
+        err: str = cell["error"]
         return "refused: " + (err if len(err) <= 40 else err[:37] + "...")
     mark = "yes " if cell["zero_copy"] else ("NO* " if cell["copied_by"] == "target" else "NO  ")
     return f"{mark}{cell['us']:7.2f} us"
 
 
-def _format_matrix(result: dict) -> str:
+def _format_matrix(result: dict[str, Any]) -> str:
     matrix = result["matrix"]
     names = list(matrix)
     header = ["source \\ target"] + names
@@ -234,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     matrix = handoff_matrix()  # first: it imports the frameworks whose versions follow
-    report = {"versions": versions(), "devices": devices(), "handoffs": matrix}
+    report: dict[str, Any] = {"versions": versions(), "devices": devices(), "handoffs": matrix}
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

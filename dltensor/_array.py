@@ -14,7 +14,12 @@ one (a new op is one table row there); this module holds what every array has.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Protocol, SupportsIndex
+
 import numpy as np
+import numpy.typing as npt
 
 from . import _dlpack
 from ._backends import backend_for
@@ -46,6 +51,21 @@ CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
 backend_for(CPU)
 
 
+class _Native(Protocol):
+    """What ndarray reads of a backend array (a NumPy or CuPy array): for annotations only."""
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def ndim(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def itemsize(self) -> int: ...
+    @property
+    def strides(self) -> tuple[int, ...]: ...
+
+
 class ndarray:
     """An n-dimensional array over memory on any DLPack device.
 
@@ -54,17 +74,22 @@ class ndarray:
     """
 
     __slots__ = ("_array", "_tensor", "_device", "__weakref__")
+    _array: Any  # a NumPy or CuPy array, or None until first compute
+    # The ManagedTensor, or None for a computed array. Any: "_array is None implies _tensor is
+    # set" cannot be stated, so the hot properties annotate their local instead (no cost).
+    _tensor: Any
+    _device: Device
 
     # NumPy defers binary operators with an ndarray on the right to our reflected ones.
     __array_ufunc__ = None
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("dltensor.ndarray cannot be constructed directly; use dltensor.asarray() "
                         "or dltensor.from_dlpack()")
 
     # --- the compute view ------------------------------------------------------------------
 
-    def _compute(self):
+    def _compute(self) -> Any:
         """The backend array computing on this memory (made on first use, zero-copy)."""
         a = self._array
         if a is None:
@@ -78,7 +103,7 @@ class ndarray:
         a = self._array
         if a is not None:
             return FROM_NUMPY[a.dtype]
-        t = self._tensor
+        t: _dlpack.ManagedTensor = self._tensor
         return dtype_from_dlpack(t.code, t.bits)
 
     @property
@@ -87,32 +112,32 @@ class ndarray:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        a = self._array
+        a: _Native | None = self._array
         return a.shape if a is not None else self._tensor.shape
 
     @property
     def ndim(self) -> int:
-        a = self._array
+        a: _Native | None = self._array
         return a.ndim if a is not None else len(self._tensor.shape)
 
     @property
     def size(self) -> int:
-        a = self._array
+        a: _Native | None = self._array
         return a.size if a is not None else self._tensor.size
 
     @property
     def strides(self) -> tuple[int, ...]:
         """Strides in elements, as DLPack and PyTorch count them (NumPy counts bytes)."""
-        t = self._tensor
+        t: _dlpack.ManagedTensor | None = self._tensor
         if t is not None:
             return t.strides
-        a = self._array
+        a: _Native = self._array
         return tuple(s // a.itemsize for s in a.strides)
 
     @property
     def read_only(self) -> bool:
         """Whether the memory may not be written (DLPack's READ_ONLY flag)."""
-        t = self._tensor
+        t: _dlpack.ManagedTensor | None = self._tensor
         if t is not None:
             return t.read_only
         return _array_read_only(self._array)
@@ -120,11 +145,12 @@ class ndarray:
     @property
     def data_ptr(self) -> int:
         """Address of the first element (for checking zero-copy; never dereference it)."""
-        t = self._tensor
+        t: _dlpack.ManagedTensor | None = self._tensor
         if t is not None:
             return t.pointer
         a = self._array
-        return a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
+        ptr: int = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
+        return ptr
 
     def __repr__(self) -> str:
         dt = self.dtype
@@ -141,7 +167,7 @@ class ndarray:
 
     # --- the array API protocol methods ---------------------------------------------------------
 
-    def __array_namespace__(self, /, *, api_version: str | None = None):
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
         if api_version not in _API_VERSIONS:
             raise ValueError(f"dltensor implements array API versions 2023.12 to 2025.12, "
                              f"not {api_version!r}")
@@ -152,7 +178,8 @@ class ndarray:
         d = self._device
         return _CPU_DLPACK_DEVICE if d is CPU else (d.device_type, d.device_id)
 
-    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, /, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
         """Export as a DLPack capsule (a fresh managed tensor on every call).
 
         Versioned when ``max_version[0] >= 1``, legacy otherwise; READ_ONLY set for read-only
@@ -172,21 +199,23 @@ class ndarray:
                 pass  # an ml_dtypes dtype, or read-only for a legacy request: _export says
         return _export(self, stream, max_version, dl_device, copy)
 
-    def to_device(self, device, /, *, stream=None) -> ndarray:
+    def to_device(self, device: Device | str | tuple[int, int], /, *, stream: Any = None
+                  ) -> ndarray:
         """This array on ``device``: itself when already there, else a copy."""
         from ._interop import move
         return move(self, as_device(device), stream=stream, copy=None)
 
     @property
-    def __cuda_array_interface__(self) -> dict:
+    def __cuda_array_interface__(self) -> dict[str, Any]:
         """CUDA Array Interface v3 (numba, older libraries), for CUDA memory only."""
         dev = self._device
         if dev.device_type != DLDeviceType.kDLCUDA:
             raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not {dev}")
         a = self._array
         if a is not None and hasattr(a, "__cuda_array_interface__"):
-            return a.__cuda_array_interface__  # CuPy's, with the stream it queued work on
-        t = self._tensor
+            cai: dict[str, Any] = a.__cuda_array_interface__  # CuPy's, with its stream
+            return cai
+        t: _dlpack.ManagedTensor = self._tensor
         dt = dtype_from_dlpack(t.code, t.bits)
         if dt.numpy is None:
             raise AttributeError(f"__cuda_array_interface__ cannot describe dtype {dt.name}")
@@ -198,7 +227,8 @@ class ndarray:
             "stream": None,  # held memory: dltensor queued no work on it
         }
 
-    def __reduce_ex__(self, protocol: int):
+    def __reduce_ex__(self, protocol: SupportsIndex
+                      ) -> tuple[Callable[[npt.NDArray[Any]], ndarray], tuple[Any]]:
         """Pickle CPU memory through NumPy: with protocol 5 its buffer goes out of band, so
         ``pickle.dumps(x, protocol=5, buffer_callback=...)`` copies nothing into the stream."""
         dev = self._device
@@ -210,12 +240,13 @@ class ndarray:
                             f"across devices silently; {hint}")
         return (_unpickle, (self._compute(),))
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
+                  ) -> npt.NDArray[Any]:
         """A NumPy view (CPU-readable memory only: dltensor never copies across devices)."""
         if self._device.device_type not in CPU_READABLE:
             raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory. "
                               "Move it first with x.to_device('cpu')")
-        a = self._compute()
+        a: npt.NDArray[Any] = self._compute()
         if dtype is not None and a.dtype != dtype:
             if copy is False:
                 raise ValueError("a dtype change needs a copy, and copy=False forbids it")
@@ -223,7 +254,7 @@ class ndarray:
         return a.copy() if copy else a
 
 
-def _unpickle(a) -> ndarray:
+def _unpickle(a: npt.NDArray[Any]) -> ndarray:
     return wrap(a)
 
 
@@ -236,12 +267,12 @@ def _computable(x: ndarray) -> bool:
     return t is None or dtype_from_dlpack(t.code, t.bits).numpy is not None
 
 
-def _host(a):
+def _host(a: Any) -> npt.NDArray[Any]:
     """A NumPy array for printing (CuPy arrays are copied to the host for repr only)."""
     return a if isinstance(a, np.ndarray) else a.get()
 
 
-def wrap(a, device: Device = CPU) -> ndarray:
+def wrap(a: Any, device: Device = CPU) -> ndarray:
     """An ndarray around a backend array a backend call returned."""
     x = _new(ndarray)
     x._array = a
@@ -260,9 +291,10 @@ def from_tensor(mt: _dlpack.ManagedTensor) -> ndarray:
     return x
 
 
-def _describe(x: ndarray):
+def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple[int, ...],
+                                   tuple[int, ...], bool]:
     """(owner, data, byte_offset, dtype code/bits/lanes, shape, strides, read_only) to export."""
-    t = x._tensor
+    t: _dlpack.ManagedTensor | None = x._tensor
     if t is not None:
         return t, t.data or 0, t.byte_offset, (t.code, t.bits, t.lanes), t.shape, t.strides, \
             t.read_only
@@ -273,12 +305,13 @@ def _describe(x: ndarray):
         tuple(s // a.itemsize for s in a.strides), _array_read_only(a)
 
 
-def _array_read_only(a) -> bool:
+def _array_read_only(a: Any) -> bool:
     # CuPy arrays have no writeable flag: a computed CuPy array is always writable.
     return type(a) is np.ndarray and not a.flags.writeable
 
 
-def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
+def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
+            dl_device: tuple[int, int] | None, copy: bool | None) -> Any:
     """Every export NumPy's producer does not make: other devices, extension dtypes, copies."""
     if copy not in (None, True, False):
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
@@ -325,7 +358,7 @@ def _export(x: ndarray, stream, max_version, dl_device, copy) -> object:
     return _make(x, max_version)
 
 
-def _make(x: ndarray, max_version, extra_flags: int = 0) -> object:
+def _make(x: ndarray, max_version: tuple[int, int] | None, extra_flags: int = 0) -> object:
     owner, data, offset, dtype, shape, strides, read_only = _describe(x)
     versioned = max_version is not None and max_version[0] >= 1
     if read_only and not versioned:
@@ -333,7 +366,8 @@ def _make(x: ndarray, max_version, extra_flags: int = 0) -> object:
                           "ask with max_version=(1, 0) or copy=True")
     flags = extra_flags | (DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
     version = (1, min(max_version[1], _dlpack.DLPACK_MINOR_VERSION)
-               if max_version[0] == 1 else _dlpack.DLPACK_MINOR_VERSION) if versioned else None
+               if max_version[0] == 1 else _dlpack.DLPACK_MINOR_VERSION) \
+        if versioned and max_version is not None else None  # (versioned implies not None)
     dev = x._device
     return _dlpack.make_capsule(owner, data=data, byte_offset=offset,
                                 device=(int(dev.device_type), dev.device_id), dtype=dtype,

@@ -8,6 +8,7 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +26,8 @@ __all__ = [
 _nullcontext = contextlib.nullcontext()
 
 
-def target(device) -> tuple[Device, object, object]:
+def target(device: Device | str | tuple[int, int] | None
+           ) -> tuple[Device, Any, contextlib.AbstractContextManager[Any]]:
     """(device, namespace, context) to create arrays on ``device`` (None: the default device).
 
     The context makes CuPy allocate on the right GPU; NoBackendError comes from namespace_for.
@@ -38,19 +40,23 @@ def target(device) -> tuple[Device, object, object]:
     return dev, ns, _nullcontext
 
 
-def _make(name: str, device, *args, **kwargs) -> ndarray:
+def _make(name: str, device: Device | str | tuple[int, int] | None, *args: Any,
+          **kwargs: Any) -> ndarray:
     dev, ns, ctx = target(device)
     with ctx:
-        return wrap_result(getattr(ns, name)(*args, **kwargs), dev)
+        result: ndarray = wrap_result(getattr(ns, name)(*args, **kwargs), dev)
+        return result
 
 
 def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
-           dtype: DType | None = None, device=None) -> ndarray:
+           dtype: DType | None = None,
+           device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """Evenly spaced values in the half-open interval [start, stop)."""
     return _make("arange", device, start, stop, step, dtype=native_dtype(dtype))
 
 
-def _filled(name: str, shape, dtype: DType | None, device) -> ndarray:
+def _filled(name: str, shape: int | tuple[int, ...], dtype: DType | None,
+            device: Device | str | tuple[int, int] | None) -> ndarray:
     """empty/zeros/ones: NumPy called directly on the CPU (the compat layer adds ~0.6 us)."""
     npdt = native_dtype(dtype) or np.float64
     dev = get_default_device() if device is None else as_device(device)
@@ -60,19 +66,19 @@ def _filled(name: str, shape, dtype: DType | None, device) -> ndarray:
 
 
 def empty(shape: int | tuple[int, ...], *, dtype: DType | None = None,
-          device=None) -> ndarray:
+          device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An uninitialised array (float64 unless ``dtype`` says otherwise)."""
     return _filled("empty", shape, dtype, device)
 
 
 def zeros(shape: int | tuple[int, ...], *, dtype: DType | None = None,
-          device=None) -> ndarray:
+          device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of zeros (float64 unless ``dtype`` says otherwise)."""
     return _filled("zeros", shape, dtype, device)
 
 
 def ones(shape: int | tuple[int, ...], *, dtype: DType | None = None,
-         device=None) -> ndarray:
+         device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of ones (float64 unless ``dtype`` says otherwise)."""
     return _filled("ones", shape, dtype, device)
 
@@ -82,7 +88,7 @@ _FILL_DEFAULTS = ((bool, np.dtype(np.bool_)), (int, np.dtype(np.int64)),
                   (float, np.dtype(np.float64)), (complex, np.dtype(np.complex128)))
 
 
-def _fill_dtype(fill_value):
+def _fill_dtype(fill_value: object) -> np.dtype[Any]:
     for t, dt in _FILL_DEFAULTS:
         if isinstance(fill_value, t):
             return dt
@@ -91,7 +97,8 @@ def _fill_dtype(fill_value):
 
 
 def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex, *,
-         dtype: DType | None = None, device=None) -> ndarray:
+         dtype: DType | None = None,
+         device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array filled with ``fill_value``; its dtype is inferred from a Python scalar as the
     spec says (bool, int64, float64, complex128) when ``dtype`` is None."""
     npdt = _fill_dtype(fill_value) if dtype is None else native_dtype(dtype)
@@ -99,43 +106,50 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
 
 
 def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,
-              dtype: DType | None = None, device=None) -> ndarray:
+              dtype: DType | None = None,
+              device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array shaped like ``x`` (same dtype and device unless given) filled with a value."""
     return full(x.shape, fill_value, dtype=dtype or x.dtype,
                 device=x._device if device is None else device)
 
 
-def empty_like(x: ndarray, /, *, dtype: DType | None = None, device=None) -> ndarray:
+def empty_like(x: ndarray, /, *, dtype: DType | None = None,
+               device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An uninitialised array shaped like ``x`` (same dtype and device unless given)."""
     return empty(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
 
 
-def zeros_like(x: ndarray, /, *, dtype: DType | None = None, device=None) -> ndarray:
+def zeros_like(x: ndarray, /, *, dtype: DType | None = None,
+               device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of zeros shaped like ``x`` (same dtype and device unless given)."""
     return zeros(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
 
 
-def ones_like(x: ndarray, /, *, dtype: DType | None = None, device=None) -> ndarray:
+def ones_like(x: ndarray, /, *, dtype: DType | None = None,
+              device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of ones shaped like ``x`` (same dtype and device unless given)."""
     return ones(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None,
-        device=None) -> ndarray:
+        device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
     return _make("eye", device, n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
-             dtype: DType | None = None, device=None, endpoint: bool = True) -> ndarray:
+             dtype: DType | None = None,
+             device: Device | str | tuple[int, int] | None = None,
+             endpoint: bool = True) -> ndarray:
     """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
     bounds, unless ``dtype`` says otherwise)."""
+    npdt: type[np.generic] | np.dtype[Any] | None  # (the dtype handed to the backend)
     if dtype is None:
         complex_bounds = isinstance(start, complex) or isinstance(stop, complex)
-        dtype = np.complex128 if complex_bounds else np.float64
+        npdt = np.complex128 if complex_bounds else np.float64
     else:
-        dtype = native_dtype(dtype)
-    return _make("linspace", device, start, stop, num, dtype=dtype, endpoint=endpoint)
+        npdt = native_dtype(dtype)
+    return _make("linspace", device, start, stop, num, dtype=npdt, endpoint=endpoint)
 
 
 _meshgrid = delegate("meshgrid")

@@ -47,7 +47,7 @@ class Device:
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
         return (self.device_type, self.device_id)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Device], tuple[int, int]]:
         return (Device, (int(self.device_type), self.device_id))
 
 

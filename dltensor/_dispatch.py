@@ -7,6 +7,8 @@ helpers here, so the unwrap / same-device check / call / wrap sequence is writte
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -19,6 +21,7 @@ __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "d
            "native_dtype", "check_device"]
 
 _np_ndarray = np.ndarray
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def check_device(*arrays: ndarray) -> Device:
@@ -31,16 +34,16 @@ def check_device(*arrays: ndarray) -> Device:
     return dev
 
 
-def device_of(args) -> Device:
+def device_of(args: Iterable[object]) -> Device:
     """The device of the ndarrays among ``args`` (CPU when there are none)."""
     arrays = [a for a in args if isinstance(a, ndarray)]
     return check_device(*arrays) if arrays else CPU
 
 
-_namespaces: dict[Device, object] = {}
+_namespaces: dict[Device, Any] = {}
 
 
-def namespace_for(device: Device):
+def namespace_for(device: Device) -> Any:
     """The array-api-compat namespace computing on ``device`` (raises for held devices)."""
     ns = _namespaces.get(device)
     if ns is None:
@@ -48,7 +51,7 @@ def namespace_for(device: Device):
     return ns
 
 
-def native(x):
+def native(x: Any) -> Any:
     """The backend array behind an ndarray; anything else is returned unchanged."""
     if type(x) is ndarray:
         a = x._array
@@ -56,7 +59,7 @@ def native(x):
     return x
 
 
-def wrap_result(r, device: Device = CPU):
+def wrap_result(r: Any, device: Device = CPU) -> Any:
     """Wrap what a backend call returned: arrays, NumPy scalars, and tuples/lists of them."""
     t = type(r)
     if t is _np_ndarray:
@@ -71,13 +74,13 @@ def wrap_result(r, device: Device = CPU):
     return r
 
 
-def delegate(name: str, module_path: str = ""):
+def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
     """A function that calls the backend namespace's ``name`` on unwrapped arguments.
 
     Arrays may be positional, keyword, or inside a list/tuple positional argument (concat,
     stack, meshgrid); all must share one device, which the result stays on.
     """
-    def f(*args, **kwargs):
+    def f(*args: Any, **kwargs: Any) -> Any:
         arrays = [a for a in args if isinstance(a, ndarray)]
         for a in args:
             if isinstance(a, (list, tuple)):
@@ -87,22 +90,22 @@ def delegate(name: str, module_path: str = ""):
         ns = namespace_for(dev)
         if module_path:
             ns = getattr(ns, module_path)
-        args = [native(a) if not isinstance(a, (list, tuple)) else type(a)(native(e) for e in a)
-                for a in args]
+        nargs = [native(a) if not isinstance(a, (list, tuple)) else type(a)(native(e) for e in a)
+                 for a in args]
         kwargs = {k: native(v) for k, v in kwargs.items()}
-        return wrap_result(getattr(ns, name)(*args, **kwargs), dev)
+        return wrap_result(getattr(ns, name)(*nargs, **kwargs), dev)
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
-def _delegate_to_first(name: str):
+def _delegate_to_first(name: str) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2)."""
     generic = delegate(name)
-    funcs: dict[Device, object] = {}
+    funcs: dict[Device, Callable[..., Any]] = {}
 
-    def f(x, /, *args, **kwargs):
+    def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         if type(x) is not ndarray:
             return generic(x, *args, **kwargs)
         dev = x._device
@@ -117,7 +120,7 @@ def _delegate_to_first(name: str):
     return f
 
 
-def delegating(template):
+def delegating(template: _F) -> _F:
     """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
 
@@ -129,13 +132,13 @@ def delegating(template):
                   and str(params[0].annotation) == "ndarray"
                   and not any("ndarray" in str(p.annotation) for p in params[1:]))
     f = _delegate_to_first(template.__name__) if only_first else delegate(template.__name__)
-    f.__signature__ = sig
+    setattr(f, "__signature__", sig)  # (a function attribute inspect reads)
     f.__doc__ = template.__doc__
     f.__module__ = template.__module__
-    return f
+    return cast(_F, f)  # with the template's signature
 
 
-def native_dtype(dtype: DType | None):
+def native_dtype(dtype: DType | None) -> np.dtype[Any] | None:
     """The backend (NumPy) dtype for a dltensor dtype; None stays None."""
     if dtype is None:
         return None

@@ -8,11 +8,13 @@ too, as one table keyed by NumPy dtype, because the element-wise functions share
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from . import _dtypes
 from ._array import ndarray
+from ._devices import Device
 from ._dtypes import FROM_NUMPY, PROMOTION, DType
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -25,10 +27,10 @@ _SCALARS = (bool, int, float, complex)
 # arrays, which it turns complex (COMPLEX_OF). int with float and complex with int are left
 # to implementations by the spec: dltensor refuses them (TypeError), as array-api-strict does.
 _FLOATING_KINDS = ("real floating", "complex floating")
-SCALAR_TYPES: dict[np.dtype, frozenset] = {}
+SCALAR_TYPES: dict[np.dtype[Any], frozenset[type]] = {}
 for _np, _d in FROM_NUMPY.items():
     _kind = _d.kind
-    if _kind is None and _d.numpy.kind == "V" and _d.name.startswith(("bfloat", "float")):
+    if _kind is None and _np.kind == "V" and _d.name.startswith(("bfloat", "float")):
         _kind = "real floating"  # ml_dtypes' floats compute like float16 here
     SCALAR_TYPES[_np] = frozenset(
         {bool} if _kind == "bool" else
@@ -40,7 +42,7 @@ COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
     ("complex64", "complex64"), ("complex128", "complex128"))}
 
 
-def scalar_dtype(scalar, dt: np.dtype, where: str) -> np.dtype:
+def scalar_dtype(scalar: object, dt: np.dtype[Any], where: str) -> np.dtype[Any]:
     """The NumPy dtype a Python scalar takes next to an array of dtype ``dt`` (TypeError when
     the spec allows no such mix); ``where`` names the caller for the message."""
     t = type(scalar)
@@ -69,20 +71,21 @@ def _allowed_text(dt: np.dtype) -> str:
 
 # --- astype and can_cast -------------------------------------------------------------------
 
-def _check_dtype(dtype, where: str) -> DType:
+def _check_dtype(dtype: object, where: str) -> DType:
     if type(dtype) is not DType:
         raise TypeError(f"{where}: expected a dltensor dtype such as dltensor.float32, "
                         f"not {dtype!r}")
     return dtype
 
 
-def _dtype_of(arg, where: str) -> DType:
+def _dtype_of(arg: object, where: str) -> DType:
     if type(arg) is ndarray or isinstance(arg, ndarray):
         return arg.dtype
     return _check_dtype(arg, where)
 
 
-def astype(x: ndarray, dtype: DType, /, *, copy: bool = True, device=None) -> ndarray:
+def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
+           device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """``x`` converted to ``dtype`` (and moved to ``device``), irrespective of promotion rules.
 
     With ``copy=False`` and nothing to change, ``x`` itself is returned. Casting complex to a
@@ -164,7 +167,7 @@ def finfo(type: DType | ndarray, /) -> finfo_object:
                             "use iinfo for integers")
         if real.kind is None:
             import ml_dtypes
-            fi = ml_dtypes.finfo(real.numpy)
+            fi = ml_dtypes.finfo(real.numpy)  # type: ignore[no-untyped-call]  # (no annotations)
         else:
             fi = np.finfo(real.numpy)
         info = _finfo_cache[dt] = finfo_object(
@@ -208,7 +211,7 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
     return _isdtype_one(dtype, kind)
 
 
-def _isdtype_one(dtype: DType, kind) -> bool:
+def _isdtype_one(dtype: DType, kind: object) -> bool:
     if type(kind) is DType:
         return dtype is kind
     if type(kind) is str:

@@ -6,6 +6,9 @@ compute on the CPU too when ml_dtypes is installed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ._dlpack.abi import DLDataTypeCode as C
@@ -19,8 +22,14 @@ class DType:
     """An array data type. Compares equal only to itself; ``name`` is the spec's name."""
 
     __slots__ = ("name", "kind", "code", "bits", "numpy")
+    name: str
+    kind: str | None
+    code: int
+    bits: int
+    numpy: np.dtype[Any] | None
 
-    def __init__(self, name: str, kind: str | None, code: int, bits: int, numpy_dtype=None):
+    def __init__(self, name: str, kind: str | None, code: int, bits: int,
+                 numpy_dtype: np.dtype[Any] | None = None):
         self.name, self.kind, self.code, self.bits = name, kind, code, bits
         self.numpy = numpy_dtype  # the NumPy dtype computing on it, or None when held only
 
@@ -31,11 +40,11 @@ class DType:
     def __repr__(self) -> str:
         return f"dltensor.{self.name}"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], DType], tuple[str]]:
         return (dtype_from_name, (self.name,))
 
 
-def _ml(name: str):
+def _ml(name: str) -> np.dtype[Any] | None:
     try:
         import ml_dtypes
     except ImportError:
@@ -63,13 +72,30 @@ _TABLE = [
 
 _BY_NAME: dict[str, DType] = {}
 _BY_DLPACK: dict[tuple[int, int], DType] = {}
-FROM_NUMPY: dict[np.dtype, DType] = {}
+FROM_NUMPY: dict[np.dtype[Any], DType] = {}
 for _name, _kind, _code, _bits, _np in _TABLE:
     _d = DType(_name, _kind, int(_code), _bits, _np)
     _BY_NAME[_name] = _BY_DLPACK[(int(_code), _bits)] = _d
     if _np is not None:
         FROM_NUMPY[_np] = _d
     globals()[_name] = _d
+
+# (declarations of the names the loop above defines, for type checkers)
+bool: DType
+int8: DType
+int16: DType
+int32: DType
+int64: DType
+uint8: DType
+uint16: DType
+uint32: DType
+uint64: DType
+float16: DType
+float32: DType
+float64: DType
+complex64: DType
+complex128: DType
+bfloat16: DType
 
 # The spec's 13 (float16 computes here but is not an array API dtype).
 SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.kind is not None and d.name != "float16")
@@ -87,7 +113,7 @@ def dtype_from_dlpack(code: int, bits: int) -> DType:
     return d
 
 
-def dtype_from_numpy(dt) -> DType:
+def dtype_from_numpy(dt: Any) -> DType:
     d = FROM_NUMPY.get(dt)
     if d is None:
         raise TypeError(f"dltensor has no dtype for NumPy dtype {dt!r}")

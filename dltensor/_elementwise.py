@@ -15,7 +15,10 @@ Everything else (mixed dtypes, complex scalars, other devices, errors) goes thro
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import partial
+from types import ModuleType
+from typing import Any, Literal
 
 import numpy as np
 
@@ -33,7 +36,7 @@ _SCALARS = frozenset((bool, int, float, complex))
 # --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
 
 
-def _of(*kinds: str) -> frozenset:
+def _of(*kinds: str) -> frozenset[np.dtype[Any]]:
     return frozenset(n for n, d in FROM_NUMPY.items() if d.kind in kinds)
 
 
@@ -56,34 +59,35 @@ CATEGORIES = {
 }
 
 
-def _xp(a):
+def _xp(a: Any) -> ModuleType:
     """The array module computing on a backend array: NumPy, or CuPy for CUDA arrays."""
     return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
 
 
-def _function(ufunc: str, fix, xp, kind: str):
+def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callable[..., Any]:
     """The backend function computing an op for a dtype kind: the ufunc ``xp.<ufunc>``, or
     the row's fix-up ``fix = (kinds, fn(xp, *arrays))`` where NumPy departs from the spec for
     those kinds."""
     if fix and kind in fix[0]:
         return partial(fix[1], xp)
-    return getattr(xp, ufunc)
+    fn: Callable[..., Any] = getattr(xp, ufunc)
+    return fn
 
 
-def _quiet(xp):
+def _quiet(xp: ModuleType) -> np.errstate | _NoContext:
     """NumPy's warnings off (for fix-ups that evaluate a formula everywhere, then select)."""
     return np.errstate(all="ignore") if xp is np else _NoContext()
 
 
 class _NoContext:
-    def __enter__(self):
+    def __enter__(self) -> _NoContext:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
 
-def _type_error(name: str, category: str, x, unary: bool = False) -> TypeError:
+def _type_error(name: str, category: str, x: object, unary: bool = False) -> TypeError:
     if unary and not isinstance(x, ndarray):
         return TypeError(f"{name} takes a dltensor array, not {type(x).__name__}; convert it "
                          "with dltensor.asarray()")
@@ -95,7 +99,8 @@ def _type_error(name: str, category: str, x, unary: bool = False) -> TypeError:
     return TypeError(f"{name} takes arrays of {category} dtypes, not {x.dtype.name}")
 
 
-def _document(f, name: str, category: str, binary: bool):
+def _document(f: Callable[..., Any], name: str, category: str, binary: bool
+              ) -> Callable[..., Any]:
     f.__name__ = f.__qualname__ = name
     operands = ("x1 and x2 (broadcast together; either may be a Python scalar)" if binary
                 else "x")
@@ -109,7 +114,7 @@ def _document(f, name: str, category: str, binary: bool):
 # --- binary functions --------------------------------------------------------------------
 
 
-def _operands(name: str, category: str, x1, x2, operator: bool):
+def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any:
     """Validate two operands: (backend x1, backend x2, result NumPy dtype, device), or
     NotImplemented for an operator meeting a foreign type. Raises TypeError for dtypes outside
     ``category`` or without a spec promotion, ValueError for arrays on different devices."""
@@ -160,7 +165,8 @@ def _operands(name: str, category: str, x1, x2, operator: bool):
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
-def _binary_general(name, category, ufunc, fix, x1, x2, operator):
+def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
+                    operator: bool) -> Any:
     ops = _operands(name, category, x1, x2, operator)
     if ops is NotImplemented:
         return ops
@@ -169,8 +175,8 @@ def _binary_general(name, category, ufunc, fix, x1, x2, operator):
     return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
 
 
-def _make_binary(name: str, category: str, ufunc: str, fix=None, operator: bool = False,
-                 reflected: bool = False):
+def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
+                 operator: bool = False, reflected: bool = False) -> Callable[..., Any]:
     """``f(x1, x2)``. An ``operator`` returns NotImplemented for foreign types; a
     ``reflected`` one (``__radd__``) computes ``x2 op x1``."""
     # The fast path's tables, keyed by the NumPy dtype of x1: the function computing it, and
@@ -183,7 +189,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix=None, operator: bool 
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
-    def f(x1, x2, /):
+    def f(x1: Any, x2: Any, /) -> Any:
         if type(x1) is _ndarray:
             a = x1._array
             if a is None:
@@ -214,9 +220,10 @@ def _make_binary(name: str, category: str, ufunc: str, fix=None, operator: bool 
     return _document(f, name, category, binary=True)
 
 
-def _make_inplace(name: str, category: str, ufunc: str, fix=None):
+def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
+                  ) -> Callable[..., Any]:
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
-    def f(self, other, /):
+    def f(self: ndarray, other: Any, /) -> Any:
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:
             return ops
@@ -243,11 +250,12 @@ def _make_inplace(name: str, category: str, ufunc: str, fix=None):
 # --- unary functions ---------------------------------------------------------------------
 
 
-def _make_unary(name: str, category: str, ufunc: str, fix=None):
+def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
+                ) -> Callable[..., Any]:
     fns = {d: _function(ufunc, fix, np, d.kind) for d in CATEGORIES[category]}
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
-    def f(x, /):
+    def f(x: Any, /) -> Any:
         if isinstance(x, _ndarray):
             a = x._array
             if a is None:
@@ -272,7 +280,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix=None):
 # --- where NumPy differs from the spec's special cases -----------------------------------------
 
 
-def _floor_divide(xp, a, b):
+def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
     r = xp.floor_divide(a, b)
     # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the
     # signed zero / infinity of the true quotient when exactly one operand is infinite.
@@ -283,7 +291,7 @@ def _floor_divide(xp, a, b):
     return r
 
 
-def _pow(xp, a, b):
+def _pow(xp: Any, a: Any, b: Any) -> Any:
     r = xp.power(a, b)
     if getattr(b, "size", 1) == 1 and bool(b == 0.5):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
@@ -293,7 +301,7 @@ def _pow(xp, a, b):
     return r
 
 
-def _expm1(xp, a):
+def _expm1(xp: Any, a: Any) -> Any:
     # NumPy's complex expm1 is exp(z) - 1: inaccurate near 0 and wrong at infinities.
     # expm1(x + iy) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), with the spec's
     # special cases where x is infinite or y is zero.
@@ -310,13 +318,13 @@ def _expm1(xp, a):
     return _complex(xp, re, im, a.dtype)
 
 
-def _complex(xp, re, im, dtype):
+def _complex(xp: Any, re: Any, im: Any, dtype: Any) -> Any:
     out = xp.empty(re.shape, dtype)  # re and im always share a shape here
     out.real, out.imag = re, im
     return out
 
 
-def _tanh(xp, a):
+def _tanh(xp: Any, a: Any) -> Any:
     r = xp.tanh(a)
     # C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants the
     # sign of y (tanh(conj z) = conj(tanh z)).
@@ -327,7 +335,7 @@ def _tanh(xp, a):
     return r
 
 
-def _tan(xp, a):
+def _tan(xp: Any, a: Any) -> Any:
     r = xp.tan(a)
     # tan(z) = -1j tanh(1j z) (the spec's definition): the same fix, rotated
     x, y = a.real, a.imag
@@ -337,7 +345,7 @@ def _tan(xp, a):
     return r
 
 
-def _sign(xp, a):
+def _sign(xp: Any, a: Any) -> Any:
     # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
     nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
     return xp.where(xp.isnan(a), nan, xp.sign(a))
@@ -345,9 +353,13 @@ def _sign(xp, a):
 
 # --- the tables -----------------------------------------------------------------------------
 
+# A row: (category, ufunc) or (category, ufunc, fix-up); the fix-up is (kinds, fn(xp, *arrays)).
+_Fix = tuple[str, Callable[..., Any]]
+_Row = tuple[str, str] | tuple[str, str, _Fix]
+
 # name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x)) where NumPy departs
 # from the spec's special cases for those kinds])
-UNARY = {
+UNARY: dict[str, _Row] = {
     "abs": ("numeric", "absolute"), "acos": ("floating-point", "arccos"),
     "acosh": ("floating-point", "arccosh"), "asin": ("floating-point", "arcsin"),
     "asinh": ("floating-point", "arcsinh"), "atan": ("floating-point", "arctan"),
@@ -371,7 +383,7 @@ UNARY = {
 
 # name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x1, x2))]); the kind is
 # that of the promoted dtype
-BINARY = {
+BINARY: dict[str, _Row] = {
     "add": ("numeric", "add"), "atan2": ("real floating-point", "arctan2"),
     "bitwise_and": ("integer or boolean", "bitwise_and"),
     "bitwise_left_shift": ("integer", "left_shift"),
@@ -408,7 +420,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     dt = a.dtype
     if dt not in CATEGORIES["real numeric"]:
         raise _type_error("clip", "real numeric", x)
-    bounds = []
+    bounds: list[Any] = []
+    v: Any  # a bound: None, a Python scalar or an ndarray
     for which, v in (("min", min), ("max", max)):
         if v is None or type(v) in _SCALARS:
             if type(v) is bool or type(v) is complex:
@@ -437,7 +450,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         r = xp.clip(a, lo, hi)
         if r.dtype != dt:
             r = r.astype(dt)
-    return wrap_result(r, x._device)
+    result: ndarray = wrap_result(r, x._device)
+    return result
 
 
 # --- the operators on ndarray ------------------------------------------------------------------
@@ -461,15 +475,15 @@ UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
 _matmul = _make_binary("__matmul__", "numeric", "matmul", operator=True)
 
 
-def _matmul_operator(self, other, /):
+def _matmul_operator(self: ndarray, other: object, /) -> Any:
     return _matmul(self, other) if isinstance(other, ndarray) else NotImplemented
 
 
-def _rmatmul_operator(self, other, /):
+def _rmatmul_operator(self: ndarray, other: object, /) -> Any:
     return _matmul(other, self) if isinstance(other, ndarray) else NotImplemented
 
 
-def _imatmul_operator(self, other, /):
+def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if not isinstance(other, ndarray):
         return NotImplemented
     r = _matmul(self, other)
@@ -491,12 +505,13 @@ def _install() -> None:
         setattr(ndarray, f"__r{op}__", _make_binary(f"__r{op}__", cat, ufunc, fix, True, True))
         setattr(ndarray, f"__i{op}__", _make_inplace(f"__i{op}__", cat, ufunc, fix))
     for op, fname in COMPARISON_OPERATORS.items():
-        setattr(ndarray, f"__{op}__", _make_binary(f"__{op}__", *BINARY[fname], operator=True))
+        cat, ufunc, fix = (*BINARY[fname], None)[:3]
+        setattr(ndarray, f"__{op}__", _make_binary(f"__{op}__", cat, ufunc, fix, operator=True))
     for op, fname in UNARY_OPERATORS.items():
         setattr(ndarray, f"__{op}__", globals()[fname])
-    ndarray.__matmul__ = _matmul_operator
-    ndarray.__rmatmul__ = _rmatmul_operator
-    ndarray.__imatmul__ = _imatmul_operator
+    setattr(ndarray, "__matmul__", _matmul_operator)
+    setattr(ndarray, "__rmatmul__", _rmatmul_operator)
+    setattr(ndarray, "__imatmul__", _imatmul_operator)
 
 
 _install()

@@ -13,6 +13,8 @@ read-only memory is read-only (NumPy's views inherit the flag; CuPy has none to 
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterator
+from typing import Any, Literal
 
 import numpy as np
 
@@ -58,7 +60,7 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
                                                          axis=axis), x._device)
 
 
-def _check_indices(name: str, x, indices) -> None:
+def _check_indices(name: str, x: object, indices: object) -> None:
     if not isinstance(x, ndarray) or not isinstance(indices, ndarray):
         raise TypeError(f"{name} needs dltensor arrays, not {type(x).__name__} and "
                         f"{type(indices).__name__}")
@@ -69,7 +71,7 @@ def _check_indices(name: str, x, indices) -> None:
 
 # --- x[key] -------------------------------------------------------------------------------------
 
-def __getitem__(self, key, /):
+def __getitem__(self: ndarray, key: Any, /) -> ndarray:
     a = self._array
     if a is None:
         a = self._compute()
@@ -90,7 +92,7 @@ def __getitem__(self, key, /):
     return wrap(a[_backend_key(self, key, False)], self._device)
 
 
-def __setitem__(self, key, value, /) -> None:
+def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     a = self._array
     if a is None:
         a = self._compute()
@@ -106,7 +108,7 @@ def __setitem__(self, key, value, /) -> None:
     a[key] = _value_for(self, a, value)
 
 
-def _value_for(x: ndarray, a, value):
+def _value_for(x: ndarray, a: Any, value: Any) -> Any:
     """``value`` ready to write into x: spec promotion only (no cross-kind or narrowing casts)."""
     tv = type(value)
     rule = _SCALAR_RULE.get((a.dtype, tv))
@@ -130,9 +132,9 @@ def _value_for(x: ndarray, a, value):
     raise TypeError(f"can write a Python scalar or a dltensor array, not {tv.__name__}")
 
 
-def _scalar_rules() -> dict:
+def _scalar_rules() -> dict[tuple[np.dtype[Any], type], tuple[int, int] | Literal[True]]:
     """(backend dtype, Python scalar type) -> True, or the (min, max) an int must fit in."""
-    rules = {}
+    rules: dict[tuple[np.dtype[Any], type], tuple[int, int] | Literal[True]] = {}
     for np_dtype, dt in FROM_NUMPY.items():
         kind = dt.kind or "real floating"  # bfloat16, float8: held floats
         for tv, kinds in _SCALAR_INTO.items():
@@ -160,16 +162,17 @@ def _check_slice(s: slice) -> slice:
         raise IndexError(f"slice bounds must be integers or None, not {s!r}") from None
 
 
-def _index(v) -> int:
+def _index(v: Any) -> int:
     if type(v) is bool or type(v) is np.bool_:
         raise TypeError("a bool is not an integer index")
     return operator.index(v)
 
 
-def _backend_key(x: ndarray, key, setting: bool) -> tuple:
+def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines."""
     parts = key if type(key) is tuple else (key,)
-    out = []
+    out: list[Any] = []
+    k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
     ellipsis = mask = int_array = basic = False
     for k in parts:
@@ -245,42 +248,42 @@ def _backend_key(x: ndarray, key, setting: bool) -> tuple:
 
 # --- conversion to Python scalars ------------------------------------------------------------
 
-def _scalar(x: ndarray, name: str):
+def _scalar(x: ndarray, name: str) -> Any:
     if x.ndim != 0:
         raise TypeError(f"{name}() needs a 0-d array, not one of shape {x.shape}")
     return x._compute()
 
 
-def __bool__(self, /) -> bool:
+def __bool__(self: ndarray, /) -> bool:
     return bool(_scalar(self, "bool"))
 
 
-def __int__(self, /) -> int:
+def __int__(self: ndarray, /) -> int:
     a = _scalar(self, "int")
     if self.dtype.kind == "complex floating":
         raise TypeError("int() of a complex array is undefined; take real() or abs() first")
     return int(a)
 
 
-def __float__(self, /) -> float:
+def __float__(self: ndarray, /) -> float:
     a = _scalar(self, "float")
     if self.dtype.kind == "complex floating":
         raise TypeError("float() of a complex array is undefined; take real() or abs() first")
     return float(a)
 
 
-def __complex__(self, /) -> complex:
+def __complex__(self: ndarray, /) -> complex:
     return complex(_scalar(self, "complex"))
 
 
-def __index__(self, /) -> int:
+def __index__(self: ndarray, /) -> int:
     a = _scalar(self, "operator.index")
     if self.dtype.kind not in _INTEGER_KINDS:
         raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
     return int(a)
 
 
-def __iter__(self, /):
+def __iter__(self: ndarray, /) -> Iterator[ndarray]:
     """Iterate over the first axis: 0-d arrays for a 1-D array (views, like ``x[i]``)."""
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
@@ -291,24 +294,25 @@ def __iter__(self, /):
 
 # --- transposes and copies -------------------------------------------------------------------
 
-def _T(self) -> ndarray:
+def _T(self: ndarray) -> ndarray:
     if self.ndim != 2:
         raise ValueError(f"x.T needs a 2-D array, not {self.ndim}-D; use x.mT for stacks of "
                          "matrices or permute_dims() for other axis orders")
     return wrap(self._compute().T, self._device)
 
 
-def __copy__(self) -> ndarray:
+def __copy__(self: ndarray) -> ndarray:
     return wrap(self._compute().copy(), self._device)
 
 
-def __deepcopy__(self, memo) -> ndarray:
+def __deepcopy__(self: ndarray, memo: object) -> ndarray:
     return __copy__(self)
 
 
 for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
            __iter__, __copy__, __deepcopy__):
     setattr(ndarray, _f.__name__, _f)
-ndarray.mT = property(matrix_transpose, doc="The last two axes swapped (stacked transposes).")
-ndarray.T = property(_T, doc="The transpose of a 2-D array.")
+setattr(ndarray, "mT", property(matrix_transpose,
+                                doc="The last two axes swapped (stacked transposes)."))
+setattr(ndarray, "T", property(_T, doc="The transpose of a 2-D array."))
 del _f

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from ._backends import NoBackendError, backend_for
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dtypes import SPEC_DTYPES, DType, complex128, float64, int64
@@ -13,12 +14,12 @@ _COMPOSITE_KINDS = {
     "integral": ("signed integer", "unsigned integer"),
     "numeric": ("signed integer", "unsigned integer", "real floating", "complex floating"),
 }
-_ATOMIC_KINDS = frozenset(d.kind for d in SPEC_DTYPES)
+_ATOMIC_KINDS = frozenset(d.kind for d in SPEC_DTYPES if d.kind is not None)  # (all have one)
 _DEFAULT_DTYPES = {"real floating": float64, "complex floating": complex128,
                    "integral": int64, "indexing": int64}
 
 
-def _kinds(kind) -> frozenset[str]:
+def _kinds(kind: str | tuple[str, ...] | None) -> frozenset[str]:
     """The atomic kinds a ``kind`` argument (a string or a tuple of them) names."""
     names = kind if isinstance(kind, tuple) else (kind,)
     out: set[str] = set()
@@ -57,13 +58,15 @@ class Info:
         import cupy
         return (CPU, *(Device(2, i) for i in range(cupy.cuda.runtime.getDeviceCount())))
 
-    def default_dtypes(self, *, device=None) -> dict[str, DType]:
+    def default_dtypes(self, *,
+                       device: Device | str | tuple[int, int] | None = None) -> dict[str, DType]:
         """The default dtypes (the same on every device)."""
         if device is not None:
             as_device(device)  # rejects what is not a device
         return dict(_DEFAULT_DTYPES)
 
-    def dtypes(self, *, device=None, kind=None) -> dict[str, DType]:
+    def dtypes(self, *, device: Device | str | tuple[int, int] | None = None,
+               kind: str | tuple[str, ...] | None = None) -> dict[str, DType]:
         """The array API dtypes (of ``kind``, read as isdtype() reads it), name -> dtype.
 
         The same on every device: memory of any of them can be held and handed on anywhere.

@@ -7,7 +7,11 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from . import _dlpack
 from ._array import CPU_READABLE, from_tensor, ndarray, wrap
@@ -24,7 +28,8 @@ _DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64), "u": np.d
                      "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
-def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None) -> ndarray:
+def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = None,
+                copy: bool | None = None) -> ndarray:
     """Import any DLPack producer (or a bare DLPack capsule) without a copy.
 
     ``device`` moves the result there (copying); ``copy=True`` always copies, ``copy=False``
@@ -56,7 +61,7 @@ def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None
     return out if device is None else _finish(out, None, device, copy)
 
 
-def _import_capsule(x: object, copy=None) -> ndarray:
+def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
     try:
         capsule = _dlpack.request_capsule(x, copy=copy)
@@ -71,13 +76,13 @@ def _import_capsule(x: object, copy=None) -> ndarray:
 
 
 # The plain imports (no dtype, device or copy asked), one function per exact type, found once.
-_importers: dict[type, object] = {
+_importers: dict[type, Callable[[Any], ndarray]] = {
     ndarray: lambda x: x,
     _dlpack.capsule._CapsuleType: lambda c: from_tensor(_dlpack.consume_capsule(c)),
 }
 
 
-def _torch_exportable(t) -> bool:
+def _torch_exportable(t: Any) -> bool:
     # What torch.Tensor.__dlpack__ checks and its C exchange API (2.13) does not: exporting a
     # conjugate view through it would hand out un-conjugated values.
     return not t.requires_grad and not t.is_conj()
@@ -85,10 +90,10 @@ def _torch_exportable(t) -> bool:
 
 # Producers whose C exchange API (DLPack 1.3) is used, each with the checks its __dlpack__
 # makes that the C path skips. Any other type goes through __dlpack__.
-_EXCHANGE_GUARDS = {"torch.Tensor": _torch_exportable}
+_EXCHANGE_GUARDS: dict[str, Callable[[Any], bool]] = {"torch.Tensor": _torch_exportable}
 
 
-def _importer_for(tp: type):
+def _importer_for(tp: type) -> Callable[[Any], ndarray]:
     imp = _importers.get(tp)
     if imp is None:
         # Not NumPy's C consumer, though it is faster for JAX: it imports legacy capsules
@@ -96,18 +101,20 @@ def _importer_for(tp: type):
         # legacy capsules only.
         guard = _EXCHANGE_GUARDS.get(f"{tp.__module__}.{tp.__qualname__}")
         take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
-        imp = _importers[tp] = _import_capsule if take is None else _exchange_importer(take, guard)
+        imp = _importers[tp] = (_import_capsule if take is None or guard is None
+                                else _exchange_importer(take, guard))  # (take implies guard)
     return imp
 
 
-def _exchange_importer(take, guard):
+def _exchange_importer(take: Callable[[object], int], guard: Callable[[Any], bool]
+                       ) -> Callable[[Any], ndarray]:
     # A trusted C producer's CPU tensor goes to NumPy's C consumer, which validates, owns and
     # releases it in C (~1 us less than ours in Python; the array's managed tensor then lives
     # as the base of its NumPy view). Anything NumPy refuses (device memory, whose streams the
     # C path does not order; bfloat16) comes again through __dlpack__ and our own consumer.
     adopt = backend_for(CPU).adopt
 
-    def imp(x) -> ndarray:
+    def imp(x: Any) -> ndarray:
         if guard(x):
             try:
                 address = take(x)
@@ -121,7 +128,8 @@ def _exchange_importer(take, guard):
     return imp
 
 
-def asarray(obj: object, /, *, dtype: DType | None = None, device: object = None,
+def asarray(obj: Any, /, *, dtype: DType | None = None,
+            device: Device | str | tuple[int, int] | None = None,
             copy: bool | None = None) -> ndarray:
     """An ndarray from any array, DLPack capsule, buffer, scalar or nested sequence.
 
@@ -167,12 +175,12 @@ def asarray(obj: object, /, *, dtype: DType | None = None, device: object = None
     return _from_python(obj, dtype, device, copy)
 
 
-def _no_copy(copy):
+def _no_copy(copy: bool | None) -> bool | None:
     """What _from_numpy gets when _finish will copy: never a copy, but copy=False still binds."""
     return False if copy is False else None
 
 
-def _has_buffer(obj: object) -> bool:
+def _has_buffer(obj: Any) -> bool:
     try:
         memoryview(obj)
     except TypeError:
@@ -180,7 +188,7 @@ def _has_buffer(obj: object) -> bool:
     return True
 
 
-def _from_numpy(a: np.ndarray, copy) -> ndarray:
+def _from_numpy(a: npt.NDArray[Any], copy: bool | None) -> ndarray:
     """Wrap a NumPy array (subclasses and non-native byte orders too)."""
     if a.dtype not in FROM_NUMPY:
         if a.dtype.kind in "biufc" and not a.dtype.isnative:
@@ -192,7 +200,8 @@ def _from_numpy(a: np.ndarray, copy) -> ndarray:
     return wrap(a.copy() if copy else a)
 
 
-def _from_python(obj, dtype: DType | None, device, copy) -> ndarray:
+def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int, int] | None,
+                 copy: bool | None) -> ndarray:
     if copy is False:
         raise ValueError("copy=False: a Python scalar or sequence must be copied into an array")
     if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
@@ -214,18 +223,19 @@ def _from_python(obj, dtype: DType | None, device, copy) -> ndarray:
     return x if dev is CPU else move(x, dev, copy=None)
 
 
-def _has_str(seq) -> bool:
+def _has_str(seq: Any) -> bool:
     return any(isinstance(e, str) or (isinstance(e, (list, tuple)) and _has_str(e)) for e in seq)
 
 
-def _holds_arrays(obj) -> bool:
+def _holds_arrays(obj: Any) -> bool:
     """Whether a sequence holds arrays, whose dtype (not the scalar default) must win."""
     if isinstance(obj, (list, tuple)):
         return any(_holds_arrays(e) for e in obj)
     return isinstance(obj, (ndarray, np.ndarray, np.generic))
 
 
-def _finish(x: ndarray, dtype: DType | None, device, copy) -> ndarray:
+def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,
+            copy: bool | None) -> ndarray:
     """Apply the dtype, device and copy requests to an imported array."""
     if device is not None:
         dev = as_device(device)
@@ -243,7 +253,8 @@ def _finish(x: ndarray, dtype: DType | None, device, copy) -> ndarray:
     return x
 
 
-def move(x: ndarray, device: Device, *, stream=None, copy=None) -> ndarray:
+def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = None
+         ) -> ndarray:
     """``x`` on ``device``: itself when it is there already, else a copy (or a view of the same
     memory between CPU-readable devices). ``copy=False`` refuses a copy with BufferError."""
     src = x._device
@@ -282,14 +293,14 @@ def move(x: ndarray, device: Device, *, stream=None, copy=None) -> ndarray:
                       f"its from_dlpack()")
 
 
-def _cupy_stream(stream):
+def _cupy_stream(stream: Any) -> Any:
     if stream is None:
         return None
     import cupy
     return cupy.cuda.ExternalStream(stream) if isinstance(stream, int) else stream
 
 
-def _from_cuda_array_interface(obj, cai: dict) -> ndarray:
+def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     """Zero-copy import of ``__cuda_array_interface__`` (held when CuPy cannot compute)."""
     typestr = cai["typestr"]
     npdt = np.dtype(typestr)
@@ -297,11 +308,12 @@ def _from_cuda_array_interface(obj, cai: dict) -> ndarray:
     shape = tuple(cai["shape"])
     ptr, read_only = cai["data"]
     if cai.get("strides") is None:
-        strides, acc = [], 1
+        rev: list[int] = []
+        acc = 1
         for s in reversed(shape):
-            strides.append(acc)
+            rev.append(acc)
             acc *= max(s, 1)
-        strides = tuple(reversed(strides))
+        strides = tuple(reversed(rev))
     else:
         if any(s % npdt.itemsize for s in cai["strides"]):
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
@@ -320,5 +332,5 @@ def _from_cuda_array_interface(obj, cai: dict) -> ndarray:
     return from_tensor(_dlpack.consume_capsule(capsule))
 
 
-def default_device_for(device) -> Device:
+def default_device_for(device: Device | str | tuple[int, int] | None) -> Device:
     return get_default_device() if device is None else as_device(device)

@@ -8,6 +8,7 @@ would otherwise answer with a float64 result. ``linalg.py`` builds on the helper
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ._array import ndarray, wrap
 from ._dispatch import check_device, namespace_for, wrap_result
@@ -22,7 +23,7 @@ FLOATING = frozenset({"real floating", "complex floating"})
 _KIND_WORDS = {NUMERIC: "numeric", FLOATING: "floating-point"}
 
 
-def require(name: str, x, kinds: frozenset) -> None:
+def require(name: str, x: object, kinds: frozenset[Any]) -> None:
     """TypeError unless ``x`` is an ndarray whose dtype is of one of ``kinds``."""
     if type(x) is not ndarray:
         raise TypeError(f"{name} needs a dltensor array, not {type(x).__name__} "
@@ -32,7 +33,8 @@ def require(name: str, x, kinds: frozenset) -> None:
                         f"not {x.dtype.name}")
 
 
-def require_pair(name: str, x1, x2, kinds: frozenset = NUMERIC) -> Device:
+def require_pair(name: str, x1: ndarray, x2: ndarray, kinds: frozenset[Any] = NUMERIC
+                 ) -> Device:
     """Check two operands' dtypes (and that the spec promotes them) and device; their device."""
     require(name, x1, kinds)
     require(name, x2, kinds)
@@ -48,7 +50,9 @@ def matmul(x1: ndarray, x2: ndarray, /) -> ndarray:
     if type(x1) is not ndarray or type(x2) is not ndarray:
         raise TypeError(f"matmul needs two dltensor arrays, not {type(x1).__name__} and "
                         f"{type(x2).__name__}")
-    return _matmul(x1, x2)  # the @ operator's: one set of dtype and device rules, one fast path
+    # the @ operator's: one set of dtype and device rules, one fast path
+    result: ndarray = _matmul(x1, x2)
+    return result
 
 
 def matrix_transpose(x: ndarray, /) -> ndarray:
@@ -77,8 +81,9 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
                 raise ValueError(f"tensordot: axis {i} of x1 (size {x1.shape[i]}) and axis {j} "
                                  f"of x2 (size {x2.shape[j]}) differ; contracted axes do not "
                                  "broadcast")
-    return wrap_result(namespace_for(dev).tensordot(x1._compute(), x2._compute(), axes=axes),
-                       dev)
+    result: ndarray = wrap_result(
+        namespace_for(dev).tensordot(x1._compute(), x2._compute(), axes=axes), dev)
+    return result
 
 
 def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
@@ -91,4 +96,6 @@ def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: x1 and x2 have {x1.shape[axis]} and {x2.shape[axis]} "
                          f"elements along axis {axis}; the contracted axis does not broadcast")
-    return wrap_result(namespace_for(dev).vecdot(x1._compute(), x2._compute(), axis=axis), dev)
+    result: ndarray = wrap_result(
+        namespace_for(dev).vecdot(x1._compute(), x2._compute(), axis=axis), dev)
+    return result

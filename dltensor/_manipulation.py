@@ -7,6 +7,9 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import check_device, namespace_for, native, wrap_result
@@ -19,7 +22,7 @@ __all__ = [
 ]
 
 
-def result_dtype(arrays) -> object:
+def result_dtype(arrays: Sequence[Any]) -> Any:
     """The spec's promoted backend dtype of ``arrays``; TypeError where it defines none."""
     dt = arrays[0].dtype
     for a in arrays[1:]:
@@ -32,7 +35,7 @@ def result_dtype(arrays) -> object:
     return dt
 
 
-def _joined(name: str, arrays, axis) -> ndarray:
+def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
     if not isinstance(arrays, (list, tuple)) or not arrays:
         raise ValueError(f"{name} needs a non-empty list or tuple of arrays")
     for a in arrays:
@@ -42,8 +45,9 @@ def _joined(name: str, arrays, axis) -> ndarray:
     dev = check_device(*arrays)
     natives = [native(a) for a in arrays]
     # NumPy would promote int64 with uint64 to float64, or ints with floats: the spec does not.
-    return wrap_result(getattr(namespace_for(dev), name)(
+    result: ndarray = wrap_result(getattr(namespace_for(dev), name)(
         natives, axis=axis, dtype=result_dtype(natives)), dev)
+    return result
 
 
 def concat(arrays: tuple[ndarray, ...] | list[ndarray], /, *, axis: int | None = 0) -> ndarray:
@@ -139,4 +143,6 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
     dev = x._device
-    return wrap_result(tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)
+    result: tuple[ndarray, ...] = wrap_result(
+        tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)
+    return result

@@ -55,7 +55,8 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         raise TypeError("searchsorted takes an array, int or float as x2, not complex")
     else:
         a2 = ns.asarray(x2, dtype=scalar_dtype(x2, a1.dtype, "searchsorted"))
-    return wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
+    result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
+    return result
 
 
 def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
@@ -89,4 +90,5 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
     else:
         a2 = native(x2)
         a1 = ns.asarray(x1, dtype=scalar_dtype(x1, a2.dtype, "where"))
-    return wrap_result(ns.where(c, a1, a2), dev)
+    result: ndarray = wrap_result(ns.where(c, a1, a2), dev)
+    return result

@@ -7,7 +7,8 @@ with the spec's field names.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
 from ._array import ndarray
 from ._dispatch import delegating
@@ -33,7 +34,10 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: ndarray
 
 
-def _unique(name: str, result_type, x: ndarray):
+_R = TypeVar("_R")
+
+
+def _unique(name: str, result_type: Callable[..., _R], x: ndarray) -> _R:
     dev = x._device
     r = getattr(namespace_for(dev), name)(native(x))
     return result_type(*(wrap_result(a, dev) for a in r))
@@ -66,4 +70,6 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     if not (isinstance(x1, ndarray) or isinstance(x2, ndarray)):
         raise TypeError("isin needs at least one of x1 and x2 to be an array")
     dev = device_of((x1, x2))
-    return wrap_result(namespace_for(dev).isin(native(x1), native(x2), invert=invert), dev)
+    result: ndarray = wrap_result(
+        namespace_for(dev).isin(native(x1), native(x2), invert=invert), dev)
+    return result

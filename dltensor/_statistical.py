@@ -9,11 +9,14 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ._array import ndarray, wrap
 from ._dispatch import delegating, native_dtype
 from ._devices import CPU
+from ._dtypes import DType
 from ._dispatch import namespace_for, native, wrap_result
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
@@ -23,7 +26,7 @@ _np_ndarray = np.ndarray
 _asarray = np.asarray
 
 
-def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype=None,
+def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
         keepdims: bool = False) -> ndarray:
     """The sum of the elements of ``x`` along ``axis`` (all axes by default)."""
     if type(x) is ndarray and x._device is CPU and dtype is None:
@@ -35,38 +38,42 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype=None,
     return _reduce("sum", x, axis, dtype, keepdims)
 
 
-def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype=None,
+def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
          keepdims: bool = False) -> ndarray:
     """The product of the elements of ``x`` along ``axis`` (all axes by default)."""
     return _reduce("prod", x, axis, dtype, keepdims)
 
 
-def _reduce(name: str, x: ndarray, axis, dtype, keepdims: bool) -> ndarray:
+def _reduce(name: str, x: ndarray, axis: int | tuple[int, ...] | None, dtype: DType | None,
+            keepdims: bool) -> ndarray:
     dev = x._device
     r = getattr(namespace_for(dev), name)(native(x), axis=axis, dtype=native_dtype(dtype),
                                           keepdims=keepdims)
-    return wrap_result(r, dev)
+    result: ndarray = wrap_result(r, dev)
+    return result
 
 
-def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype=None,
+def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
     return _accumulate("cumulative_sum", x, axis, dtype, include_initial)
 
 
-def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype=None,
+def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
     return _accumulate("cumulative_prod", x, axis, dtype, include_initial)
 
 
-def _accumulate(name: str, x: ndarray, axis, dtype, include_initial: bool) -> ndarray:
+def _accumulate(name: str, x: ndarray, axis: int | None, dtype: DType | None,
+                include_initial: bool) -> ndarray:
     dev = x._device
     r = getattr(namespace_for(dev), name)(native(x), axis=axis, dtype=native_dtype(dtype),
                                           include_initial=include_initial)
-    return wrap_result(r, dev)
+    result: ndarray = wrap_result(r, dev)
+    return result
 
 
 @delegating

@@ -30,4 +30,5 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
     joined to ``x`` first)."""
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
-    return _diff(x, axis=axis, n=n, **edges)
+    result: ndarray = _diff(x, axis=axis, n=n, **edges)
+    return result

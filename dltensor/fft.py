@@ -8,13 +8,13 @@ hand-written: array-api-compat takes only the string ``"cpu"`` as a device and a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._devices import CPU, as_device, get_default_device
+from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import delegate
 from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
@@ -29,9 +29,10 @@ _Norm = Literal["backward", "ortho", "forward"]
 _backend = {name: delegate(name, "fft") for name in __all__}
 
 
-def _transform(name: str, x, kinds: frozenset, **kwargs) -> ndarray:
+def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> ndarray:
     require(name, x, kinds)
-    return _backend[name](x, **kwargs)
+    result: ndarray = _backend[name](x, **kwargs)
+    return result
 
 
 def fft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
@@ -95,18 +96,19 @@ def ihfft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
 
 
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: DType | None = None,
-            device: object = None) -> ndarray:
+            device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """The sample frequencies of an ``n``-point DFT with sample spacing ``d``."""
     return _frequencies(np.fft.fftfreq, n, d, dtype, device)
 
 
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: DType | None = None,
-             device: object = None) -> ndarray:
+             device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """The non-negative sample frequencies of an ``n``-point ``rfft``."""
     return _frequencies(np.fft.rfftfreq, n, d, dtype, device)
 
 
-def _frequencies(f, n: int, d: float, dtype: DType | None, device) -> ndarray:
+def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
+                 device: Device | str | tuple[int, int] | None) -> ndarray:
     if dtype is None:
         dtype = _DEFAULT_REAL_FLOAT
     elif type(dtype) is not DType or dtype.kind != "real floating":

@@ -10,7 +10,7 @@ takes a dltensor dtype.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from ._array import ndarray
 from ._dispatch import delegate
@@ -59,14 +59,15 @@ _backend = {name: delegate(name, "linalg") for name in (
     "svd", "svdvals", "trace", "vector_norm")}
 
 
-def _floating(name: str, x, **kwargs):
+def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     require(name, x, FLOATING)
     return _backend[name](x, **kwargs)
 
 
 def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
     """The Cholesky factor of each Hermitian positive-definite matrix (lower unless ``upper``)."""
-    return _floating("cholesky", x, upper=upper)
+    result: ndarray = _floating("cholesky", x, upper=upper)
+    return result
 
 
 def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
@@ -79,12 +80,14 @@ def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError(f"cross needs 3 elements along axis {axis} in both arrays, not "
                          f"{x1.shape[axis]} and {x2.shape[axis]}")
-    return _backend["cross"](x1, x2, axis=axis)
+    result: ndarray = _backend["cross"](x1, x2, axis=axis)
+    return result
 
 
 def det(x: ndarray, /) -> ndarray:
     """The determinant of each square matrix in ``x``."""
-    return _floating("det", x)
+    result: ndarray = _floating("det", x)
+    return result
 
 
 def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
@@ -93,7 +96,8 @@ def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
         raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
-    return _backend["diagonal"](x, offset=offset)
+    result: ndarray = _backend["diagonal"](x, offset=offset)
+    return result
 
 
 def eigh(x: ndarray, /) -> EighResult:
@@ -103,7 +107,8 @@ def eigh(x: ndarray, /) -> EighResult:
 
 def eigvalsh(x: ndarray, /) -> ndarray:
     """Eigenvalues (ascending) of each Hermitian matrix."""
-    return _floating("eigvalsh", x)
+    result: ndarray = _floating("eigvalsh", x)
+    return result
 
 
 def eig(x: ndarray, /) -> EigResult:
@@ -113,29 +118,34 @@ def eig(x: ndarray, /) -> EigResult:
 
 def eigvals(x: ndarray, /) -> ndarray:
     """Eigenvalues of each square matrix (complex for real input too)."""
-    return _floating("eigvals", x)
+    result: ndarray = _floating("eigvals", x)
+    return result
 
 
 def inv(x: ndarray, /) -> ndarray:
     """The inverse of each square matrix."""
-    return _floating("inv", x)
+    result: ndarray = _floating("inv", x)
+    return result
 
 
 def matrix_norm(x: ndarray, /, *, keepdims: bool = False,
                 ord: int | float | Literal["fro", "nuc"] | None = "fro") -> ndarray:
     """The ``ord`` norm of each matrix (real-valued for complex input)."""
-    return _floating("matrix_norm", x, keepdims=keepdims, ord=ord)
+    result: ndarray = _floating("matrix_norm", x, keepdims=keepdims, ord=ord)
+    return result
 
 
 def matrix_power(x: ndarray, n: int, /) -> ndarray:
     """Each square matrix raised to the integer power ``n`` (negative: of its inverse)."""
     require("matrix_power", x, FLOATING)
-    return _backend["matrix_power"](x, n)
+    result: ndarray = _backend["matrix_power"](x, n)
+    return result
 
 
 def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The rank of each matrix: its singular values above ``rtol`` times the largest."""
-    return _floating("matrix_rank", x, rtol=rtol)
+    result: ndarray = _floating("matrix_rank", x, rtol=rtol)
+    return result
 
 
 def outer(x1: ndarray, x2: ndarray, /) -> ndarray:
@@ -143,12 +153,14 @@ def outer(x1: ndarray, x2: ndarray, /) -> ndarray:
     require_pair("outer", x1, x2)
     if x1.ndim != 1 or x2.ndim != 1:  # NumPy would flatten n-D operands
         raise ValueError(f"outer needs two 1-D arrays, not {x1.ndim}-D and {x2.ndim}-D")
-    return _backend["outer"](x1, x2)
+    result: ndarray = _backend["outer"](x1, x2)
+    return result
 
 
 def pinv(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The Moore-Penrose pseudo-inverse of each matrix."""
-    return _floating("pinv", x, rtol=rtol)
+    result: ndarray = _floating("pinv", x, rtol=rtol)
+    return result
 
 
 def qr(x: ndarray, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
@@ -164,7 +176,8 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     require_pair("solve", x1, x2, FLOATING)
-    return _backend["solve"](x1, x2)
+    result: ndarray = _backend["solve"](x1, x2)
+    return result
 
 
 def svd(x: ndarray, /, *, full_matrices: bool = True) -> SVDResult:
@@ -174,7 +187,8 @@ def svd(x: ndarray, /, *, full_matrices: bool = True) -> SVDResult:
 
 def svdvals(x: ndarray, /) -> ndarray:
     """The singular values of each matrix, largest first."""
-    return _floating("svdvals", x)
+    result: ndarray = _floating("svdvals", x)
+    return result
 
 
 def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
@@ -182,10 +196,13 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     require("trace", x, NUMERIC)
     if dtype is not None and type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not {dtype!r}")
-    return _backend["trace"](x, offset=offset, dtype=None if dtype is None else dtype.numpy)
+    result: ndarray = _backend["trace"](x, offset=offset,
+                                        dtype=None if dtype is None else dtype.numpy)
+    return result
 
 
 def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
                 keepdims: bool = False, ord: int | float = 2) -> ndarray:
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
-    return _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
+    result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
+    return result

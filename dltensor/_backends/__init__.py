@@ -7,6 +7,8 @@ which of its own arrays it produces. A device with no backend is held and handed
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from .._dlpack.abi import DLDeviceType
 from .._devices import Device
 
@@ -26,10 +28,10 @@ _BY_DEVICE = {
     DLDeviceType.kDLCUDAManaged: "numpy",
     DLDeviceType.kDLCUDA: "cupy",
 }
-_loaded: dict[str, object] = {}
+_loaded: dict[str, ModuleType] = {}
 
 
-def backend_for(device: Device):
+def backend_for(device: Device) -> ModuleType:
     """The backend module that computes on ``device``; NoBackendError when there is none."""
     name = _BY_DEVICE.get(device.device_type)
     if name is not None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import _dlpack
 
 __all__ = ["available", "missing_reason", "namespace", "view", "is_native"]
 
-_cupy = None
-_reason = None
+_cupy: Any = None  # the cupy module once usable (no stubs)
+_reason: str | None = None
 
 
-def _load():
+def _load() -> Any:
     global _cupy, _reason
     if _cupy is None and _reason is None:
         try:
@@ -33,12 +35,12 @@ def missing_reason() -> str:
     return _reason or ""
 
 
-def namespace():
+def namespace() -> Any:
     import array_api_compat.cupy as ns
     return ns
 
 
-def native_type():
+def native_type() -> Any:
     return _load().ndarray
 
 
@@ -50,14 +52,16 @@ class _Export:
     """Hands CuPy one fresh capsule over a managed tensor we own (CuPy keeps it alive)."""
 
     __slots__ = ("mt",)
+    mt: _dlpack.ManagedTensor
 
-    def __init__(self, mt):
+    def __init__(self, mt: _dlpack.ManagedTensor):
         self.mt = mt
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         return (self.mt.device_type, self.mt.device_id)
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: Any = None, copy: bool | None = None) -> object:
         mt = self.mt
         return _dlpack.make_capsule(
             mt, data=mt.data or 0, byte_offset=mt.byte_offset,
@@ -66,7 +70,7 @@ class _Export:
             version=(1, 0) if max_version and max_version[0] >= 1 else None)
 
 
-def view(mt: _dlpack.ManagedTensor):
+def view(mt: _dlpack.ManagedTensor) -> Any:
     """A CuPy array over a managed tensor's CUDA memory (CuPy ignores READ_ONLY)."""
     cupy = _load()
     with cupy.cuda.Device(mt.device_id):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from .. import _dlpack
 from .._dtypes import dtype_from_dlpack
@@ -20,10 +23,10 @@ def missing_reason() -> str:  # pragma: no cover - NumPy is a hard dependency
     return "NumPy is missing"
 
 
-_ns = None
+_ns: Any = None  # array_api_compat.numpy
 
 
-def namespace():
+def namespace() -> Any:
     """array-api-compat's NumPy namespace (imported on first use: it costs ~50 ms)."""
     global _ns
     if _ns is None:
@@ -41,12 +44,12 @@ class _Interface:
 
     __slots__ = ("__array_interface__", "owner")
 
-    def __init__(self, interface: dict, owner: object):
+    def __init__(self, interface: dict[str, Any], owner: object):
         self.__array_interface__ = interface
         self.owner = owner
 
 
-def view(mt: _dlpack.ManagedTensor) -> np.ndarray:
+def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     """A NumPy array over a managed tensor's memory, read-only if the tensor is."""
     dt = dtype_from_dlpack(mt.code, mt.bits)
     npdt = dt.numpy
@@ -77,19 +80,22 @@ def view(mt: _dlpack.ManagedTensor) -> np.ndarray:
 
 _capsule_new = _dlpack.capsule.PyCapsule_New
 _VERSIONED_NAME = _dlpack.capsule.CAPSULE_NAME_VERSIONED
+_versioned_destructor: int  # set by harvest_c_release() below
 
 
 class _Handoff:
     """Gives NumPy's from_dlpack one capsule we made, once."""
 
     __slots__ = ("capsule",)
+    capsule: Any  # a PyCapsule (NumPy's stubs want typing_extensions.CapsuleType)
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: Any = None, copy: bool | None = None) -> Any:
         capsule, self.capsule = self.capsule, None
         return capsule
 
 
-def adopt(address: int):
+def adopt(address: int) -> npt.NDArray[Any] | None:
     """NumPy's C consumer takes an owning DLManagedTensorVersioned* (from a trusted C producer's
     exchange API): a NumPy array over it, whose base calls the deleter, in C, once. None when
     NumPy refuses it (not CPU memory, a dtype it lacks); the tensor is released then.
@@ -116,6 +122,7 @@ def harvest_c_release() -> None:
         name = cap.capsule_name(c)
         address = cap.PyCapsule_GetPointer(c, name)
         deleter = ctypes.c_void_p.from_address(address + offset).value
+        assert deleter is not None  # (NumPy's exports always carry a deleter)
         _dlpack.use_c_release(versioned, cap.PyCapsule_GetDestructor(c), deleter)
     global _versioned_destructor
     _versioned_destructor = _dlpack.produce._c_release[True][0]

@@ -71,8 +71,10 @@ def _py_capsule_destructor(capsule_address: int) -> None:  # pragma: no cover - 
         DELETER(deleter)(address)
 
 
-_PY_DESTRUCTOR = ctypes.cast(_py_capsule_destructor, ctypes.c_void_p).value
-_PY_DELETER = ctypes.cast(_py_deleter, ctypes.c_void_p).value
+# (c_void_p.value is typed Optional; a function's address is never NULL)
+_PY_DESTRUCTOR: int = ctypes.cast(  # type: ignore[assignment]
+    _py_capsule_destructor, ctypes.c_void_p).value
+_PY_DELETER: int = ctypes.cast(_py_deleter, ctypes.c_void_p).value  # type: ignore[assignment]
 
 
 def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[int, int],
@@ -93,8 +95,6 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
         raise MemoryError("could not allocate a DLPack managed tensor")
     shape_p = address + header.size if ndim else 0
     strides_p = shape_p + 8 * ndim if ndim else 0
-    destructor: int | None
-    deleter: int | None
     c_pair = _c_release.get(versioned)
     if c_pair is not None:
         destructor, deleter = c_pair

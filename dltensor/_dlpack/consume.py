@@ -9,6 +9,7 @@ before anyone may use it.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import struct
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -61,12 +62,20 @@ def valid_bits(code: int, bits: int) -> bool:
     return False
 
 
-_live = 0  # ManagedTensors not yet released, for leak tests
+# Owned and released ManagedTensors, for leak tests. itertools.count, not `_live += 1`: its
+# next() is one C call, so no thread switch can fall between a load and a store (3.10 can
+# switch there) and the count stays exact with threads.
+_owned = itertools.count()
+_released = itertools.count()
+
+
+def _value(counter: itertools.count[int]) -> int:
+    return int(repr(counter)[6:-1])  # "count(N)": reads it without advancing it
 
 
 def live_count() -> int:
     """How many consumed managed tensors are still owned (not yet deleted)."""
-    return _live
+    return _value(_owned) - _value(_released)
 
 
 # One ctypes function object per distinct deleter address (producers have a handful): making
@@ -127,8 +136,7 @@ class ManagedTensor:
         """Call the producer's deleter now (once; later calls do nothing)."""
         deleter, self._deleter = self._deleter, None
         if deleter is not None:
-            global _live
-            _live -= 1
+            next(_released)
             _call(deleter, self.address)
 
     def __del__(self, _fns: dict[int, Callable[[int], None]] = _deleter_fns,
@@ -139,8 +147,7 @@ class ManagedTensor:
         deleter = getattr(self, "_deleter", None)
         if deleter is not None:
             self._deleter = None
-            global _live
-            _live -= 1
+            next(_released)
             fn = _fns.get(deleter)
             if fn is not None:
                 fn(self.address)
@@ -228,8 +235,7 @@ def own(address: int, versioned: bool = True) -> ManagedTensor:
     mt.code, mt.bits, mt.lanes = code, bits, lanes
     mt.shape, mt.strides = shape, strides
     if deleter:
-        global _live
-        _live += 1
+        next(_owned)
         mt._deleter = deleter
     else:
         mt._deleter = None

@@ -35,7 +35,6 @@ PyCapsule_GetPointer = _fn("PyCapsule_GetPointer", _vp, _obj, _cp)
 PyCapsule_SetName = _fn("PyCapsule_SetName", ctypes.c_int, _obj, _cp)
 PyCapsule_GetDestructor = _fn("PyCapsule_GetDestructor", _vp, _obj)
 PyCapsule_SetDestructor = _fn("PyCapsule_SetDestructor", ctypes.c_int, _obj, _vp)
-PyCapsule_CheckExact = None  # no such exported function; see is_capsule()
 
 Py_IncRef = _fn("Py_IncRef", None, _obj)
 Py_DecRef = _fn("Py_DecRef", None, _obj)

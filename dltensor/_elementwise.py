@@ -593,4 +593,18 @@ def _install() -> None:
 
 _install()
 
-__all__ = [*UNARY, *BINARY, "clip"]
+if TYPE_CHECKING:
+    # the same names, spelled out: type checkers read only a literal __all__
+    __all__ = [
+        "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "ceil",
+        "conj", "cos", "cosh", "exp", "expm1", "floor", "imag", "isfinite", "isinf", "isnan",
+        "log", "log1p", "log2", "log10", "logical_not", "negative", "positive", "real",
+        "reciprocal", "round", "sign", "signbit", "sin", "sinh", "sqrt", "square", "tan",
+        "tanh", "trunc", "add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or",
+        "bitwise_right_shift", "bitwise_xor", "copysign", "divide", "equal", "floor_divide",
+        "greater", "greater_equal", "hypot", "less", "less_equal", "logaddexp", "logical_and",
+        "logical_or", "logical_xor", "maximum", "minimum", "multiply", "nextafter",
+        "not_equal", "pow", "remainder", "subtract", "clip"
+    ]
+else:
+    __all__ = [*UNARY, *BINARY, "clip"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 from ._backends import NoBackendError, backend_for
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dtypes import SPEC_DTYPES, DType, complex128, float64, int64

@@ -275,7 +275,6 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
             raise BufferError(f"dltensor cannot move memory from {src} to {device}: {e}") \
                 from None
     if src.device_type in CPU_READABLE and device.device_type == 2:
-        cp = backend_for(device)
         import cupy
         with cupy.cuda.Device(device.device_id):
             return wrap(cupy.asarray(x._compute()), device)
@@ -330,7 +329,3 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
         shape=shape, strides=strides,
         flags=_dlpack.DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
     return from_tensor(_dlpack.consume_capsule(capsule))
-
-
-def default_device_for(device: Device | str | tuple[int, int] | None) -> Device:
-    return get_default_device() if device is None else as_device(device)

@@ -9,7 +9,6 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 

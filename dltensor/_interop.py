@@ -307,12 +307,7 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     shape = tuple(cai["shape"])
     ptr, read_only = cai["data"]
     if cai.get("strides") is None:
-        rev: list[int] = []
-        acc = 1
-        for s in reversed(shape):
-            rev.append(acc)
-            acc *= max(s, 1)
-        strides = tuple(reversed(rev))
+        strides = _dlpack.compact_strides(shape)
     else:
         if any(s % npdt.itemsize for s in cai["strides"]):
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")

@@ -9,14 +9,15 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import delegating, native_dtype
+from ._dispatch import delegating, namespace_for, native, native_dtype, wrap_result
 from ._devices import CPU
 from ._dtypes import DType
-from ._dispatch import namespace_for, native, wrap_result
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
            "var"]
@@ -34,20 +35,19 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
             a = x._compute()
         r = a.sum(axis=axis, keepdims=keepdims)
         return wrap(r if type(r) is _np_ndarray else _asarray(r))
-    return _reduce("sum", x, axis, dtype, keepdims)
+    return _with_dtype("sum", x, dtype, axis=axis, keepdims=keepdims)
 
 
 def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
          keepdims: bool = False) -> ndarray:
     """The product of the elements of ``x`` along ``axis`` (all axes by default)."""
-    return _reduce("prod", x, axis, dtype, keepdims)
+    return _with_dtype("prod", x, dtype, axis=axis, keepdims=keepdims)
 
 
-def _reduce(name: str, x: ndarray, axis: int | tuple[int, ...] | None, dtype: DType | None,
-            keepdims: bool) -> ndarray:
+def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> ndarray:
+    """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's."""
     dev = x._device
-    r = getattr(namespace_for(dev), name)(native(x), axis=axis, dtype=native_dtype(dtype),
-                                          keepdims=keepdims)
+    r = getattr(namespace_for(dev), name)(native(x), dtype=native_dtype(dtype), **kwargs)
     result: ndarray = wrap_result(r, dev)
     return result
 
@@ -56,23 +56,15 @@ def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | Non
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
-    return _accumulate("cumulative_sum", x, axis, dtype, include_initial)
+    return _with_dtype("cumulative_sum", x, dtype, axis=axis, include_initial=include_initial)
 
 
 def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    return _accumulate("cumulative_prod", x, axis, dtype, include_initial)
-
-
-def _accumulate(name: str, x: ndarray, axis: int | None, dtype: DType | None,
-                include_initial: bool) -> ndarray:
-    dev = x._device
-    r = getattr(namespace_for(dev), name)(native(x), axis=axis, dtype=native_dtype(dtype),
-                                          include_initial=include_initial)
-    result: ndarray = wrap_result(r, dev)
-    return result
+    return _with_dtype("cumulative_prod", x, dtype, axis=axis,
+                       include_initial=include_initial)
 
 
 @delegating

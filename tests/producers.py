@@ -25,7 +25,7 @@ __all__ = [
     "RaisingProducer", "AlwaysTypeErrorProducer", "OldProducer", "NonCapsuleProducer",
     "capsule_struct", "capsule_flags", "capsule_name", "capsule_pointer",
     "CPU", "CUDA", "CUDA_HOST", "VULKAN", "METAL", "ROCM", "ROCM_HOST", "CUDA_MANAGED",
-    "READ_ONLY", "IS_COPIED",
+    "READ_ONLY", "IS_COPIED", "CapsuleHolder",
 ]
 
 CPU, CUDA, CUDA_HOST, VULKAN, METAL, ROCM, ROCM_HOST, CUDA_MANAGED = 1, 2, 3, 7, 8, 10, 11, 13
@@ -374,3 +374,17 @@ class SameCapsuleProducer(Producer):
         if not self.exports:
             self._capsule = super().__dlpack__(**kwargs)
         return self._capsule
+
+
+class CapsuleHolder:
+    """Hands one given capsule to a consumer's from_dlpack (which wants an object, not a
+    capsule), claiming the CPU."""
+
+    def __init__(self, cap):
+        self.cap = cap
+
+    def __dlpack__(self, **kw):
+        return self.cap
+
+    def __dlpack_device__(self):
+        return (1, 0)

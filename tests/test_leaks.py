@@ -9,7 +9,6 @@ order of release among many holders, and the round-trip counts (100k here; a mil
 tests/reliability/soak.py, figures in docs/reliability.md).
 """
 
-import gc
 import itertools
 import os
 
@@ -20,26 +19,13 @@ import torch
 
 import producers as P
 import dltensor
-from dltensor._dlpack import live_count
 from reliability import workloads
 
 ROUND_TRIPS = int(os.environ.get("DLTENSOR_LEAK_ROUND_TRIPS", "100000"))
 MiB = 1 << 20
 
 
-@pytest.fixture(autouse=True)
-def accounting():
-    """live_count() and the test producer's unreleased tensors end where they started.
-
-    The collector is off meanwhile, so garbage other tests left in cycles cannot move them.
-    """
-    gc.disable()
-    try:
-        live, alive = live_count(), P.exports_alive()
-        yield
-        assert (live_count(), P.exports_alive()) == (live, alive), "a tensor leaked"
-    finally:
-        gc.enable()
+pytestmark = pytest.mark.usefixtures("leak_accounting")
 
 
 def cpu(dtype=(2, 32, 1), **kw):

@@ -169,22 +169,11 @@ def test_used_capsule_is_refused():
 def test_capsule_consumed_by_another_library_is_refused():
     p = _producer()
     cap = p.__dlpack__(max_version=(1, 3))
-    a = np.from_dlpack(_Holder(cap))
+    a = np.from_dlpack(P.CapsuleHolder(cap))
     with pytest.raises(BufferError):
         dltensor.from_dlpack(cap)
     del a
     assert p.deleter_calls == 1
-
-
-class _Holder:
-    def __init__(self, cap):
-        self.cap = cap
-
-    def __dlpack__(self, **kw):
-        return self.cap
-
-    def __dlpack_device__(self):
-        return (1, 0)
 
 
 @pytest.mark.parametrize("obj", [42, "dltensor", b"\0" * 8, None, object()],

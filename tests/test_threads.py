@@ -5,9 +5,7 @@ What is and is not thread-safe is written down in docs/reliability.md. The excha
 here (``DLTENSOR_THREAD_SECONDS``); tests/reliability/soak.py runs it 10 s.
 """
 
-import gc
 import os
-import sys
 import threading
 
 import numpy as np
@@ -16,22 +14,14 @@ import torch
 
 import producers as P
 import dltensor
-from dltensor._dlpack import live_count, produce
+from dltensor._dlpack import produce
 from reliability import workloads
 
 SECONDS = float(os.environ.get("DLTENSOR_THREAD_SECONDS", "2"))
 THREADS = 8
 
 
-@pytest.fixture(autouse=True)
-def accounting():
-    gc.disable()
-    try:
-        live, alive = live_count(), P.exports_alive()
-        yield
-        assert (live_count(), P.exports_alive()) == (live, alive), "a tensor leaked"
-    finally:
-        gc.enable()
+pytestmark = pytest.mark.usefixtures("leak_accounting")
 
 
 def test_threads_exchange_tensors_with_numpy_and_torch():
@@ -56,16 +46,7 @@ def _run_together(fn, n=THREADS):
         except BaseException as e:
             errors.append(e)
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        ts = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-    finally:
-        sys.setswitchinterval(old)
+    workloads.run_threads(run, n, 1e-6)
     if errors:
         raise errors[0]
     return out

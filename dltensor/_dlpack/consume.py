@@ -24,7 +24,7 @@ from .abi import (
     DLDeviceType,
 )
 
-__all__ = ["ManagedTensor", "consume_capsule", "own", "request_capsule", "valid_bits", "live_count"]
+__all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "valid_bits", "live_count"]
 
 # DLTensor: data, device_type, device_id, ndim, code, bits, lanes, shape*, strides*, byte_offset.
 _DLTENSOR = "QiiiBBHQQQ"
@@ -71,6 +71,16 @@ _released = itertools.count()
 
 def _value(counter: itertools.count[int]) -> int:
     return int(repr(counter)[6:-1])  # "count(N)": reads it without advancing it
+
+
+def compact_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Row-major strides, in elements, of a compact tensor of ``shape``."""
+    rev: list[int] = []
+    acc = 1
+    for s in reversed(shape):
+        rev.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(rev))
 
 
 def live_count() -> int:
@@ -274,12 +284,7 @@ def _validate(data: int, dev_type: int, dev_id: int, ndim: int, code: int, bits:
         if strides_p:
             strides = fmt.unpack(_MEMORY[strides_p:strides_p + n8])
         else:  # before DLPack 1.2, NULL strides meant compact row-major
-            rev: list[int] = []
-            acc = 1
-            for s in reversed(shape):
-                rev.append(acc)
-                acc *= max(s, 1)
-            strides = tuple(reversed(rev))
+            strides = compact_strides(shape)
     size = 1
     span = 0  # the furthest element from element 0, in elements
     for s, st in zip(shape, strides):

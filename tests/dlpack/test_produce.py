@@ -92,22 +92,11 @@ def test_owner_is_released_by_the_consumer():
     assert sys.getrefcount(o) == before
 
 
-class _Holder:
-    def __init__(self, cap):
-        self.cap = cap
-
-    def __dlpack__(self, **kw):
-        return self.cap
-
-    def __dlpack_device__(self):
-        return (1, 0)
-
-
 @pytest.mark.parametrize("version", [(1, 3), None])
 def test_numpy_consumes_and_releases(version):
     o = Owner()
     before = sys.getrefcount(o)
-    a = np.from_dlpack(_Holder(_export(o, version=version)))
+    a = np.from_dlpack(P.CapsuleHolder(_export(o, version=version)))
     assert a.__array_interface__["data"][0] == o.keep.ctypes.data + 16
     assert a.tolist() == [[2, 3, 4, 5, 6], [7, 8, 9, 10, 11]]
     assert sys.getrefcount(o) == before + 1
@@ -121,7 +110,7 @@ def test_numpy_refusing_sees_its_own_error():
     o = Owner()
     before = sys.getrefcount(o)
     with pytest.raises((BufferError, RuntimeError)) as info:
-        np.from_dlpack(_Holder(_export(o, device=(P.METAL, 0), data=P.FAKE_POINTER)))
+        np.from_dlpack(P.CapsuleHolder(_export(o, device=(P.METAL, 0), data=P.FAKE_POINTER)))
     assert not isinstance(info.value, SystemError)
     assert sys.getrefcount(o) == before
 

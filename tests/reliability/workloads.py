@@ -87,6 +87,21 @@ def round_trips(kind: str, n: int, warmup: int) -> dict:
 
 # --- threads ------------------------------------------------------------------------------------
 
+def run_threads(target, n: int, switch_interval: float) -> None:
+    """Run ``target(i)`` for i in range(n) on n threads and wait for all of them, with the
+    interpreter's switch interval cut to ``switch_interval`` meanwhile so they interleave."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(switch_interval)
+    try:
+        ts = [threading.Thread(target=target, args=(i,)) for i in range(n)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+
+
 def exchange(threads: int = 8, seconds: float = 2.0, switch_interval: float = 1e-5) -> dict:
     """``threads`` threads make tensors and hand them to the next thread, which checks and drops
     them (so every deleter runs on a thread other than its creator's), for ``seconds``.
@@ -161,17 +176,8 @@ def exchange(threads: int = 8, seconds: float = 2.0, switch_interval: float = 1e
             errors.append(traceback.format_exc())
             barrier.abort()
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(switch_interval)
-    try:
-        stop[0] = time.monotonic() + seconds
-        ts = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-    finally:
-        sys.setswitchinterval(old)
+    stop[0] = time.monotonic() + seconds
+    run_threads(work, threads, switch_interval)
     leftover = 0
     for box in boxes:  # what the last round left: released here, on the main thread
         while not box.empty():

@@ -12,15 +12,21 @@ from ._timing import Settings, reason, time_stmt
 SIZES = (10, 10**6, 10**8)
 OP_SIZES = (10, 10**6)
 
-# (row, statement, needs torch, peer). c = cupy array, x = dltensor.asarray(c).
+# (row, statement, source, peer): c = a CuPy array, t = a PyTorch CUDA tensor over its own
+# memory, x = dltensor.asarray(c); source is the array whose pointer the result must keep.
 HANDOFFS = [
-    ("dltensor.asarray(cupy)", "dlt.asarray(c)", False, "cupy.from_dlpack(cupy)"),
-    ("cupy.from_dlpack(dltensor)", "cp.from_dlpack(x)", False, "cupy.from_dlpack(cupy)"),
-    ("torch.from_dlpack(dltensor) [cuda]", "torch.from_dlpack(x)", True,
+    ("dltensor.asarray(cupy)", "dlt.asarray(c)", "c", "cupy.from_dlpack(cupy)"),
+    ("cupy.from_dlpack(dltensor)", "cp.from_dlpack(x)", "c", "cupy.from_dlpack(cupy)"),
+    ("dltensor.asarray(torch) [cuda]", "dlt.asarray(t)", "t", "cupy.from_dlpack(torch)"),
+    ("torch.from_dlpack(dltensor) [cuda]", "torch.from_dlpack(x)", "c",
      "torch.from_dlpack(cupy)"),
-    ("cupy.from_dlpack(cupy)", "cp.from_dlpack(c)", False, None),
-    ("torch.from_dlpack(cupy)", "torch.from_dlpack(c)", True, None),
+    ("torch -> dltensor -> cupy", "cp.from_dlpack(dlt.asarray(t))", "t",
+     "cupy.from_dlpack(torch)"),
+    ("cupy.from_dlpack(cupy)", "cp.from_dlpack(c)", "c", None),
+    ("cupy.from_dlpack(torch)", "cp.from_dlpack(t)", "t", None),
+    ("torch.from_dlpack(cupy)", "torch.from_dlpack(c)", "c", None),
 ]
+CHAIN = "torch -> dltensor -> cupy"
 CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
          ("sum(x)", "ns.sum(x); sync()")]
 
@@ -54,14 +60,15 @@ def run(settings: Settings, log=print) -> dict:
     for n in SIZES:
         log(f"  GPU hand-offs at {n:.0e} elements ...")
         c = cp.zeros(n, cp.float32)
-        env = {"cp": cp, "dlt": dlt, "torch": torch, "c": c, "x": dlt.asarray(c)}
-        for name, stmt, needs_torch, _ in HANDOFFS:
+        env = {"cp": cp, "dlt": dlt, "torch": torch, "c": c, "x": dlt.asarray(c),
+               "t": torch.zeros(n, device="cuda") if torch_ok else None}
+        for name, stmt, source, _ in HANDOFFS:
             cell = handoffs.setdefault(name, {})
-            if needs_torch and not torch_ok:
+            if (source == "t" or "torch" in stmt) and not torch_ok:
                 cell[n] = {"skip": "torch without CUDA"}
                 continue
             try:
-                zero_copy = data_pointer(eval(stmt, env)) == data_pointer(c)
+                zero_copy = data_pointer(eval(stmt, env)) == data_pointer(env[source])
                 cell[n] = {"s": time_stmt(stmt, env, settings), "zero_copy": zero_copy}
             except Exception as e:
                 cell[n] = {"skip": reason(e)}
@@ -80,4 +87,5 @@ def run(settings: Settings, log=print) -> dict:
                     row[lib] = reason(e)
     return {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
             "handoffs": handoffs, "peers": {h[0]: h[3] for h in HANDOFFS if h[3]},
+            "chain": CHAIN,
             "calls": calls}

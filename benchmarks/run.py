@@ -233,7 +233,20 @@ def report_gpu(res: dict) -> list:
                          us(d) if isinstance(d, float) else f"n/a ({str(d)[:30]})",
                          ratio(d / c) if ok else "n/a"])
     print(table(["GPU call (with sync)", "cupy", "dltensor", "ratio"], rows))
-    return []
+    chain = [c for c in res["handoffs"].get(res["chain"], {}).values() if "s" in c]
+    worst = max((c["s"] for c in chain), default=float("nan"))
+    kept = all(c["zero_copy"] for c in chain)
+    extra = [t["dltensor"] - t["cupy"] for by_n in res["calls"].values() for n, t in by_n.items()
+             if n == min(by_n) and isinstance(t.get("dltensor"), float)
+             and isinstance(t.get("cupy"), float)]
+    over = max(extra, default=float("nan"))
+    return [
+        (f"{res['chain']} keeps the pointer, < 5 us (worst size)",
+         f"{us(worst)}, {'same pointer' if kept else 'COPIED'}" if chain else "n/a",
+         None if not chain else (kept and worst < 5e-6)),
+        ("per-call overhead over CuPy within 2 us (worst call, smallest size)",
+         us(over) if extra else "n/a", None if not extra else over <= 2e-6),
+    ]
 
 
 # --- plot and driver ---------------------------------------------------------------------------

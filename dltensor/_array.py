@@ -14,6 +14,7 @@ one (a new op is one table row there); this module holds what every array has.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
@@ -45,6 +46,10 @@ _API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
 # Stream values the standard disallows: 0 on CUDA (ambiguous), 1 and 2 on ROCm (CUDA's
 # legacy and per-thread default streams have no ROCm meaning).
 _FORBIDDEN_STREAMS = {DLDeviceType.kDLCUDA: (0,), DLDeviceType.kDLROCM: (1, 2)}
+# Held CUDA memory whose pending work is queued on a stream its producer named (from a
+# __cuda_array_interface__ read without CuPy): handed on in this array's own interface.
+held_streams: weakref.WeakKeyDictionary[_dlpack.ManagedTensor, int] = \
+    weakref.WeakKeyDictionary()
 # Memory the CPU can read: NumPy computes on it, and a DLPack stream means nothing there.
 CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
                           DLDeviceType.kDLROCMHost, DLDeviceType.kDLCUDAManaged))
@@ -215,9 +220,8 @@ class ndarray:
         dev = self._device
         if dev.device_type != DLDeviceType.kDLCUDA:
             raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not {dev}")
-        a = self._array
-        if a is not None and hasattr(a, "__cuda_array_interface__"):
-            cai: dict[str, Any] = a.__cuda_array_interface__  # CuPy's, with its stream
+        if _computable(self):
+            cai: dict[str, Any] = self._compute().__cuda_array_interface__  # CuPy's, its stream
             return cai
         t: _dlpack.ManagedTensor = self._tensor
         dt = dtype_from_dlpack(t.code, t.bits)
@@ -228,7 +232,10 @@ class ndarray:
             "shape": t.shape, "typestr": dt.numpy.str, "version": 3,
             "data": (t.pointer, t.read_only),
             "strides": tuple(s * itemsize for s in t.strides),
-            "stream": None,  # held memory: dltensor queued no work on it
+            # Held memory: dltensor queued no work on it. A producer's stream read from its
+            # own interface is handed on; a DLPack producer was asked to order the legacy
+            # default stream (1), so a consumer syncing on that is ordered after its work.
+            "stream": held_streams.get(t, 1),
         }
 
     def __reduce_ex__(self, protocol: SupportsIndex

@@ -7,6 +7,7 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -14,8 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dlpack
-from ._array import CPU_READABLE, from_tensor, ndarray, wrap
-from ._backends import backend_for
+from ._array import CPU_READABLE, from_tensor, held_streams, ndarray, wrap
+from ._backends import NoBackendError, backend_for
+from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dtypes import FROM_NUMPY, DType, dtype_from_numpy
 
@@ -64,7 +66,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
 def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
     try:
-        capsule = _dlpack.request_capsule(x, copy=copy)
+        capsule = _dlpack.request_capsule(x, copy=copy, stream=_consumer_stream(x))
     except (BufferError, TypeError, ValueError):
         raise
     except Exception as e:
@@ -73,6 +75,27 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
         raise BufferError(f"{type(x).__name__}.__dlpack__ returned a "
                           f"{type(capsule).__name__}, not a DLPack capsule")
     return from_tensor(_dlpack.consume_capsule(capsule))
+
+
+def _consumer_stream(x: Any) -> int | None:
+    """The ``stream=`` to ask a producer for: CuPy's current stream for CUDA memory, since
+    that is where dltensor will compute on it. None (the legacy default stream, by the spec)
+    while CuPy is not even imported: no stream of the process can then be CuPy's, and the
+    check costs CPU producers (JAX's __dlpack_device__ is ~1 us) nothing."""
+    if "cupy" not in sys.modules:
+        return None
+    try:
+        device_type, device_id = x.__dlpack_device__()
+    except Exception:
+        return None  # __dlpack__ itself then says what is wrong, in the producer's words
+    if device_type != DLDeviceType.kDLCUDA:
+        return None
+    try:
+        cupy = backend_for(Device(device_type, device_id))
+    except NoBackendError:
+        return None  # held, never computed on: the spec's default is all a consumer can say
+    stream: int = cupy.consumer_stream(device_id)
+    return stream
 
 
 # The plain imports (no dtype, device or copy asked), one function per exact type, found once.
@@ -84,8 +107,9 @@ _importers: dict[type, Callable[[Any], ndarray]] = {
 
 def _torch_exportable(t: Any) -> bool:
     # What torch.Tensor.__dlpack__ checks and its C exchange API (2.13) does not: exporting a
-    # conjugate view through it would hand out un-conjugated values.
-    return not t.requires_grad and not t.is_conj()
+    # conjugate view through it would hand out un-conjugated values. CPU tensors only: NumPy
+    # adopts nothing else, and device memory needs __dlpack__'s stream ordering.
+    return t.is_cpu and not t.requires_grad and not t.is_conj()
 
 
 # Producers whose C exchange API (DLPack 1.3) is used, each with the checks its __dlpack__
@@ -99,11 +123,26 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
         # Not NumPy's C consumer, though it is faster for JAX: it imports legacy capsules
         # read-only (numpy#28600), and the array could then not go back to JAX, which asks for
         # legacy capsules only.
-        guard = _EXCHANGE_GUARDS.get(f"{tp.__module__}.{tp.__qualname__}")
+        name = f"{tp.__module__}.{tp.__qualname__}"
+        guard = _EXCHANGE_GUARDS.get(name)
         take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
-        imp = _importers[tp] = (_import_capsule if take is None or guard is None
-                                else _exchange_importer(take, guard))  # (take implies guard)
+        if name == "cupy.ndarray":
+            imp = _take_cupy
+        elif take is None or guard is None:  # (take implies guard)
+            imp = _import_capsule
+        else:
+            imp = _exchange_importer(take, guard)
+        _importers[tp] = imp
     return imp
+
+
+def _take_cupy(c: Any) -> ndarray:
+    # CuPy's arrays are what dltensor computes with on CUDA: wrapped as they are (a view, so a
+    # later reshape of `c` in place does not reach ours), as NumPy's are on the CPU. Their work
+    # is queued on CuPy's current stream, where dltensor computes too: nothing to order.
+    if c.dtype in FROM_NUMPY:
+        return wrap(c.view(), as_device((DLDeviceType.kDLCUDA, c.device.id)))
+    return _import_capsule(c)
 
 
 def _exchange_importer(take: Callable[[object], int], guard: Callable[[Any], bool]
@@ -266,43 +305,60 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
     if copy is False:
         raise BufferError(f"moving an array from {src} to {device} needs a copy, "
                           "and copy=False forbids it")
-    if 2 in (src.device_type, device.device_type):
+    if 2 in (src.device_type, device.device_type) and \
+            {src.device_type, device.device_type} <= CPU_READABLE | {2}:
         # Only CuPy copies to or from CUDA memory. Without it this is a refusal like any other
         # device's below, not the ImportError `import cupy` raised (tests/test_ndarray.py).
         try:
-            backend_for(src if src.device_type == 2 else device)
+            cupy_backend = backend_for(src if src.device_type == 2 else device)
         except RuntimeError as e:
             raise BufferError(f"dltensor cannot move memory from {src} to {device}: {e}") \
                 from None
-    if src.device_type in CPU_READABLE and device.device_type == 2:
-        import cupy
-        with cupy.cuda.Device(device.device_id):
-            return wrap(cupy.asarray(x._compute()), device)
-    if src.device_type == 2 and device.device_type in CPU_READABLE:
-        import cupy
-        a = x._compute()
-        return wrap(cupy.asnumpy(a, stream=_cupy_stream(stream)), CPU)
-    if src.device_type == 2 and device.device_type == 2:
-        import cupy
-        backend_for(device)
-        with cupy.cuda.Device(device.device_id):
-            return wrap(cupy.array(x._compute(), copy=True), device)
+        return _move_cuda(cupy_backend, x, device, stream)
     raise BufferError(f"dltensor cannot move memory from {src} to {device}: it can copy only "
-                      f"between the CPU and CUDA; hand the array to a library that can with "
-                      f"its from_dlpack()")
+                      f"between the CPU and CUDA and between GPUs; hand the array to a library "
+                      f"that can with its from_dlpack()")
 
 
-def _cupy_stream(stream: Any) -> Any:
-    if stream is None:
-        return None
-    import cupy
-    return cupy.cuda.ExternalStream(stream) if isinstance(stream, int) else stream
+def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> ndarray:
+    """A copy from or to CUDA memory made by CuPy on ``stream`` (None: CuPy's current stream).
+    The copy waits for the work queued on the source; a result on a GPU is ready for CuPy's
+    current stream there, where dltensor computes next."""
+    cupy = cupy_backend._load()
+    src, a = x._device, x._compute()
+    if device.device_type != 2:  # to the host: returns once the copy is done
+        s = cupy_backend.ordered_stream(stream, src.device_id)
+        with cupy.cuda.Device(src.device_id):
+            return wrap(cupy.asnumpy(a, stream=s, blocking=True), CPU)
+    pending = None
+    if src.device_type == 2:  # from another GPU: after the work queued there
+        with cupy.cuda.Device(src.device_id):
+            pending = cupy.cuda.get_current_stream().record()
+    with cupy.cuda.Device(device.device_id):
+        s = cupy_backend.ordered_stream(stream, device.device_id)
+        if pending is not None:
+            s.wait_event(pending)
+        with s:
+            out = cupy.array(a, copy=True)
+        current = cupy.cuda.get_current_stream()
+        if s.ptr != current.ptr:
+            current.wait_event(s.record())
+    return wrap(out, device)
 
 
 def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
-    """Zero-copy import of ``__cuda_array_interface__`` (held when CuPy cannot compute)."""
-    typestr = cai["typestr"]
-    npdt = np.dtype(typestr)
+    """Zero-copy import of ``__cuda_array_interface__`` v3 (held when CuPy cannot compute).
+
+    A ``stream`` in it is where the memory's pending work is queued: with CuPy, CuPy's current
+    stream is made to wait for it; without, the array keeps it and hands it on in its own
+    interface, as it found it."""
+    if cai.get("mask") is not None:
+        raise BufferError("__cuda_array_interface__ with a mask is not supported")
+    stream = cai.get("stream")
+    if stream == 0 or isinstance(stream, bool) or not isinstance(stream, (int, type(None))):
+        raise BufferError(f"__cuda_array_interface__ stream must be None or a stream handle "
+                          f"(0 is disallowed), not {stream!r}")
+    npdt = np.dtype(cai["typestr"])
     dt = dtype_from_numpy(npdt)
     shape = tuple(cai["shape"])
     ptr, read_only = cai["data"]
@@ -312,15 +368,19 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
         if any(s % npdt.itemsize for s in cai["strides"]):
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
         strides = tuple(s // npdt.itemsize for s in cai["strides"])
-    device_id = 0
     try:
-        import cupy
-        if ptr:
-            device_id = cupy.cuda.runtime.pointerGetAttributes(ptr).device
-    except Exception:
-        pass
+        cupy_backend = backend_for(Device(DLDeviceType.kDLCUDA, 0))
+    except NoBackendError:
+        cupy_backend = None
+    device_id = cupy_backend.device_of(ptr) if cupy_backend is not None and ptr else 0
     capsule = _dlpack.make_capsule(
         obj, data=ptr or 0, byte_offset=0, device=(2, device_id), dtype=(dt.code, dt.bits, 1),
         shape=shape, strides=strides,
         flags=_dlpack.DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
-    return from_tensor(_dlpack.consume_capsule(capsule))
+    x = from_tensor(_dlpack.consume_capsule(capsule))
+    if stream is not None:
+        if cupy_backend is not None:
+            cupy_backend.wait_for(stream, device_id)
+        else:
+            held_streams[x._tensor] = stream
+    return x

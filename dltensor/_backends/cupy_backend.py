@@ -6,7 +6,8 @@ from typing import Any
 
 from .. import _dlpack
 
-__all__ = ["available", "missing_reason", "namespace", "view", "is_native"]
+__all__ = ["available", "missing_reason", "namespace", "view", "is_native", "consumer_stream",
+           "wait_for", "stream_for", "ordered_stream", "device_of"]
 
 _cupy: Any = None  # the cupy module once usable (no stubs)
 _reason: str | None = None
@@ -70,8 +71,85 @@ class _Export:
             version=(1, 0) if max_version and max_version[0] >= 1 else None)
 
 
+def device_of(ptr: int) -> int:
+    """The GPU a device pointer belongs to."""
+    device: int = _load().cuda.runtime.pointerGetAttributes(ptr).device
+    return device
+
+
 def view(mt: _dlpack.ManagedTensor) -> Any:
     """A CuPy array over a managed tensor's CUDA memory (CuPy ignores READ_ONLY)."""
     cupy = _load()
     with cupy.cuda.Device(mt.device_id):
         return cupy.from_dlpack(_Export(mt))
+
+
+# --- streams -----------------------------------------------------------------------------------
+# DLPack and the CUDA array interface name streams by integers: 1 is the legacy default stream,
+# 2 the per-thread default stream (both are also valid cudaStream_t handles), anything larger a
+# cudaStream_t. dltensor computes on CuPy's current stream, so that is the stream it orders.
+
+
+class _Handle:
+    """A raw stream handle in the CUDA stream protocol (what Stream.from_external takes)."""
+
+    __slots__ = ("ptr",)
+
+    def __init__(self, ptr: int):
+        self.ptr = ptr
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, self.ptr)
+
+
+def stream_for(stream: Any, device_id: int) -> Any:
+    """A CuPy stream for a CuPy stream, a raw handle or any object with ``__cuda_stream__``
+    (PyTorch's streams, cuda.core's). Raises ValueError for what is none of these."""
+    cupy = _load()
+    if isinstance(stream, cupy.cuda.Stream):  # (ExternalStream is one too)
+        return stream
+    if isinstance(stream, bool) or not (isinstance(stream, int) or
+                                        hasattr(stream, "__cuda_stream__")):
+        raise ValueError(f"stream must be a CuPy stream, an object with __cuda_stream__ or a "
+                         f"cudaStream_t handle (an int), not {stream!r}")
+    if isinstance(stream, int):
+        if stream <= 0:
+            raise ValueError(f"stream={stream} is not a CUDA stream (0 is ambiguous, -1 means "
+                             "no synchronisation and names no stream)")
+        stream = _Handle(stream)
+    from_external = getattr(cupy.cuda.Stream, "from_external", None)
+    if from_external is not None:  # CuPy >= 14 (ExternalStream is deprecated there)
+        return from_external(stream)
+    return cupy.cuda.ExternalStream(stream.__cuda_stream__()[1], device_id)
+
+
+def consumer_stream(device_id: int) -> int:
+    """The ``stream=`` dltensor passes a DLPack producer on ``device_id``: CuPy's current stream
+    there, as cupy.from_dlpack passes it (its null stream is the legacy default, 1)."""
+    ptr: int = _load().cuda.get_current_stream(device_id).ptr
+    return ptr or 1
+
+
+def wait_for(stream: Any, device_id: int) -> None:
+    """Make CuPy's current stream on ``device_id`` wait for the work queued so far on ``stream``
+    (the consumer's side of the CUDA array interface's ``stream`` key)."""
+    cupy = _load()
+    with cupy.cuda.Device(device_id):
+        current = cupy.cuda.get_current_stream()
+        other = stream_for(stream, device_id)
+        if other.ptr != current.ptr:
+            current.wait_event(other.record())
+
+
+def ordered_stream(stream: Any, device_id: int) -> Any:
+    """A CuPy stream for ``stream`` that first waits for the work queued on CuPy's current
+    stream (a copy made on it then reads finished values); None gives the current stream."""
+    cupy = _load()
+    with cupy.cuda.Device(device_id):
+        current = cupy.cuda.get_current_stream()
+        if stream is None:
+            return current
+        s = stream_for(stream, device_id)
+        if s.ptr != current.ptr:
+            s.wait_event(current.record())
+        return s

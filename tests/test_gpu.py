@@ -1,0 +1,244 @@
+"""Real-GPU tests (marker ``gpu``): run wherever CuPy finds a CUDA device, skip cleanly elsewhere.
+
+CI has no GPU, so everything here skips there; tests/test_devices.py covers the same paths on
+the CPU with ctypes producers that claim CUDA. Stream tests make a missing synchronisation
+visible: the producer's stream is held back by a ~0.1 s spin (``torch.cuda._sleep``) before it
+writes, so a consumer that is not ordered after it reads the old values.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dltensor as dt
+from dltensor import _dlpack
+from dltensor._devices import as_device
+
+
+def _gpu_count() -> int:
+    try:
+        import cupy
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # no CuPy, or CuPy without a driver
+        return 0
+
+
+N_GPUS = _gpu_count()
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(N_GPUS < 1, reason="needs CuPy and a CUDA device")]
+
+N = 1 << 20
+SPIN = 200_000_000  # GPU cycles, ~0.1 s: long enough for an unordered reader to overtake
+
+
+@pytest.fixture
+def cupy():
+    import cupy
+    return cupy
+
+
+@pytest.fixture
+def torch():
+    import torch
+    if not torch.cuda.is_available():
+        pytest.skip("this PyTorch build has no CUDA")
+    return torch
+
+
+@pytest.fixture
+def jax():
+    import jax
+    try:
+        jax.devices("gpu")
+    except RuntimeError:
+        pytest.skip("this JAX has no GPU backend")
+    return jax
+
+
+def _settled(torch, value: float):
+    """A CUDA tensor of N elements, zeroed and synchronised, to be overwritten with ``value``."""
+    t = torch.zeros(N, device="cuda")
+    torch.cuda.synchronize()
+    assert float(t[0]) != value
+    return t
+
+
+# --- zero copy ---------------------------------------------------------------------------------
+
+def test_torch_cupy_jax_chain_keeps_the_pointer(cupy, torch, jax):
+    t = torch.arange(1024, dtype=torch.float32, device="cuda")
+    ptr = t.data_ptr()
+    x = dt.asarray(t)
+    assert x.device == as_device("cuda:0") and x.data_ptr == ptr
+    c = cupy.from_dlpack(x)
+    assert c.data.ptr == ptr
+    y = dt.asarray(c)
+    assert y.data_ptr == ptr and y.device == x.device
+    j = jax.dlpack.from_dlpack(y)
+    assert j.unsafe_buffer_pointer() == ptr
+    z = dt.asarray(j)
+    assert z.data_ptr == ptr
+    back = torch.from_dlpack(z)
+    assert back.data_ptr() == ptr and torch.equal(back, t)
+
+
+def test_cupy_arrays_are_taken_as_they_are(cupy):
+    c = cupy.arange(12, dtype=cupy.float32).reshape(3, 4)[:, ::2]
+    x = dt.asarray(c)
+    assert x.data_ptr == c.data.ptr and x.shape == (3, 2) and x.dtype == dt.float32
+    assert dt.from_dlpack(c).data_ptr == c.data.ptr
+    x[0, 0] = 42  # a view: writes reach CuPy's array
+    assert float(c[0, 0]) == 42
+
+
+def test_cuda_array_interface_round_trip(cupy):
+    numba_cuda = pytest.importorskip("numba.cuda")
+    d = numba_cuda.to_device(np.arange(10.0))
+    x = dt.asarray(d)
+    ptr = d.__cuda_array_interface__["data"][0]
+    assert x.device == as_device("cuda:0") and x.data_ptr == ptr
+    assert float(dt.sum(x)) == 45.0
+    back = numba_cuda.as_cuda_array(x)
+    assert back.__cuda_array_interface__["data"][0] == ptr
+    np.testing.assert_array_equal(back.copy_to_host(), np.arange(10.0))
+
+
+# --- compute -----------------------------------------------------------------------------------
+
+def test_compute_stays_on_the_device(cupy):
+    x = dt.asarray(cupy.arange(10, dtype=cupy.float64))
+    results = [dt.exp(x) + 1, dt.sum(x), dt.sort(-x), dt.unique_values(x), dt.where(x > 3, x, 0),
+               dt.linalg.vector_norm(x), dt.fft.fft(x), dt.reshape(x, (2, 5)) @ dt.ones((5, 2),
+                                                                                      device=x.device),
+               dt.cumulative_sum(x), dt.searchsorted(x, dt.asarray([2.5], device=x.device))]
+    for r in results:
+        assert r.device == x.device, r
+    np.testing.assert_allclose(np.asarray(results[0].to_device("cpu")), np.exp(np.arange(10.0)) + 1)
+
+
+def test_default_device_cuda(cupy):
+    try:
+        dt.set_default_device("cuda:0")
+        for x in (dt.zeros(3), dt.asarray([1.0, 2.0]), dt.arange(4), dt.eye(2), dt.linspace(0, 1, 5)):
+            assert x.device == as_device("cuda:0")
+        assert dt.__array_namespace_info__().default_device() == as_device("cuda:0")
+    finally:
+        dt.set_default_device(None)
+
+
+def test_devices_lists_every_gpu(cupy):
+    devices = dt.__array_namespace_info__().devices()
+    assert devices == (as_device("cpu"), *(as_device(f"cuda:{i}") for i in range(N_GPUS)))
+
+
+# --- moves -------------------------------------------------------------------------------------
+
+def test_moves_between_cpu_and_cuda(cupy):
+    host = dt.arange(6.0)
+    g = host.to_device("cuda:0")
+    assert g.device == as_device("cuda:0")
+    assert dt.asarray(host, device="cuda:0").device == g.device
+    assert dt.from_dlpack(host, device="cuda:0").device == g.device
+    assert g.to_device("cuda:0") is g
+    with pytest.raises(BufferError, match="copy=False"):
+        dt.from_dlpack(host, device="cuda:0", copy=False)
+    with pytest.raises(BufferError, match="copy=False"):
+        dt.from_dlpack(g, device="cpu", copy=False)
+    np.testing.assert_array_equal(np.asarray(g.to_device("cpu")), np.arange(6.0))
+    copied = dt.from_dlpack(g, device="cuda:0", copy=True)
+    assert copied.data_ptr != g.data_ptr and copied.device == g.device
+
+
+def test_dlpack_cpu_copy_is_flagged(cupy):
+    g = dt.arange(5.0, device="cuda:0")
+    cap = g.__dlpack__(max_version=(1, 0), dl_device=(1, 0))
+    host = dt.from_dlpack(cap)
+    assert host.device == as_device("cpu")
+    assert host._tensor.flags & _dlpack.DLPACK_FLAG_BITMASK_IS_COPIED
+    np.testing.assert_array_equal(np.asarray(host), np.arange(5.0))
+    with pytest.raises(BufferError):
+        g.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=False)
+    assert np.from_dlpack(g, device="cpu").tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+@pytest.mark.skipif(N_GPUS < 2, reason="needs two GPUs")
+def test_moves_between_gpus(cupy):
+    a = dt.arange(8.0, device="cuda:0")
+    b = a.to_device("cuda:1")
+    assert b.device == as_device("cuda:1") and b._compute().device.id == 1
+    np.testing.assert_array_equal(np.asarray(b.to_device("cpu")), np.arange(8.0))
+    assert dt.exp(b).device == b.device
+
+
+# --- streams -----------------------------------------------------------------------------------
+
+def test_import_orders_the_consumer_stream_after_the_producer(cupy, torch):
+    t = _settled(torch, 7.25)
+    producer = torch.cuda.Stream()
+    with torch.cuda.stream(producer):
+        torch.cuda._sleep(SPIN)
+        t.fill_(7.25)
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        x = dt.asarray(t)  # dltensor asks torch with stream=s.ptr: s waits for the fill
+        total = float(dt.sum(x))
+    assert total == 7.25 * N
+
+
+def test_export_orders_the_consumer_stream_after_dltensor(cupy, torch):
+    x = dt.zeros(N, device="cuda:0")
+    cupy.cuda.Device(0).synchronize()
+    s = cupy.cuda.Stream(non_blocking=True)
+    consumer = torch.cuda.Stream()
+    with s:
+        with torch.cuda.stream(torch.cuda.ExternalStream(s.ptr)):
+            torch.cuda._sleep(SPIN)
+        y = x + 5  # queued on s after the spin
+        with torch.cuda.stream(consumer):
+            t = torch.from_dlpack(y)  # torch asks with stream=consumer: it waits for y
+            total = t.sum()
+    consumer.synchronize()
+    assert total.item() == 5 * N
+
+
+def test_cuda_array_interface_stream_is_honoured(cupy, torch):
+    t = _settled(torch, 3.5)
+    producer = torch.cuda.Stream()
+    with torch.cuda.stream(producer):
+        torch.cuda._sleep(SPIN)
+        t.fill_(3.5)
+
+    class Producer:  # what numba's arrays say: the stream their work is queued on
+        __cuda_array_interface__ = {"data": (t.data_ptr(), False), "shape": (N,),
+                                    "typestr": "<f4", "strides": None, "version": 3,
+                                    "stream": producer.cuda_stream}
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        total = float(dt.sum(dt.asarray(Producer())))
+    assert total == 3.5 * N
+
+
+@pytest.mark.parametrize("kind", ["cupy", "int", "torch"])
+def test_to_device_on_a_stream(cupy, torch, kind):
+    g = dt.arange(float(N), device="cuda:0")
+    s = cupy.cuda.Stream(non_blocking=True)
+    stream = {"cupy": s, "int": s.ptr, "torch": torch.cuda.Stream().cuda_stream}[kind]
+    host = g.to_device("cpu", stream=stream)
+    assert float(dt.sum(host)) == float(np.arange(float(N)).sum())
+
+
+# --- the conformance suite with CUDA as the default device -------------------------------------
+
+def test_conformance_suite_with_cuda_default():
+    suite = os.environ.get("ARRAY_API_TESTS_DIR")
+    if not suite:
+        pytest.skip("ARRAY_API_TESTS_DIR names no array-api-tests checkout")
+    script = Path(__file__).resolve().parents[1] / "conformance" / "run.sh"
+    env = dict(os.environ, DLTENSOR_DEVICE="cuda:0")
+    done = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]

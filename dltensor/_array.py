@@ -347,11 +347,11 @@ def _unpickle(a: npt.NDArray[Any]) -> ndarray:
 
 def _computable(x: ndarray) -> bool:
     try:
-        backend_for(x._device)
+        backend = backend_for(x._device)
     except RuntimeError:
         return False
     t = x._tensor
-    return t is None or dtype_from_dlpack(t.code, t.bits).numpy is not None
+    return t is None or bool(backend.can_view(t.code, t.bits))
 
 
 def _host(a: Any) -> npt.NDArray[Any]:

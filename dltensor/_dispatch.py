@@ -6,6 +6,7 @@ helpers here, so the unwrap / same-device check / call / wrap sequence is writte
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
@@ -18,7 +19,7 @@ from ._devices import CPU, Device
 from ._dtypes import DType
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegating",
-           "native_dtype", "check_device"]
+           "native_dtype", "check_device", "on", "NULL_CONTEXT"]
 
 _np_ndarray = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -47,8 +48,20 @@ def namespace_for(device: Device) -> Any:
     """The array-api-compat namespace computing on ``device`` (raises for held devices)."""
     ns = _namespaces.get(device)
     if ns is None:
-        ns = _namespaces[device] = backend_for(device).namespace()
+        ns = _namespaces[device] = backend_for(device).namespace(device.device_id)
     return ns
+
+
+NULL_CONTEXT = contextlib.nullcontext()
+
+
+def on(device: Device) -> contextlib.AbstractContextManager[Any]:
+    """The context a backend call for ``device`` runs in: CuPy's current device made that GPU
+    (CuPy computes and allocates on its current device); nothing for other devices."""
+    if device.device_type == 2:
+        ctx: contextlib.AbstractContextManager[Any] = backend_for(device).on(device.device_id)
+        return ctx
+    return NULL_CONTEXT
 
 
 def native(x: Any) -> Any:
@@ -69,8 +82,9 @@ def wrap_result(r: Any, device: Device = CPU) -> Any:
     if t is tuple or t is list or (isinstance(r, tuple) and hasattr(r, "_fields")):
         items = [wrap_result(e, device) for e in r]
         return t(*items) if hasattr(r, "_fields") else tuple(items)
-    if hasattr(r, "__cuda_array_interface__") and not isinstance(r, ndarray):
-        return wrap(r, device)
+    if t.__module__ == "cupy":
+        # Labelled with the GPU CuPy made it on: the one it computed on, whatever was asked.
+        return wrap(r, device if r.device.id == device.device_id else Device(2, r.device.id))
     return r
 
 

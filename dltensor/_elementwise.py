@@ -24,7 +24,7 @@ import numpy as np
 
 from ._array import ndarray
 from ._devices import CPU
-from ._dispatch import wrap_result
+from ._dispatch import NULL_CONTEXT, on, wrap_result
 from ._dtype_functions import SCALAR_TYPES, scalar_dtype
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION
 
@@ -167,12 +167,14 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
 
 def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
                     operator: bool) -> Any:
-    ops = _operands(name, category, x1, x2, operator)
-    if ops is NotImplemented:
-        return ops
-    a, b, rt, dev = ops
-    xp = _xp(b if type(a) in _SCALARS else a)
-    return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
+    anchor = x1 if isinstance(x1, ndarray) else x2
+    with on(anchor._device) if isinstance(anchor, ndarray) else NULL_CONTEXT:
+        ops = _operands(name, category, x1, x2, operator)
+        if ops is NotImplemented:
+            return ops
+        a, b, rt, dev = ops
+        xp = _xp(b if type(a) in _SCALARS else a)
+        return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
 
 
 def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
@@ -224,6 +226,10 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                   ) -> Callable[..., Any]:
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
     def f(self: ndarray, other: Any, /) -> Any:
+        with on(self._device):
+            return _inplace(self, other)
+
+    def _inplace(self: ndarray, other: Any) -> Any:
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:
             return ops
@@ -271,7 +277,9 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                     o._tensor = None
                     o._device = _cpu
                     return o
-                return wrap_result(_function(ufunc, fix, _xp(a), a.dtype.kind)(a), x._device)
+                with on(x._device):
+                    return wrap_result(_function(ufunc, fix, _xp(a), a.dtype.kind)(a),
+                                       x._device)
         raise _type_error(name, category, x, unary=True)
 
     return _document(f, name, category, binary=False)
@@ -521,13 +529,14 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         bounds.append(v._compute())
     lo, hi = bounds
     xp = _xp(a)
-    if lo is None and hi is None:
-        r = a.copy()
-    else:
-        r = xp.clip(a, lo, hi)
-        if r.dtype != dt:
-            r = r.astype(dt)
-    result: ndarray = wrap_result(r, x._device)
+    with on(x._device):
+        if lo is None and hi is None:
+            r = a.copy()
+        else:
+            r = xp.clip(a, lo, hi)
+            if r.dtype != dt:
+                r = r.astype(dt)
+        result: ndarray = wrap_result(r, x._device)
     return result
 
 
@@ -571,7 +580,8 @@ def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if self.read_only:
         raise ValueError("__imatmul__: this array is read-only (its producer said so)")
     a = self._compute()
-    _xp(a).copyto(a, r._compute())
+    with on(self._device):
+        _xp(a).copyto(a, r._compute())
     return self
 
 

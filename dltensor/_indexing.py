@@ -19,7 +19,8 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import check_device, namespace_for
+from ._devices import CPU
+from ._dispatch import check_device, namespace_for, on
 from ._dtypes import FROM_NUMPY, PROMOTION
 from ._linalg_functions import matrix_transpose
 
@@ -83,13 +84,14 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
             return wrap(a[key, ...] if t is int else a[key], self._device)
         except TypeError:  # a slice of floats or other non-integers
             raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
-    if t is ndarray and a.ndim == 1 and key._device is self._device:
+    if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
         # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
         # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
         k = key._array
         if k is not None and k.ndim and k.dtype.kind in "iub" and type(k) is type(a):
             return wrap(a[k], self._device)
-    return wrap(a[_backend_key(self, key, False)], self._device)
+    with on(self._device):  # (an integer-array key makes CuPy allocate: on the array's GPU)
+        return wrap(a[_backend_key(self, key, False)], self._device)
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
@@ -105,7 +107,11 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         key = _backend_key(self, key, True)
     elif tk is slice:
         key = _check_slice(key)
-    a[key] = _value_for(self, a, value)
+    if self._device is CPU:
+        a[key] = _value_for(self, a, value)
+    else:
+        with on(self._device):
+            a[key] = _value_for(self, a, value)
 
 
 def _value_for(x: ndarray, a: Any, value: Any) -> Any:
@@ -302,7 +308,8 @@ def _T(self: ndarray) -> ndarray:
 
 
 def __copy__(self: ndarray) -> ndarray:
-    return wrap(self._compute().copy(), self._device)
+    with on(self._device):
+        return wrap(self._compute().copy(), self._device)
 
 
 def __deepcopy__(self: ndarray, memo: object) -> ndarray:

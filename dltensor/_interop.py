@@ -19,6 +19,7 @@ from ._array import CPU_READABLE, from_tensor, held_streams, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
+from ._dispatch import on
 from ._dtypes import FROM_NUMPY, DType, dtype_from_numpy
 
 __all__ = ["asarray", "from_dlpack", "move"]
@@ -59,6 +60,12 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
                         f"not {type(x).__name__}")
     if device is None and copy is None:
         return _importer_for(type(x))(x)
+    if device is None and copy:
+        try:
+            return _import_capsule(x, True)
+        except BufferError:
+            # A producer that copies only across devices (CuPy): take its memory, copy here.
+            return _copy(_importer_for(type(x))(x))
     out = _import_capsule(x, copy if device is None else None)
     return out if device is None else _finish(out, None, device, copy)
 
@@ -66,7 +73,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
 def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
     try:
-        capsule = _dlpack.request_capsule(x, copy=copy, stream=_consumer_stream(x))
+        capsule = _request(x, copy)
     except (BufferError, TypeError, ValueError):
         raise
     except Exception as e:
@@ -77,25 +84,35 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     return from_tensor(_dlpack.consume_capsule(capsule))
 
 
-def _consumer_stream(x: Any) -> int | None:
-    """The ``stream=`` to ask a producer for: CuPy's current stream for CUDA memory, since
-    that is where dltensor will compute on it. None (the legacy default stream, by the spec)
-    while CuPy is not even imported: no stream of the process can then be CuPy's, and the
-    check costs CPU producers (JAX's __dlpack_device__ is ~1 us) nothing."""
-    if "cupy" not in sys.modules:
-        return None
-    try:
-        device_type, device_id = x.__dlpack_device__()
-    except Exception:
-        return None  # __dlpack__ itself then says what is wrong, in the producer's words
-    if device_type != DLDeviceType.kDLCUDA:
-        return None
-    try:
-        cupy = backend_for(Device(device_type, device_id))
-    except NoBackendError:
-        return None  # held, never computed on: the spec's default is all a consumer can say
-    stream: int = cupy.consumer_stream(device_id)
-    return stream
+def _request(x: Any, copy: bool | None) -> object:
+    """``x.__dlpack__`` asked the way cupy.from_dlpack asks: for CUDA memory, on the producer's
+    GPU (PyTorch refuses to export from another) with CuPy's current stream there, since that
+    is where dltensor will compute on it. CPU producers, and every producer while CuPy is not
+    even imported (then no stream of the process can be CuPy's), are asked with stream=None,
+    the spec's legacy default, at no cost (JAX's __dlpack_device__ alone is ~1 us)."""
+    if "cupy" in sys.modules:
+        try:
+            device_type, device_id = x.__dlpack_device__()
+        except Exception:
+            device_type = device_id = None  # __dlpack__ then says what is wrong, in its words
+        if device_type == DLDeviceType.kDLCUDA:
+            try:
+                cupy = backend_for(Device(device_type, device_id))
+            except NoBackendError:
+                cupy = None  # held, never computed on: the spec's default is all one can say
+            if cupy is not None:
+                with cupy.on(device_id):
+                    stream = cupy.consumer_stream(device_id)
+                    try:
+                        return _dlpack.request_capsule(x, copy=copy, stream=stream)
+                    except BufferError:
+                        if stream != 2:
+                            raise
+                    # PyTorch refuses the per-thread default stream (CuPy's under
+                    # CUPY_CUDA_PER_THREAD_DEFAULT_STREAM=1); that stream waits for the legacy
+                    # default one, so asking for the latter orders it too.
+                    return _dlpack.request_capsule(x, copy=copy, stream=1)
+    return _dlpack.request_capsule(x, copy=copy)
 
 
 # The plain imports (no dtype, device or copy asked), one function per exact type, found once.
@@ -285,11 +302,20 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
         if copy is False:
             raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
                              "and copy=False forbids it")
-        a = x._compute()
-        return wrap(a.astype(dtype.numpy), x._device)
+        with on(x._device):
+            return wrap(x._compute().astype(dtype.numpy), x._device)
     if copy:
-        return wrap(x._compute().copy(), x._device)
+        return _copy(x)
     return x
+
+
+def _copy(x: ndarray) -> ndarray:
+    """A copy of ``x`` on its device (BufferError where dltensor cannot compute)."""
+    try:
+        with on(x._device):
+            return wrap(x._compute().copy(), x._device)
+    except NoBackendError as e:
+        raise BufferError(f"cannot copy: {e}") from None
 
 
 def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = None
@@ -298,7 +324,7 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
     memory between CPU-readable devices). ``copy=False`` refuses a copy with BufferError."""
     src = x._device
     if device == src:
-        return wrap(x._compute().copy(), src) if copy else x
+        return _copy(x) if copy else x
     if src.device_type in CPU_READABLE and device.device_type in CPU_READABLE:
         if device == CPU:  # pinned or managed memory is CPU memory already: a view, no copy
             return wrap(x._compute().copy() if copy else x._compute(), CPU)
@@ -323,16 +349,27 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
 def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> ndarray:
     """A copy from or to CUDA memory made by CuPy on ``stream`` (None: CuPy's current stream).
     The copy waits for the work queued on the source; a result on a GPU is ready for CuPy's
-    current stream there, where dltensor computes next."""
+    current stream there, where dltensor computes next. Dtypes CuPy has not (float8) move as
+    their bytes and keep their DLPack type."""
     cupy = cupy_backend._load()
-    src, a = x._device, x._compute()
+    src, dt = x._device, x.dtype
+    raw = not cupy_backend.can_view(dt.code, dt.bits)
+    if src.device_type == 2:
+        a = cupy_backend.view(x._tensor, raw=True) if raw else x._compute()
+    else:
+        a = x._compute()
+        if raw:
+            a = a.view(f"u{dt.itemsize}")
     if device.device_type != 2:  # to the host: returns once the copy is done
         s = cupy_backend.ordered_stream(stream, src.device_id)
         with cupy.cuda.Device(src.device_id):
-            return wrap(cupy.asnumpy(a, stream=s, blocking=True), CPU)
+            out = cupy.asnumpy(a, stream=s, blocking=True)
+        return _relabel(out, dt, CPU) if raw else wrap(out, CPU)
     pending = None
     if src.device_type == 2:  # from another GPU: after the work queued there
         with cupy.cuda.Device(src.device_id):
+            # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
+            a = cupy.ascontiguousarray(a)
             pending = cupy.cuda.get_current_stream().record()
     with cupy.cuda.Device(device.device_id):
         s = cupy_backend.ordered_stream(stream, device.device_id)
@@ -343,7 +380,18 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
         current = cupy.cuda.get_current_stream()
         if s.ptr != current.ptr:
             current.wait_event(s.record())
-    return wrap(out, device)
+    return _relabel(out, dt, device) if raw else wrap(out, device)
+
+
+def _relabel(a: Any, dt: DType, device: Device) -> ndarray:
+    """An array over the unsigned-integer array ``a`` (NumPy or CuPy, which it keeps alive)
+    whose DLPack dtype is ``dt``: how bytes moved for a dtype CuPy has not become that dtype."""
+    ptr = a.__array_interface__["data"][0] if device is CPU else a.data.ptr
+    capsule = _dlpack.make_capsule(
+        a, data=ptr, byte_offset=0, device=(int(device.device_type), device.device_id),
+        dtype=(dt.code, dt.bits, 1), shape=a.shape,
+        strides=tuple(st // a.itemsize for st in a.strides), flags=0)
+    return from_tensor(_dlpack.consume_capsule(capsule))
 
 
 def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:

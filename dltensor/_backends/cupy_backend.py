@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from .. import _dlpack
 
-__all__ = ["available", "missing_reason", "namespace", "view", "is_native", "consumer_stream",
+__all__ = ["available", "missing_reason", "namespace", "view", "is_native", "can_view", "on",
+           "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "device_of"]
 
 _cupy: Any = None  # the cupy module once usable (no stubs)
@@ -23,7 +25,8 @@ def _load() -> Any:
             else:
                 _cupy = cupy
         except Exception as e:  # ImportError, or a CUDA driver error from a broken install
-            _reason = f"CuPy is not usable ({type(e).__name__}: {e}); pip install dltensor[cuda12]"
+            _reason = (f"CuPy is not usable ({type(e).__name__}: {e}); pip install "
+                       "'dltensor[cuda12]' or 'dltensor[cuda13]' for your CUDA")
     return _cupy
 
 
@@ -36,9 +39,56 @@ def missing_reason() -> str:
     return _reason or ""
 
 
-def namespace() -> Any:
-    import array_api_compat.cupy as ns
+_namespaces: dict[int, Any] = {}
+
+
+def namespace(device_id: int = 0) -> Any:
+    """array-api-compat's CuPy namespace, its functions run on GPU ``device_id`` (CuPy computes
+    on its *current* device, which need not be the one an array is on)."""
+    ns = _namespaces.get(device_id)
+    if ns is None:
+        import array_api_compat.cupy as compat
+        ns = _namespaces[device_id] = _OnDevice(compat, device_id)
     return ns
+
+
+class _OnDevice:
+    """A namespace (or its linalg/fft) whose functions run with CuPy's current device set."""
+
+    def __init__(self, ns: Any, device_id: int):
+        self._ns, self._device_id = ns, device_id
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._ns, name)
+        if isinstance(value, ModuleType):
+            value = _OnDevice(value, self._device_id)
+        elif callable(value) and not isinstance(value, type):
+            value = _run_on(value, self._device_id)
+        setattr(self, name, value)  # found once
+        return value
+
+
+def _run_on(fn: Any, device_id: int) -> Any:
+    device = _load().cuda.Device(device_id)
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with device:
+            return fn(*args, **kwargs)
+    run.__name__ = getattr(fn, "__name__", "run")
+    return run
+
+
+def on(device_id: int) -> Any:
+    """A context making GPU ``device_id`` CuPy's current device."""
+    return _load().cuda.Device(device_id)
+
+
+def can_view(code: int, bits: int) -> bool:
+    """Whether CuPy's from_dlpack takes this DLPack dtype (bool, ints, floats, complex, and
+    bfloat16 where CuPy has it); others (float8) are held and handed on, not computed on."""
+    if code == 4:  # kDLBfloat
+        return bits == 16 and getattr(_load(), "bfloat16", None) is not None
+    return code in (0, 1, 2, 5, 6)
 
 
 def native_type() -> Any:
@@ -50,38 +100,49 @@ def is_native(obj: object) -> bool:
 
 
 class _Export:
-    """Hands CuPy one fresh capsule over a managed tensor we own (CuPy keeps it alive)."""
+    """Hands CuPy one fresh capsule over a managed tensor we own (CuPy keeps it alive);
+    ``code`` relabels its dtype (1, unsigned: a float8 tensor's bytes, which CuPy can copy)."""
 
-    __slots__ = ("mt",)
-    mt: _dlpack.ManagedTensor
+    __slots__ = ("mt", "code")
 
-    def __init__(self, mt: _dlpack.ManagedTensor):
+    def __init__(self, mt: _dlpack.ManagedTensor, code: int | None = None):
         self.mt = mt
+        self.code = mt.code if code is None else code
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (self.mt.device_type, self.mt.device_id)
 
     def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
                    dl_device: Any = None, copy: bool | None = None) -> object:
+        # (stream: the import that made mt already ordered CuPy's stream after its producer)
         mt = self.mt
         return _dlpack.make_capsule(
             mt, data=mt.data or 0, byte_offset=mt.byte_offset,
-            device=(mt.device_type, mt.device_id), dtype=(mt.code, mt.bits, mt.lanes),
+            device=(mt.device_type, mt.device_id), dtype=(self.code, mt.bits, mt.lanes),
             shape=mt.shape, strides=mt.strides, flags=mt.flags,
             version=(1, 0) if max_version and max_version[0] >= 1 else None)
 
 
 def device_of(ptr: int) -> int:
-    """The GPU a device pointer belongs to."""
-    device: int = _load().cuda.runtime.pointerGetAttributes(ptr).device
-    return device
+    """The GPU a device pointer belongs to (the current one for host and managed pointers,
+    whose attributes say -1 or -2), as CuPy's own UnownedMemory finds it."""
+    cupy = _load()
+    runtime = cupy.cuda.runtime
+    current: int = runtime.getDevice()  # (makes a CUDA context current: the lookup needs one)
+    try:
+        device: int = runtime.pointerGetAttributes(ptr).device
+    except runtime.CUDARuntimeError as e:
+        raise BufferError(f"__cuda_array_interface__ data {ptr:#x} is not a CUDA pointer "
+                          f"({e})") from None
+    return device if device >= 0 else current
 
 
-def view(mt: _dlpack.ManagedTensor) -> Any:
-    """A CuPy array over a managed tensor's CUDA memory (CuPy ignores READ_ONLY)."""
+def view(mt: _dlpack.ManagedTensor, raw: bool = False) -> Any:
+    """A CuPy array over a managed tensor's CUDA memory (CuPy ignores READ_ONLY); ``raw``: of
+    its bytes, as unsigned integers of its dtype's width (for dtypes CuPy has not)."""
     cupy = _load()
     with cupy.cuda.Device(mt.device_id):
-        return cupy.from_dlpack(_Export(mt))
+        return cupy.from_dlpack(_Export(mt, 1 if raw else None))
 
 
 # --- streams -----------------------------------------------------------------------------------
@@ -106,7 +167,7 @@ def stream_for(stream: Any, device_id: int) -> Any:
     """A CuPy stream for a CuPy stream, a raw handle or any object with ``__cuda_stream__``
     (PyTorch's streams, cuda.core's). Raises ValueError for what is none of these."""
     cupy = _load()
-    if isinstance(stream, cupy.cuda.Stream):  # (ExternalStream is one too)
+    if isinstance(stream, cupy.cuda.Stream):
         return stream
     if isinstance(stream, bool) or not (isinstance(stream, int) or
                                         hasattr(stream, "__cuda_stream__")):

@@ -26,7 +26,7 @@ def missing_reason() -> str:  # pragma: no cover - NumPy is a hard dependency
 _ns: Any = None  # array_api_compat.numpy
 
 
-def namespace() -> Any:
+def namespace(device_id: int = 0) -> Any:
     """array-api-compat's NumPy namespace (imported on first use: it costs ~50 ms)."""
     global _ns
     if _ns is None:
@@ -37,6 +37,11 @@ def namespace() -> Any:
 
 def is_native(obj: object) -> bool:
     return type(obj) is np.ndarray
+
+
+def can_view(code: int, bits: int) -> bool:
+    """Whether view() takes this DLPack dtype (ml_dtypes' too, when installed)."""
+    return dtype_from_dlpack(code, bits).numpy is not None
 
 
 class _Interface:

@@ -46,6 +46,9 @@ _API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
 # Stream values the standard disallows: 0 on CUDA (ambiguous), 1 and 2 on ROCm (CUDA's
 # legacy and per-thread default streams have no ROCm meaning).
 _FORBIDDEN_STREAMS = {DLDeviceType.kDLCUDA: (0,), DLDeviceType.kDLROCM: (1, 2)}
+# Pinned and managed memory: CuPy's consumer passes its stream for these; NumPy queues no work
+# there, so there is nothing to order it after.
+_STREAMED_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
 # Held CUDA memory whose pending work is queued on a stream its producer named (from a
 # __cuda_array_interface__ read without CuPy): handed on in this array's own interface.
 held_streams: weakref.WeakKeyDictionary[_dlpack.ManagedTensor, int] = \
@@ -220,17 +223,23 @@ class ndarray:
         dev = self._device
         if dev.device_type != DLDeviceType.kDLCUDA:
             raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not {dev}")
+        t: _dlpack.ManagedTensor | None = self._tensor
+        read_only = t is not None and t.read_only
         if _computable(self):
-            cai: dict[str, Any] = self._compute().__cuda_array_interface__  # CuPy's, its stream
-            return cai
-        t: _dlpack.ManagedTensor = self._tensor
+            from ._dispatch import on
+            with on(dev):  # (CuPy names the current stream of the *current* device)
+                cai: dict[str, Any] = self._compute().__cuda_array_interface__
+            # CuPy's, with its stream; CuPy's arrays are all writable to it
+            return dict(cai, data=(cai["data"][0], True)) if read_only else cai
+        if t is None:  # (a computed array is computable)
+            raise AttributeError("__cuda_array_interface__: no CuPy to describe this array")
         dt = dtype_from_dlpack(t.code, t.bits)
-        if dt.numpy is None:
+        if dt.numpy is None or dt.numpy.kind not in "biufc":
             raise AttributeError(f"__cuda_array_interface__ cannot describe dtype {dt.name}")
         itemsize = dt.numpy.itemsize
         return {
             "shape": t.shape, "typestr": dt.numpy.str, "version": 3,
-            "data": (t.pointer, t.read_only),
+            "data": (t.pointer if t.size else 0, read_only),  # (0 for no elements, as v3 says)
             "strides": tuple(s * itemsize for s in t.strides),
             # Held memory: dltensor queued no work on it. A producer's stream read from its
             # own interface is handed on; a DLPack producer was asked to order the legacy
@@ -420,29 +429,55 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         host = x.to_device(CPU)
         return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     if dev.device_type in CPU_READABLE:
-        if stream is not None:
+        if stream is not None and not (dev.device_type in _STREAMED_HOST and type(stream) is int):
             raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
         a = x._array
         if dev is CPU and a is not None and a.dtype in _NUMPY_EXPORTS:
             return a.__dlpack__(max_version=max_version, copy=copy)  # NumPy's producer again
-    elif _computable(x):
-        a = x._compute()
-        if backend_for(dev).is_native(a):
-            return a.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
-                                copy=copy)
-    # Held devices: dltensor never queued work on this memory, so there is nothing to order
-    # a consumer's stream after; only the values the spec forbids are refused.
-    if stream is not None and stream in _FORBIDDEN_STREAMS.get(dev.device_type, ()):
-        raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} "
-                          "(the array API standard's __dlpack__ stream rules)")
+    else:
+        if stream is not None and dev.device_type in _FORBIDDEN_STREAMS:  # CUDA and ROCm
+            if type(stream) is not int:
+                raise TypeError(f"stream must be None or an int for memory on {dev}, "
+                                f"not {type(stream).__name__}")
+            if stream in _FORBIDDEN_STREAMS[dev.device_type]:
+                raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} "
+                                  "(the array API standard's __dlpack__ stream rules)")
+        backend = _backend_or_none(dev)
+        if backend is not None:
+            # CUDA memory with CuPy: its work is on CuPy's current stream (an import ordered
+            # that stream after the producer's), so the consumer's stream must wait for it.
+            if _computable(x) and not copy and not x.read_only:
+                # CuPy's producer (its flags say writable, so not for read-only arrays)
+                return x._compute().__dlpack__(stream=stream, max_version=max_version)
+            if copy:
+                copied = _copy_for_export(x)
+                backend.order_consumer(stream, dev.device_id)
+                return _make(copied, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
+            backend.order_consumer(stream, dev.device_id)
+            return _make(x, max_version)
+    # Held memory: dltensor never queued work on it, so there is nothing to order a
+    # consumer's stream after (a stream read from a __cuda_array_interface__ is handed on in
+    # this array's own interface, not here: see docs/devices.md).
     if copy:
-        if not _computable(x):
-            raise BufferError(f"dltensor cannot copy memory on device {dev} (it cannot compute "
-                              "there); export without copy=True")
-        a = x._compute()
-        copied = wrap(a.copy(), CPU if isinstance(a, np.ndarray) else dev)
-        return _make(copied, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
+        return _make(_copy_for_export(x), max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     return _make(x, max_version)
+
+
+def _backend_or_none(dev: Device) -> ModuleType | None:
+    try:
+        return backend_for(dev)
+    except RuntimeError:
+        return None
+
+
+def _copy_for_export(x: ndarray) -> ndarray:
+    if not _computable(x):
+        raise BufferError(f"dltensor cannot copy this {x.dtype.name} memory on device "
+                          f"{x._device} (it cannot compute on it); export without copy=True")
+    from ._dispatch import on
+    with on(x._device):
+        a = x._compute().copy()
+    return wrap(a, CPU if isinstance(a, np.ndarray) else x._device)
 
 
 def _make(x: ndarray, max_version: tuple[int, int] | None, extra_flags: int = 0) -> object:

@@ -13,13 +13,13 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ._array import ndarray, wrap
+from ._array import CPU_READABLE, ndarray, wrap
 from ._backends import backend_for
 from ._devices import CPU, Device
 from ._dtypes import DType
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegating",
-           "native_dtype", "check_device", "on", "NULL_CONTEXT"]
+           "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT"]
 
 _np_ndarray = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -30,9 +30,18 @@ def check_device(*arrays: ndarray) -> Device:
     dev = arrays[0]._device
     for x in arrays[1:]:
         if x._device != dev:
-            raise ValueError(f"arrays are on different devices ({dev} and {x._device}); move "
-                             "one with to_device() first")
+            dev = common_device(dev, x._device)
     return dev
+
+
+def common_device(a: Device, b: Device) -> Device:
+    """The device two arrays on different devices compute on: the CPU when the CPU can read
+    both (pinned and managed memory is CPU memory to NumPy, as PyTorch's pinned tensors are
+    CPU tensors); else ValueError."""
+    if a.device_type in CPU_READABLE and b.device_type in CPU_READABLE:
+        return CPU
+    raise ValueError(f"arrays are on different devices ({a} and {b}); move one with "
+                     "to_device() first")
 
 
 def device_of(args: Iterable[object]) -> Device:
@@ -75,10 +84,11 @@ def native(x: Any) -> Any:
 def wrap_result(r: Any, device: Device = CPU) -> Any:
     """Wrap what a backend call returned: arrays, NumPy scalars, and tuples/lists of them."""
     t = type(r)
+    # NumPy's results are CPU memory, also when computed from pinned or managed memory.
     if t is _np_ndarray:
-        return wrap(r, device)
+        return wrap(r, CPU)
     if isinstance(r, np.generic):
-        return wrap(np.asarray(r), device)
+        return wrap(np.asarray(r), CPU)
     if t is tuple or t is list or (isinstance(r, tuple) and hasattr(r, "_fields")):
         items = [wrap_result(e, device) for e in r]
         return t(*items) if hasattr(r, "_fields") else tuple(items)
@@ -128,7 +138,7 @@ def _delegate_to_first(name: str) -> Callable[..., Any]:
             fn = funcs[dev] = getattr(namespace_for(dev), name)
         a = x._array
         r = fn(a if a is not None else x._compute(), *args, **kwargs)
-        return wrap(r, dev) if type(r) is _np_ndarray else wrap_result(r, dev)
+        return wrap(r, CPU) if type(r) is _np_ndarray else wrap_result(r, dev)
 
     f.__name__ = f.__qualname__ = name
     return f

@@ -24,7 +24,7 @@ import numpy as np
 
 from ._array import ndarray
 from ._devices import CPU
-from ._dispatch import NULL_CONTEXT, on, wrap_result
+from ._dispatch import NULL_CONTEXT, common_device, on, wrap_result
 from ._dtype_functions import SCALAR_TYPES, scalar_dtype
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION
 
@@ -123,8 +123,10 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
         dev = x1._device
         if isinstance(x2, ndarray):
             if x2._device is not dev and x2._device != dev:
-                raise ValueError(f"{name}: arrays are on different devices ({dev} and "
-                                 f"{x2._device}); move one with to_device() first")
+                try:
+                    dev = common_device(dev, x2._device)
+                except ValueError as e:
+                    raise ValueError(f"{name}: {e}") from None
             a, b = x1._compute(), x2._compute()
             da, db = a.dtype, b.dtype
             if da not in allowed:

@@ -84,6 +84,17 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     return from_tensor(_dlpack.consume_capsule(capsule))
 
 
+_GPU_WRITTEN_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
+
+
+def _cupy_usable() -> bool:
+    try:
+        backend_for(Device(DLDeviceType.kDLCUDA, 0))
+    except NoBackendError:
+        return False
+    return True
+
+
 def _request(x: Any, copy: bool | None) -> object:
     """``x.__dlpack__`` asked the way cupy.from_dlpack asks: for CUDA memory, on the producer's
     GPU (PyTorch refuses to export from another) with CuPy's current stream there, since that
@@ -95,6 +106,12 @@ def _request(x: Any, copy: bool | None) -> object:
             device_type, device_id = x.__dlpack_device__()
         except Exception:
             device_type = device_id = None  # __dlpack__ then says what is wrong, in its words
+        if device_type in _GPU_WRITTEN_HOST and _cupy_usable():
+            # Pinned or managed memory NumPy will read on the host: the producer orders the
+            # legacy default stream after its work, and the host waits for that stream.
+            capsule = _dlpack.request_capsule(x, copy=copy, stream=1)
+            backend_for(Device(DLDeviceType.kDLCUDA, 0)).synchronize(1)
+            return capsule
         if device_type == DLDeviceType.kDLCUDA:
             try:
                 cupy = backend_for(Device(device_type, device_id))
@@ -370,7 +387,7 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
         with cupy.cuda.Device(src.device_id):
             # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
             a = cupy.ascontiguousarray(a)
-            pending = cupy.cuda.get_current_stream().record()
+            pending = cupy_backend.recorded(cupy.cuda.get_current_stream())
     with cupy.cuda.Device(device.device_id):
         s = cupy_backend.ordered_stream(stream, device.device_id)
         if pending is not None:
@@ -379,7 +396,7 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
             out = cupy.array(a, copy=True)
         current = cupy.cuda.get_current_stream()
         if s.ptr != current.ptr:
-            current.wait_event(s.record())
+            current.wait_event(cupy_backend.recorded(s))
     return _relabel(out, dt, device) if raw else wrap(out, device)
 
 

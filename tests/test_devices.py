@@ -150,3 +150,42 @@ def test_cpu_to_cuda_without_cupy_is_refused_clearly():
         pass
     with pytest.raises(BufferError, match="cuda"):
         dt.asarray([1.0, 2.0]).to_device("cuda:0")
+
+
+def test_stream_values_for_cuda_and_rocm_are_checked():
+    cuda, rocm = _fake((CUDA, 0)), _fake((ROCM, 0))
+    with pytest.raises(TypeError, match="stream"):
+        cuda.__dlpack__(stream="7", max_version=(1, 0))
+    with pytest.raises(BufferError, match="not allowed"):
+        cuda.__dlpack__(stream=0, max_version=(1, 0))
+    for s in (1, 2):
+        with pytest.raises(BufferError, match="not allowed"):
+            rocm.__dlpack__(stream=s, max_version=(1, 0))
+    for s in (None, 1, 2, -1, 0xBEEF):  # held: nothing to order, the capsule comes at once
+        assert dt.from_dlpack(cuda.__dlpack__(stream=s, max_version=(1, 0))).data_ptr \
+            == FAKE_POINTER
+
+
+def test_pinned_memory_takes_a_consumers_stream():
+    # CuPy's from_dlpack passes its stream for pinned and managed memory; NumPy queued no work
+    # there, so there is nothing to order. The CPU itself takes none (the spec's rule).
+    pinned = dt.from_dlpack(Producer(np.arange(3.0), device=(3, 0), shape=(3,), strides=(1,)))
+    assert dt.from_dlpack(pinned.__dlpack__(stream=0xBEEF, max_version=(1, 0))).device \
+        == pinned.device
+    with pytest.raises(BufferError):
+        dt.asarray([1.0]).__dlpack__(stream=0xBEEF, max_version=(1, 0))
+
+
+def test_held_cuda_array_interface_says_read_only_and_empty():
+    ro = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(CUDA, 0), shape=(2,),
+                                 dtype=(2, 32, 1), flags=dt._dlpack.DLPACK_FLAG_BITMASK_READ_ONLY))
+    assert ro.__cuda_array_interface__["data"] == (FAKE_POINTER, True)
+    empty = _fake((CUDA, 0), shape=(0, 3))
+    assert empty.__cuda_array_interface__["data"] == (0, False)
+
+
+def test_cuda_array_interface_is_absent_for_dtypes_it_cannot_name():
+    # bfloat16 and float8 have no CAI typestr: hasattr() must say False, not raise.
+    for code, bits in ((4, 16), (7, 8)):
+        x = _fake((CUDA, 0), dtype=(code, bits, 1))
+        assert not hasattr(x, "__cuda_array_interface__")

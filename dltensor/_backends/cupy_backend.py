@@ -9,7 +9,8 @@ from .. import _dlpack
 
 __all__ = ["available", "missing_reason", "namespace", "view", "is_native", "can_view", "on",
            "consumer_stream",
-           "wait_for", "stream_for", "ordered_stream", "device_of"]
+           "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
+           "recorded", "synchronize"]
 
 _cupy: Any = None  # the cupy module once usable (no stubs)
 _reason: str | None = None
@@ -199,7 +200,21 @@ def wait_for(stream: Any, device_id: int) -> None:
         current = cupy.cuda.get_current_stream()
         other = stream_for(stream, device_id)
         if other.ptr != current.ptr:
-            current.wait_event(other.record())
+            current.wait_event(recorded(other))
+
+
+def order_consumer(stream: int | None, device_id: int) -> None:
+    """Make a DLPack consumer's ``stream`` wait for the work queued on CuPy's current stream
+    on ``device_id``, as CuPy's own __dlpack__ does (None: the legacy default stream; -1: the
+    consumer asked for no synchronisation)."""
+    if stream == -1:
+        return
+    cupy = _load()
+    with cupy.cuda.Device(device_id):
+        current = cupy.cuda.get_current_stream()
+        target = 1 if stream is None else stream
+        if target != (current.ptr or 1):
+            cupy.cuda.runtime.streamWaitEvent(target, recorded(current).ptr)
 
 
 def ordered_stream(stream: Any, device_id: int) -> Any:
@@ -212,5 +227,17 @@ def ordered_stream(stream: Any, device_id: int) -> Any:
             return current
         s = stream_for(stream, device_id)
         if s.ptr != current.ptr:
-            s.wait_event(current.record())
+            s.wait_event(recorded(current))
         return s
+
+
+def synchronize(stream: int) -> None:
+    """Wait on the host for the work queued on a stream handle (1: the legacy default)."""
+    _load().cuda.runtime.streamSynchronize(stream)
+
+
+def recorded(stream: Any) -> Any:
+    """An event marking the work queued on ``stream`` so far (no timing: cheaper to wait on)."""
+    event = _load().cuda.Event(disable_timing=True)
+    event.record(stream)
+    return event

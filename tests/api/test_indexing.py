@@ -148,9 +148,11 @@ def test_keys_outside_the_spec_raise_index_error(key):
 def test_index_arrays_must_share_the_device():
     x = dlt.asarray(A)
     idx = dlt.asarray(np.array([0, 1]))
-    idx._device = dlt.Device(3, 0)  # pretend: pinned host memory, another device
+    idx._device = dlt.Device(8, 0)  # pretend: Metal memory, another device
     with pytest.raises(ValueError, match="different devices"):
         x[idx, 0, 0]
+    idx._device = dlt.Device(3, 0)  # pinned host memory is CPU memory to NumPy: it indexes
+    assert x[idx, 0, 0].shape == (2,)
 
 
 # --- take, take_along_axis --------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_torch_cupy_jax_chain_keeps_the_pointer(cupy, torch, jax):
     assert c.data.ptr == ptr
     y = dt.asarray(c)
     assert y.data_ptr == ptr and y.device == x.device
-    j = jax.dlpack.from_dlpack(y)
+    j = jax.numpy.from_dlpack(y)
     assert j.unsafe_buffer_pointer() == ptr
     z = dt.asarray(j)
     assert z.data_ptr == ptr

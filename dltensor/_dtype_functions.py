@@ -107,15 +107,13 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         if dev != x._device:
             x = move(x, dev)  # a fresh copy on the new device: no second copy needed below
             copy = False
-    if dtype is src:
-        if not copy:
-            return x
-        a = x._compute()
-        out = a.copy()
-    else:
-        a = x._compute()
-        out = a.astype(dtype.numpy)
+    if dtype is src and not copy:
+        return x
     from ._array import wrap
+    from ._dispatch import on
+    with on(x._device):  # (CuPy copies on its current device)
+        a = x._compute()
+        out = a.copy() if dtype is src else a.astype(dtype.numpy)
     return wrap(out, x._device)
 
 

@@ -8,12 +8,13 @@ by NumPy's wider rules, and ``where`` promotes its two arrays by the spec's tabl
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._devices import CPU
-from ._dispatch import delegating
-from ._dispatch import check_device, namespace_for, native, wrap_result
+from ._devices import CPU, Device
+from ._dispatch import check_device, delegating, namespace_for, native, on, wrap_result
 from ._dtype_functions import scalar_dtype
 from ._dtypes import NUMPY_PROMOTION
 
@@ -74,6 +75,12 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
     if not (x1_array or x2_array):
         raise TypeError("where needs at least one of x1 and x2 to be an array")
     dev = check_device(condition, *(a for a in (x1, x2) if isinstance(a, ndarray)))
+    with on(dev):  # (astype below copies on CuPy's current device)
+        return _where(dev, condition, x1, x2, x1_array, x2_array)
+
+
+def _where(dev: Device, condition: ndarray, x1: Any, x2: Any, x1_array: bool,
+           x2_array: bool) -> ndarray:
     ns = namespace_for(dev)
     c = native(condition)
     if x1_array and x2_array:

@@ -98,7 +98,19 @@ def _torch_make(torch: Any, n: int) -> Any:
 
 
 def _jax_make(jnp: Any, n: int) -> Any:
-    return jnp.arange(n, dtype=jnp.float32)
+    import jax
+    return jax.device_put(jnp.arange(n, dtype=jnp.float32), jax.devices("cpu")[0])
+
+
+def _torch_cuda_make(torch: Any, n: int) -> Any:
+    if not torch.cuda.is_available():
+        raise RuntimeError("this PyTorch sees no CUDA device")
+    return torch.arange(n, dtype=torch.float32, device="cuda")
+
+
+def _jax_gpu_make(jnp: Any, n: int) -> Any:
+    import jax
+    return jax.device_put(jnp.arange(n, dtype=jnp.float32), jax.devices("gpu")[0])
 
 
 def _strict_make(xs: Any, n: int) -> Any:
@@ -116,6 +128,8 @@ FRAMEWORKS: dict[str, tuple[str, Callable[[Any, int], Any], Callable[[Any], Any]
     "jax": ("jax.numpy", _jax_make, lambda m: m.from_dlpack),
     "array_api_strict": ("array_api_strict", _strict_make, lambda m: m.from_dlpack),
     "cupy": ("cupy", _cupy_make, lambda m: m.from_dlpack),
+    "torch[cuda]": ("torch", _torch_cuda_make, lambda m: m.from_dlpack),
+    "jax[gpu]": ("jax.numpy", _jax_gpu_make, lambda m: m.from_dlpack),
 }
 
 

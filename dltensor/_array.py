@@ -364,8 +364,13 @@ def _computable(x: ndarray) -> bool:
 
 
 def _host(a: Any) -> npt.NDArray[Any]:
-    """A NumPy array for printing (CuPy arrays are copied to the host for repr only)."""
-    return a if isinstance(a, np.ndarray) else a.get()
+    """A NumPy array for printing (CuPy arrays are copied to the host for repr only, on
+    their own GPU's current stream)."""
+    if isinstance(a, np.ndarray):
+        return a
+    with backend_for(Device(DLDeviceType.kDLCUDA, a.data.device_id)).on(a.data.device_id):
+        host: npt.NDArray[Any] = a.get()
+        return host
 
 
 def wrap(a: Any, device: Device = CPU) -> ndarray:
@@ -446,9 +451,11 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         if backend is not None:
             # CUDA memory with CuPy: its work is on CuPy's current stream (an import ordered
             # that stream after the producer's), so the consumer's stream must wait for it.
-            if _computable(x) and not copy and not x.read_only:
-                # CuPy's producer (its flags say writable, so not for read-only arrays)
-                return x._compute().__dlpack__(stream=stream, max_version=max_version)
+            if x._array is not None and not copy and not x.read_only:
+                # CuPy's producer, for what CuPy computed (its flags say writable, so not for
+                # read-only arrays), recording on this GPU's current stream
+                with backend.on(dev.device_id):
+                    return x._array.__dlpack__(stream=stream, max_version=max_version)
             if copy:
                 copied = _copy_for_export(x)
                 backend.order_consumer(stream, dev.device_id)

@@ -15,11 +15,11 @@ import numpy as np
 
 from ._array import CPU_READABLE, ndarray, wrap
 from ._backends import backend_for
-from ._devices import CPU, Device
+from ._devices import CPU, Device, as_device
 from ._dtypes import DType
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegating",
-           "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT"]
+           "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT", "fresh"]
 
 _np_ndarray = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -68,9 +68,20 @@ def on(device: Device) -> contextlib.AbstractContextManager[Any]:
     """The context a backend call for ``device`` runs in: CuPy's current device made that GPU
     (CuPy computes and allocates on its current device); nothing for other devices."""
     if device.device_type == 2:
-        ctx: contextlib.AbstractContextManager[Any] = backend_for(device).on(device.device_id)
+        try:
+            backend = backend_for(device)
+        except RuntimeError:  # held: the call itself says it cannot compute (or NotImplemented)
+            return NULL_CONTEXT
+        ctx: contextlib.AbstractContextManager[Any] = backend.on(device.device_id)
         return ctx
     return NULL_CONTEXT
+
+
+def fresh(device: Device) -> Device:
+    """The device of new memory a backend allocates for a call on ``device``: NumPy's is
+    pageable CPU memory also when its inputs are pinned or managed (so labelled ``cpu``: a GPU
+    consumer would take ``cuda_host`` memory for pinned)."""
+    return CPU if device.device_type in CPU_READABLE else device
 
 
 def native(x: Any) -> Any:
@@ -94,7 +105,9 @@ def wrap_result(r: Any, device: Device = CPU) -> Any:
         return t(*items) if hasattr(r, "_fields") else tuple(items)
     if t.__module__ == "cupy":
         # Labelled with the GPU CuPy made it on: the one it computed on, whatever was asked.
-        return wrap(r, device if r.device.id == device.device_id else Device(2, r.device.id))
+        gpu = r.data.device_id
+        return wrap(r, device if device.device_type == 2 and gpu == device.device_id
+                    else as_device((2, gpu)))
     return r
 
 

@@ -16,6 +16,7 @@ from . import _dtypes
 from ._array import ndarray
 from ._devices import Device
 from ._dtypes import FROM_NUMPY, PROMOTION, DType
+from ._interop import computed, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -102,19 +103,14 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
                         "part; cast real(x) or imag(x) instead")
     if device is not None:
         from ._devices import as_device
-        from ._interop import move
         dev = as_device(device)
         if dev != x._device:
             x = move(x, dev)  # a fresh copy on the new device: no second copy needed below
             copy = False
     if dtype is src and not copy:
         return x
-    from ._array import wrap
-    from ._dispatch import on
-    with on(x._device):  # (CuPy copies on its current device)
-        a = x._compute()
-        out = a.copy() if dtype is src else a.astype(dtype.numpy)
-    return wrap(out, x._device)
+    target = dtype.numpy
+    return computed(x, (lambda a: a.copy()) if dtype is src else (lambda a: a.astype(target)))
 
 
 def can_cast(from_: DType | ndarray, to: DType, /) -> bool:

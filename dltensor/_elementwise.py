@@ -59,6 +59,9 @@ CATEGORIES = {
 }
 
 
+_CUDA = 2  # DLPack's kDLCUDA: the device whose calls run under on() (CuPy's current GPU)
+
+
 def _xp(a: Any) -> ModuleType:
     """The array module computing on a backend array: NumPy, or CuPy for CUDA arrays."""
     return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
@@ -170,13 +173,20 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
 def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
                     operator: bool) -> Any:
     anchor = x1 if isinstance(x1, ndarray) else x2
-    with on(anchor._device) if isinstance(anchor, ndarray) else NULL_CONTEXT:
-        ops = _operands(name, category, x1, x2, operator)
-        if ops is NotImplemented:
-            return ops
-        a, b, rt, dev = ops
-        xp = _xp(b if type(a) in _SCALARS else a)
-        return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
+    if isinstance(anchor, ndarray) and anchor._device.device_type == _CUDA:
+        with on(anchor._device):  # (CuPy computes, and converts scalars, on its current GPU)
+            return _binary(name, category, ufunc, fix, x1, x2, operator)
+    return _binary(name, category, ufunc, fix, x1, x2, operator)
+
+
+def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
+            operator: bool) -> Any:
+    ops = _operands(name, category, x1, x2, operator)
+    if ops is NotImplemented:
+        return ops
+    a, b, rt, dev = ops
+    xp = _xp(b if type(a) in _SCALARS else a)
+    return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
 
 
 def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
@@ -228,8 +238,10 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                   ) -> Callable[..., Any]:
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
     def f(self: ndarray, other: Any, /) -> Any:
-        with on(self._device):
-            return _inplace(self, other)
+        if self._device.device_type == _CUDA:
+            with on(self._device):
+                return _inplace(self, other)
+        return _inplace(self, other)
 
     def _inplace(self: ndarray, other: Any) -> Any:
         ops = _operands(name, category, self, other, True)
@@ -531,14 +543,14 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         bounds.append(v._compute())
     lo, hi = bounds
     xp = _xp(a)
-    with on(x._device):
+    with on(x._device) if x._device.device_type == _CUDA else NULL_CONTEXT:
         if lo is None and hi is None:
             r = a.copy()
         else:
             r = xp.clip(a, lo, hi)
             if r.dtype != dt:
                 r = r.astype(dt)
-        result: ndarray = wrap_result(r, x._device)
+    result: ndarray = wrap_result(r, x._device)
     return result
 
 

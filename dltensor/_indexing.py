@@ -20,8 +20,9 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU
-from ._dispatch import check_device, namespace_for, on
+from ._dispatch import check_device, fresh, namespace_for, on, wrap_result
 from ._dtypes import FROM_NUMPY, PROMOTION
+from ._interop import copied
 from ._linalg_functions import matrix_transpose
 
 __all__ = ["take", "take_along_axis"]
@@ -47,8 +48,9 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         if x.ndim != 1:
             raise ValueError(f"take on a {x.ndim}-D array needs an axis")
         axis = 0
-    return wrap(namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis),
-                x._device)
+    result: ndarray = wrap_result(
+        namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis), x._device)
+    return result
 
 
 def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarray:
@@ -57,8 +59,9 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
     if indices.ndim != x.ndim:
         raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
                          f"not {indices.ndim}")
-    return wrap(namespace_for(x._device).take_along_axis(x._compute(), indices._compute(),
-                                                         axis=axis), x._device)
+    result: ndarray = wrap_result(namespace_for(x._device).take_along_axis(
+        x._compute(), indices._compute(), axis=axis), x._device)
+    return result
 
 
 def _check_indices(name: str, x: object, indices: object) -> None:
@@ -90,8 +93,13 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
         k = key._array
         if k is not None and k.ndim and k.dtype.kind in "iub" and type(k) is type(a):
             return wrap(a[k], self._device)
-    with on(self._device):  # (an integer-array key makes CuPy allocate: on the array's GPU)
-        return wrap(a[_backend_key(self, key, False)], self._device)
+    dev = self._device
+    if dev.device_type != 2:
+        r = a[_backend_key(self, key, False)]
+        # (an integer-array or mask key copies: fresh memory; anything else is a view)
+        return wrap(r, dev if r.base is not None else fresh(dev))
+    with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
+        return wrap(a[_backend_key(self, key, False)], dev)
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
@@ -257,7 +265,11 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
 def _scalar(x: ndarray, name: str) -> Any:
     if x.ndim != 0:
         raise TypeError(f"{name}() needs a 0-d array, not one of shape {x.shape}")
-    return x._compute()
+    a = x._compute()
+    if x._device.device_type == 2:
+        with on(x._device):  # (the copy to the host runs on CuPy's stream of this GPU)
+            return a.get()
+    return a
 
 
 def __bool__(self: ndarray, /) -> bool:
@@ -308,8 +320,7 @@ def _T(self: ndarray) -> ndarray:
 
 
 def __copy__(self: ndarray) -> ndarray:
-    with on(self._device):
-        return wrap(self._compute().copy(), self._device)
+    return copied(self)
 
 
 def __deepcopy__(self: ndarray, memo: object) -> ndarray:

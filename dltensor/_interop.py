@@ -19,10 +19,10 @@ from ._array import CPU_READABLE, from_tensor, held_streams, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import on
+from ._dispatch import fresh, on
 from ._dtypes import FROM_NUMPY, DType, dtype_from_numpy
 
-__all__ = ["asarray", "from_dlpack", "move"]
+__all__ = ["asarray", "from_dlpack", "move", "copied", "computed"]
 
 _np_ndarray = np.ndarray
 _SCALARS = (bool, int, float, complex)
@@ -65,7 +65,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
             return _import_capsule(x, True)
         except BufferError:
             # A producer that copies only across devices (CuPy): take its memory, copy here.
-            return _copy(_importer_for(type(x))(x))
+            return copied(_importer_for(type(x))(x))
     out = _import_capsule(x, copy if device is None else None)
     return out if device is None else _finish(out, None, device, copy)
 
@@ -107,10 +107,22 @@ def _request(x: Any, copy: bool | None) -> object:
         except Exception:
             device_type = device_id = None  # __dlpack__ then says what is wrong, in its words
         if device_type in _GPU_WRITTEN_HOST and _cupy_usable():
-            # Pinned or managed memory NumPy will read on the host: the producer orders the
-            # legacy default stream after its work, and the host waits for that stream.
-            capsule = _dlpack.request_capsule(x, copy=copy, stream=1)
-            backend_for(Device(DLDeviceType.kDLCUDA, 0)).synchronize(1)
+            # Pinned or managed memory NumPy will read on the host. A managed tensor's
+            # producer orders the legacy default stream after its work; pinned tensors take
+            # no stream (PyTorch's are CPU tensors to it, and it refuses one, as JAX knows).
+            # Either way the host then waits for the legacy default stream of that GPU, where
+            # any work on the memory was queued or ordered.
+            capsule = None
+            if device_type == DLDeviceType.kDLCUDAManaged:
+                try:
+                    capsule = _dlpack.request_capsule(x, copy=copy, stream=1)
+                except (AssertionError, BufferError, ValueError):
+                    pass
+            if capsule is None:
+                capsule = _dlpack.request_capsule(x, copy=copy)
+            gpus = backend_for(Device(DLDeviceType.kDLCUDA, 0))
+            with gpus.on(device_id or 0):
+                gpus.synchronize(1)
             return capsule
         if device_type == DLDeviceType.kDLCUDA:
             try:
@@ -319,20 +331,32 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
         if copy is False:
             raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
                              "and copy=False forbids it")
-        with on(x._device):
-            return wrap(x._compute().astype(dtype.numpy), x._device)
+        return computed(x, lambda a: a.astype(dtype.numpy))
     if copy:
-        return _copy(x)
+        return copied(x)
     return x
 
 
-def _copy(x: ndarray) -> ndarray:
+def copied(x: ndarray) -> ndarray:
     """A copy of ``x`` on its device (BufferError where dltensor cannot compute)."""
     try:
-        with on(x._device):
-            return wrap(x._compute().copy(), x._device)
+        return computed(x, _copy_of_native)
     except NoBackendError as e:
         raise BufferError(f"cannot copy: {e}") from None
+
+
+def _copy_of_native(a: Any) -> Any:
+    return a.copy()
+
+
+def computed(x: ndarray, fn: Callable[[Any], Any]) -> ndarray:
+    """``fn`` of x's backend array, as an array: on x's GPU for CUDA memory, and labelled
+    ``cpu`` for NumPy's fresh memory (see _dispatch.fresh)."""
+    dev = x._device
+    if dev.device_type == DLDeviceType.kDLCUDA:
+        with on(dev):
+            return wrap(fn(x._compute()), dev)
+    return wrap(fn(x._compute()), fresh(dev))
 
 
 def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = None
@@ -341,7 +365,7 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
     memory between CPU-readable devices). ``copy=False`` refuses a copy with BufferError."""
     src = x._device
     if device == src:
-        return _copy(x) if copy else x
+        return copied(x) if copy else x
     if src.device_type in CPU_READABLE and device.device_type in CPU_READABLE:
         if device == CPU:  # pinned or managed memory is CPU memory already: a view, no copy
             return wrap(x._compute().copy() if copy else x._compute(), CPU)
@@ -371,39 +395,58 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
     cupy = cupy_backend._load()
     src, dt = x._device, x.dtype
     raw = not cupy_backend.can_view(dt.code, dt.bits)
-    if src.device_type == 2:
-        a = cupy_backend.view(x._tensor, raw=True) if raw else x._compute()
+    if raw and dt.bits % 8:
+        raise BufferError(f"dltensor cannot move {dt.name} memory between {src} and {device}: "
+                          "its elements are packed below a byte")
+    if raw and src.device_type == 2 and x._array is None:
+        a = cupy_backend.view(x._tensor, raw=True)
     else:
         a = x._compute()
         if raw:
             a = a.view(f"u{dt.itemsize}")
     if device.device_type != 2:  # to the host: returns once the copy is done
+        if device.device_type not in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
+            raise BufferError(f"dltensor copies CUDA memory to cpu and cuda_host (pinned) "
+                              f"memory only, not to {device}")
         s = cupy_backend.ordered_stream(stream, src.device_id)
-        with cupy.cuda.Device(src.device_id):
-            out = cupy.asnumpy(a, stream=s, blocking=True)
-        return _relabel(out, dt, CPU) if raw else wrap(out, CPU)
+        with cupy_backend.on(src.device_id):
+            # (pinned memory for cuda_host: what the label promises a GPU consumer)
+            pinned = (cupy_backend.empty_pinned(a)
+                      if device.device_type == DLDeviceType.kDLCUDAHost else None)
+            out = a.get(stream=s, out=pinned, blocking=True)
+        return _relabel(out, dt, device) if raw else wrap(out, device)
     pending = None
     if src.device_type == 2:  # from another GPU: after the work queued there
-        with cupy.cuda.Device(src.device_id):
+        with cupy_backend.on(src.device_id):
             # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
             a = cupy.ascontiguousarray(a)
             pending = cupy_backend.recorded(cupy.cuda.get_current_stream())
-    with cupy.cuda.Device(device.device_id):
+    with cupy_backend.on(device.device_id):
+        # The result comes from the current stream's memory pool (where dltensor uses it
+        # next), so the copy stream first waits for the current stream's earlier work on it.
         s = cupy_backend.ordered_stream(stream, device.device_id)
-        if pending is not None:
+        out = cupy.empty(a.shape, a.dtype)
+        if pending is None:
+            out.set(np.ascontiguousarray(a), stream=s)
+        else:
             s.wait_event(pending)
-        with s:
-            out = cupy.array(a, copy=True)
+            out.data.copy_from_device_async(a.data, a.nbytes, stream=s)
+        done = cupy_backend.recorded(s)
         current = cupy.cuda.get_current_stream()
         if s.ptr != current.ptr:
-            current.wait_event(cupy_backend.recorded(s))
+            current.wait_event(done)
+    if pending is not None:
+        # The source GPU's pool may hand out `a` (a temporary, maybe) again at once: its
+        # stream waits for the copy reading it.
+        with cupy_backend.on(src.device_id):
+            cupy.cuda.get_current_stream().wait_event(done)
     return _relabel(out, dt, device) if raw else wrap(out, device)
 
 
 def _relabel(a: Any, dt: DType, device: Device) -> ndarray:
     """An array over the unsigned-integer array ``a`` (NumPy or CuPy, which it keeps alive)
     whose DLPack dtype is ``dt``: how bytes moved for a dtype CuPy has not become that dtype."""
-    ptr = a.__array_interface__["data"][0] if device is CPU else a.data.ptr
+    ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
     capsule = _dlpack.make_capsule(
         a, data=ptr, byte_offset=0, device=(int(device.device_type), device.device_id),
         dtype=(dt.code, dt.bits, 1), shape=a.shape,

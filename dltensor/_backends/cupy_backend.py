@@ -10,7 +10,7 @@ from .. import _dlpack
 __all__ = ["available", "missing_reason", "namespace", "view", "is_native", "can_view", "on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
-           "recorded", "synchronize"]
+           "recorded", "synchronize", "empty_pinned"]
 
 _cupy: Any = None  # the cupy module once usable (no stubs)
 _reason: str | None = None
@@ -70,7 +70,7 @@ class _OnDevice:
 
 
 def _run_on(fn: Any, device_id: int) -> Any:
-    device = _load().cuda.Device(device_id)
+    device = on(device_id)
 
     def run(*args: Any, **kwargs: Any) -> Any:
         with device:
@@ -79,17 +79,36 @@ def _run_on(fn: Any, device_id: int) -> Any:
     return run
 
 
+_devices: dict[int, Any] = {}
+
+
 def on(device_id: int) -> Any:
-    """A context making GPU ``device_id`` CuPy's current device."""
-    return _load().cuda.Device(device_id)
+    """A context making GPU ``device_id`` CuPy's current device (one Device object per GPU:
+    CuPy keeps the device stack per thread, so it is reentrant and shared safely)."""
+    d = _devices.get(device_id)
+    if d is None:
+        d = _devices[device_id] = _load().cuda.Device(device_id)
+    return d
+
+
+# What CuPy's from_dlpack takes (cupy/_core/dlpack.pyx, v14): DLPack (code, bits).
+_VIEWABLE = {(0, 8), (0, 16), (0, 32), (0, 64), (1, 8), (1, 16), (1, 32), (1, 64),
+             (2, 16), (2, 32), (2, 64), (5, 64), (5, 128), (6, 8)}
+_bfloat16: list[bool] = []
 
 
 def can_view(code: int, bits: int) -> bool:
-    """Whether CuPy's from_dlpack takes this DLPack dtype (bool, ints, floats, complex, and
-    bfloat16 where CuPy has it); others (float8) are held and handed on, not computed on."""
-    if code == 4:  # kDLBfloat
-        return bits == 16 and getattr(_load(), "bfloat16", None) is not None
-    return code in (0, 1, 2, 5, 6)
+    """Whether CuPy's from_dlpack takes this DLPack dtype; others (float8, sub-byte ints) are
+    held and handed on, not computed on."""
+    if (code, bits) in _VIEWABLE:
+        return True
+    if (code, bits) == (4, 16):  # bfloat16: where CuPy found ml_dtypes (it keeps it there)
+        if not _bfloat16:
+            from importlib import import_module
+            _bfloat16.append(getattr(import_module("cupy._core.dlpack"), "bfloat16", None)
+                             is not None)
+        return _bfloat16[0]
+    return False
 
 
 def native_type() -> Any:
@@ -229,6 +248,12 @@ def ordered_stream(stream: Any, device_id: int) -> Any:
         if s.ptr != current.ptr:
             s.wait_event(recorded(current))
         return s
+
+
+def empty_pinned(a: Any) -> Any:
+    """A NumPy array in pinned host memory, of ``a``'s shape and dtype (C order)."""
+    import cupyx
+    return cupyx.empty_pinned(a.shape, a.dtype)
 
 
 def synchronize(stream: int) -> None:

@@ -9,6 +9,8 @@ writes, so a consumer that is not ordered after it reads the old values.
 from __future__ import annotations
 
 import os
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX shares the GPU here
 import subprocess
 from pathlib import Path
 
@@ -179,14 +181,17 @@ def test_moves_between_gpus(cupy):
 
 def test_import_orders_the_consumer_stream_after_the_producer(cupy, torch):
     t = _settled(torch, 7.25)
-    producer = torch.cuda.Stream()
+    producer = torch.cuda.Stream()  # (PyTorch's streams are non-blocking)
+    s = cupy.cuda.Stream(non_blocking=True)
     with torch.cuda.stream(producer):
         torch.cuda._sleep(SPIN)
         t.fill_(7.25)
-    s = cupy.cuda.Stream(non_blocking=True)
-    with s:
-        x = dt.asarray(t)  # dltensor asks torch with stream=s.ptr: s waits for the fill
-        total = float(dt.sum(x))
+        # PyTorch orders the consumer after its *current* stream, the producer here;
+        # dltensor asks with stream=s.ptr, so s waits for the fill (stream=None would order
+        # only the legacy default stream, which non-blocking s does not wait for).
+        with s:
+            x = dt.asarray(t)
+            total = float(dt.sum(x))
     assert total == 7.25 * N
 
 
@@ -223,13 +228,76 @@ def test_cuda_array_interface_stream_is_honoured(cupy, torch):
     assert total == 3.5 * N
 
 
+def _spin_current_stream(cupy, torch):
+    """Hold CuPy's current stream back ~0.1 s (its null stream is the legacy default, 1)."""
+    with torch.cuda.stream(torch.cuda.ExternalStream(cupy.cuda.get_current_stream().ptr or 1)):
+        torch.cuda._sleep(SPIN)
+
+
 @pytest.mark.parametrize("kind", ["cupy", "int", "torch"])
 def test_to_device_on_a_stream(cupy, torch, kind):
-    g = dt.arange(float(N), device="cuda:0")
+    g = dt.zeros(N, device="cuda:0")
+    cupy.cuda.Device(0).synchronize()
     s = cupy.cuda.Stream(non_blocking=True)
     stream = {"cupy": s, "int": s.ptr, "torch": torch.cuda.Stream().cuda_stream}[kind]
-    host = g.to_device("cpu", stream=stream)
-    assert float(dt.sum(host)) == float(np.arange(float(N)).sum())
+    _spin_current_stream(cupy, torch)
+    g2 = g + 2  # queued behind the spin: the copy on `stream` must wait for it
+    host = g2.to_device("cpu", stream=stream)
+    assert np.asarray(host).sum() == 2 * N
+    back = host.to_device("cuda:0", stream=stream)  # and back, on the same stream
+    assert float(dt.sum(back)) == 2 * N
+
+
+def test_pinned_tensors_are_taken_as_cpu_memory(cupy, torch):
+    p = torch.arange(8, dtype=torch.float32).pin_memory()
+    for x in (dt.asarray(p), dt.from_dlpack(p, copy=False), dt.asarray(p[:0])):
+        assert x.device.device_type in (1, 3)  # (PyTorch says kDLCUDAHost for pinned)
+    x = dt.from_dlpack(p, copy=False)
+    assert x.data_ptr == p.data_ptr() and (x + 1).device == as_device("cpu")
+    g = x.to_device("cuda:0")
+    assert g.device == as_device("cuda:0") and float(dt.sum(g)) == 28.0
+    pinned = g.to_device(dt.Device(3, 0))  # a copy into pinned memory, as the label says
+    assert pinned.device == dt.Device(3, 0)
+    assert cupy.cuda.runtime.pointerGetAttributes(pinned.data_ptr).type == 1  # host, pinned
+
+
+def test_dtypes_cupy_has_not_are_held_and_moved(cupy, torch):
+    f8 = torch.arange(4, dtype=torch.float32, device="cuda").to(torch.float8_e4m3fn)
+    try:
+        f8.__dlpack__()
+    except Exception as e:  # noqa: BLE001 (which error a PyTorch without it raises varies)
+        pytest.skip(f"this PyTorch does not export float8 through DLPack ({e})")
+    x = dt.asarray(f8)
+    assert x.device == as_device("cuda:0") and x.data_ptr == f8.data_ptr()
+    assert not hasattr(x, "__cuda_array_interface__")
+    back = torch.from_dlpack(x)
+    assert back.data_ptr() == f8.data_ptr() and back.dtype == torch.float8_e4m3fn
+    pytest.importorskip("ml_dtypes")
+    host = x.to_device("cpu")
+    assert np.asarray(host).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
+    again = host.to_device("cuda:0")
+    assert torch.equal(torch.from_dlpack(again).float(), f8.float())
+    bf = dt.asarray(torch.arange(4, dtype=torch.bfloat16, device="cuda"))
+    assert np.asarray(bf.to_device("cpu")).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_read_only_and_copied_exports(cupy, torch):
+    x = dt.asarray(cupy.arange(4, dtype=cupy.float32))
+    cap = x.__dlpack__(max_version=(1, 0), copy=True, stream=1)
+    c = dt.from_dlpack(cap)
+    assert c._tensor.flags & _dlpack.DLPACK_FLAG_BITMASK_IS_COPIED and c.data_ptr != x.data_ptr
+    y = dt.asarray(cupy.arange(4, dtype=cupy.float32), copy=True)
+    assert y.device == x.device and float(dt.sum(y)) == 6.0
+    ro = dt.from_dlpack(dt.from_dlpack(x).__dlpack__(max_version=(1, 0)))  # writable
+    assert not ro.read_only
+    t = torch.arange(4.0, device="cuda")
+    held = dt.from_dlpack(t)
+    held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
+    out = dt.from_dlpack(held.__dlpack__(max_version=(1, 0), stream=1))
+    assert out.read_only and out.data_ptr == t.data_ptr()
+    assert held.__cuda_array_interface__["data"] == (t.data_ptr(), True)
+    with pytest.raises(BufferError):
+        held.__dlpack__(stream=1)  # a legacy capsule cannot say read-only
 
 
 # --- the conformance suite with CUDA as the default device -------------------------------------

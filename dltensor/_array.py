@@ -213,7 +213,9 @@ class ndarray:
 
     def to_device(self, device: Device | str | tuple[int, int], /, *, stream: Any = None
                   ) -> ndarray:
-        """This array on ``device``: itself when already there, else a copy."""
+        """This array on ``device``: itself when already there, else a copy (on ``stream``
+        when given: a CuPy stream, an object with ``__cuda_stream__`` or a raw handle, of the
+        source GPU for a copy to the host and of the destination GPU otherwise)."""
         from ._interop import move
         return move(self, as_device(device), stream=stream, copy=None)
 
@@ -234,7 +236,7 @@ class ndarray:
         if t is None:  # (a computed array is computable)
             raise AttributeError("__cuda_array_interface__: no CuPy to describe this array")
         dt = dtype_from_dlpack(t.code, t.bits)
-        if dt.numpy is None or dt.numpy.kind not in "biufc":
+        if dt.numpy is None or dt.kind is None:  # (ml_dtypes' float8_e5m2 says '<f1': no)
             raise AttributeError(f"__cuda_array_interface__ cannot describe dtype {dt.name}")
         itemsize = dt.numpy.itemsize
         return {

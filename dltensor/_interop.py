@@ -113,15 +113,15 @@ def _request(x: Any, copy: bool | None) -> object:
             # Either way the host then waits for the legacy default stream of that GPU, where
             # any work on the memory was queued or ordered.
             capsule = None
-            if device_type == DLDeviceType.kDLCUDAManaged:
-                try:
-                    capsule = _dlpack.request_capsule(x, copy=copy, stream=1)
-                except (AssertionError, BufferError, ValueError):
-                    pass
-            if capsule is None:
-                capsule = _dlpack.request_capsule(x, copy=copy)
             gpus = backend_for(Device(DLDeviceType.kDLCUDA, 0))
             with gpus.on(device_id or 0):
+                if device_type == DLDeviceType.kDLCUDAManaged:
+                    try:
+                        capsule = _dlpack.request_capsule(x, copy=copy, stream=1)
+                    except (AssertionError, BufferError, ValueError):
+                        pass
+                if capsule is None:
+                    capsule = _dlpack.request_capsule(x, copy=copy)
                 gpus.synchronize(1)
             return capsule
         if device_type == DLDeviceType.kDLCUDA:
@@ -338,7 +338,17 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
 
 
 def copied(x: ndarray) -> ndarray:
-    """A copy of ``x`` on its device (BufferError where dltensor cannot compute)."""
+    """A copy of ``x`` on its device (BufferError where dltensor cannot compute); a dtype CuPy
+    has not (float8) is copied on the GPU as its bytes."""
+    dev, dt = x._device, x.dtype
+    if dev.device_type == DLDeviceType.kDLCUDA and x._array is None and _cupy_usable():
+        cupy_backend = backend_for(dev)
+        if not cupy_backend.can_view(dt.code, dt.bits):
+            if dt.bits % 8:
+                raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: its "
+                                  "elements are packed below a byte")
+            with cupy_backend.on(dev.device_id):
+                return _relabel(cupy_backend.view(x._tensor, raw=True).copy(), dt, dev)
     try:
         return computed(x, _copy_of_native)
     except NoBackendError as e:
@@ -415,7 +425,7 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
                       if device.device_type == DLDeviceType.kDLCUDAHost else None)
             out = a.get(stream=s, out=pinned, blocking=True)
         return _relabel(out, dt, device) if raw else wrap(out, device)
-    pending = None
+    shape, pending = a.shape, None  # (ascontiguousarray makes a 0-d array 1-d)
     if src.device_type == 2:  # from another GPU: after the work queued there
         with cupy_backend.on(src.device_id):
             # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
@@ -425,16 +435,21 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
         # The result comes from the current stream's memory pool (where dltensor uses it
         # next), so the copy stream first waits for the current stream's earlier work on it.
         s = cupy_backend.ordered_stream(stream, device.device_id)
-        out = cupy.empty(a.shape, a.dtype)
+        out = cupy.empty(shape, a.dtype)
         if pending is None:
-            out.set(np.ascontiguousarray(a), stream=s)
+            out.set(a, stream=s)  # (set makes a host array contiguous itself)
         else:
             s.wait_event(pending)
             out.data.copy_from_device_async(a.data, a.nbytes, stream=s)
-        done = cupy_backend.recorded(s)
         current = cupy.cuda.get_current_stream()
-        if s.ptr != current.ptr:
-            current.wait_event(done)
+        if s.ptr != current.ptr or pending is not None:
+            done = cupy_backend.recorded(s)
+            if s.ptr != current.ptr:
+                current.wait_event(done)
+        if src.device_type == DLDeviceType.kDLCUDAHost:
+            # From pinned memory the copy is truly asynchronous: the source (perhaps a
+            # temporary of PyTorch's caching host allocator) must outlive it.
+            s.synchronize()
     if pending is not None:
         # The source GPU's pool may hand out `a` (a temporary, maybe) again at once: its
         # stream waits for the copy reading it.

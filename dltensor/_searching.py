@@ -75,8 +75,10 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
     if not (x1_array or x2_array):
         raise TypeError("where needs at least one of x1 and x2 to be an array")
     dev = check_device(condition, *(a for a in (x1, x2) if isinstance(a, ndarray)))
-    with on(dev):  # (astype below copies on CuPy's current device)
-        return _where(dev, condition, x1, x2, x1_array, x2_array)
+    if dev.device_type == 2:
+        with on(dev):  # (astype below copies on CuPy's current device)
+            return _where(dev, condition, x1, x2, x1_array, x2_array)
+    return _where(dev, condition, x1, x2, x1_array, x2_array)
 
 
 def _where(dev: Device, condition: ndarray, x1: Any, x2: Any, x1_array: bool,

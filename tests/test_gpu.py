@@ -156,6 +156,20 @@ def test_moves_between_cpu_and_cuda(cupy):
     assert copied.data_ptr != g.data_ptr and copied.device == g.device
 
 
+def test_zero_d_and_empty_arrays_move(cupy):
+    for host in (dt.asarray(2.5), dt.zeros((0, 3)), dt.reshape(dt.arange(6.0), (2, 3)).mT):
+        g = host.to_device("cuda:0")
+        assert g.shape == host.shape and g.device == as_device("cuda:0")
+        back = g.to_device("cpu")
+        assert back.shape == host.shape
+        np.testing.assert_array_equal(np.asarray(back), np.asarray(host))
+    try:
+        dt.set_default_device("cuda:0")
+        assert dt.asarray(2.0).shape == () and dt.asarray(2.0).device == as_device("cuda:0")
+    finally:
+        dt.set_default_device(None)
+
+
 def test_dlpack_cpu_copy_is_flagged(cupy):
     g = dt.arange(5.0, device="cuda:0")
     cap = g.__dlpack__(max_version=(1, 0), dl_device=(1, 0))
@@ -229,8 +243,11 @@ def test_cuda_array_interface_stream_is_honoured(cupy, torch):
 
 
 def _spin_current_stream(cupy, torch):
-    """Hold CuPy's current stream back ~0.1 s (its null stream is the legacy default, 1)."""
-    with torch.cuda.stream(torch.cuda.ExternalStream(cupy.cuda.get_current_stream().ptr or 1)):
+    """Hold CuPy's current stream back ~0.1 s. Its null stream is the legacy default stream,
+    PyTorch's default stream (PyTorch takes no ExternalStream(1))."""
+    ptr = cupy.cuda.get_current_stream().ptr
+    with torch.cuda.stream(torch.cuda.ExternalStream(ptr) if ptr else
+                           torch.cuda.default_stream()):
         torch.cuda._sleep(SPIN)
 
 
@@ -277,7 +294,13 @@ def test_dtypes_cupy_has_not_are_held_and_moved(cupy, torch):
     assert np.asarray(host).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
     again = host.to_device("cuda:0")
     assert torch.equal(torch.from_dlpack(again).float(), f8.float())
+    copy = dt.asarray(x, copy=True)  # a float8 copy on the GPU: its bytes
+    assert copy.data_ptr != x.data_ptr and copy.device == x.device
+    assert torch.equal(torch.from_dlpack(copy).float(), f8.float())
+    from dltensor._backends import cupy_backend
+    assert cupy_backend.can_view(4, 16)  # CuPy computes on bfloat16 (it found ml_dtypes)
     bf = dt.asarray(torch.arange(4, dtype=torch.bfloat16, device="cuda"))
+    assert float(dt.sum(bf)) == 6.0
     assert np.asarray(bf.to_device("cpu")).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 

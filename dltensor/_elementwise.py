@@ -166,7 +166,8 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
     if da.kind == "V" or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
-        scalar = _xp(a).asarray(scalar, dtype=rt)
+        # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign)
+        scalar = _xp(a).full((), scalar, dtype=rt)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
@@ -546,10 +547,13 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     with on(x._device) if x._device.device_type == _CUDA else NULL_CONTEXT:
         if lo is None and hi is None:
             r = a.copy()
-        else:
+        elif xp is np or dt.kind not in "fc":
             r = xp.clip(a, lo, hi)
-            if r.dtype != dt:
-                r = r.astype(dt)
+        else:  # CuPy's clip ignores a NaN bound; maximum and minimum propagate it (the spec)
+            r = a if lo is None else xp.maximum(a, lo)
+            r = r if hi is None else xp.minimum(r, hi)
+        if r.dtype != dt:
+            r = r.astype(dt)
     result: ndarray = wrap_result(r, x._device)
     return result
 

@@ -119,7 +119,10 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         a[key] = _value_for(self, a, value)
     else:
         with on(self._device):
-            a[key] = _value_for(self, a, value)
+            v = _value_for(self, a, value)
+            if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
+                v = namespace_for(self._device).full((), v, dtype=a.dtype)
+            a[key] = v
 
 
 def _value_for(x: ndarray, a: Any, value: Any) -> Any:

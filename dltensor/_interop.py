@@ -293,6 +293,15 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         raise TypeError("dltensor arrays hold numbers, not strings")
     try:
         a = np.asarray(obj) if dtype is None else np.asarray(obj, dtype=dtype.numpy)
+    except BufferError:
+        # A sequence holding arrays NumPy cannot read (CUDA): built from their host copies
+        # and placed on their device, where a sequence of arrays belongs.
+        devices = _devices_in(obj)
+        if len(devices) != 1:
+            raise ValueError(f"cannot make one array of arrays on different devices "
+                             f"({', '.join(sorted(map(str, devices)))})") from None
+        return _from_python(_on_host(obj), dtype,
+                            devices.pop() if device is None else device, copy)
     except ValueError as e:
         raise ValueError(f"cannot make an array from this {type(obj).__name__}: {e}") from None
     if dtype is None:
@@ -306,6 +315,24 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     dev = get_default_device() if device is None else as_device(device)
     x = wrap(a)
     return x if dev is CPU else move(x, dev, copy=None)
+
+
+def _devices_in(obj: Any) -> set[Device]:
+    """The devices of the ndarrays in a nested sequence."""
+    if isinstance(obj, ndarray):
+        return {obj._device}
+    if isinstance(obj, (list, tuple)):
+        return set().union(*map(_devices_in, obj)) if obj else set()
+    return set()
+
+
+def _on_host(obj: Any) -> Any:
+    """A nested sequence with each ndarray in it copied to the CPU."""
+    if isinstance(obj, ndarray):
+        return obj.to_device(CPU)
+    if isinstance(obj, (list, tuple)):
+        return [_on_host(e) for e in obj]
+    return obj
 
 
 def _has_str(seq: Any) -> bool:

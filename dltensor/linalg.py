@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
+import numpy as np
+
 from ._array import ndarray
 from ._dispatch import delegate
 from ._dtypes import DType
@@ -175,7 +177,17 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
-    require_pair("solve", x1, x2, FLOATING)
+    dev = require_pair("solve", x1, x2, FLOATING)
+    if dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
+        # CuPy's solve does not broadcast the stacks of matrices (the spec does)
+        from ._manipulation import broadcast_to
+        try:
+            batch = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+        except ValueError as e:
+            raise ValueError(f"solve: the stacks of x1 {x1.shape} and x2 {x2.shape} do not "
+                             f"broadcast ({e})") from None
+        x1 = broadcast_to(x1, batch + x1.shape[-2:])
+        x2 = broadcast_to(x2, batch + x2.shape[-2:])
     result: ndarray = _backend["solve"](x1, x2)
     return result
 

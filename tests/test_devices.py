@@ -189,3 +189,13 @@ def test_cuda_array_interface_is_absent_for_dtypes_it_cannot_name():
     for code, bits in ((4, 16), (7, 8)):
         x = _fake((CUDA, 0), dtype=(code, bits, 1))
         assert not hasattr(x, "__cuda_array_interface__")
+
+
+def test_sequences_of_device_arrays():
+    # NumPy cannot read them: built from host copies on their device, which without CuPy is
+    # a refusal naming it; arrays on two devices refuse to mix.
+    cuda, metal = _fake((CUDA, 0), shape=(3,)), _fake((METAL, 0), shape=(3,))
+    with pytest.raises(BufferError, match="cuda:0"):
+        dt.asarray([cuda, cuda])
+    with pytest.raises(ValueError, match="different devices"):
+        dt.asarray([cuda, [metal]])

@@ -85,11 +85,12 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
 
 
 _GPU_WRITTEN_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
+_GPU0 = as_device((DLDeviceType.kDLCUDA, 0))  # (backend_for is per device type; any GPU will do)
 
 
 def _cupy_usable() -> bool:
     try:
-        backend_for(Device(DLDeviceType.kDLCUDA, 0))
+        backend_for(_GPU0)
     except NoBackendError:
         return False
     return True
@@ -113,7 +114,7 @@ def _request(x: Any, copy: bool | None) -> object:
             # Either way the host then waits for the legacy default stream of that GPU, where
             # any work on the memory was queued or ordered.
             capsule = None
-            gpus = backend_for(Device(DLDeviceType.kDLCUDA, 0))
+            gpus = backend_for(_GPU0)
             with gpus.on(device_id or 0):
                 if device_type == DLDeviceType.kDLCUDAManaged:
                     try:
@@ -126,7 +127,7 @@ def _request(x: Any, copy: bool | None) -> object:
             return capsule
         if device_type == DLDeviceType.kDLCUDA:
             try:
-                cupy = backend_for(Device(device_type, device_id))
+                cupy = backend_for(_GPU0)  # (one backend for every GPU)
             except NoBackendError:
                 cupy = None  # held, never computed on: the spec's default is all one can say
             if cupy is not None:
@@ -519,7 +520,7 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
         strides = tuple(s // npdt.itemsize for s in cai["strides"])
     try:
-        cupy_backend = backend_for(Device(DLDeviceType.kDLCUDA, 0))
+        cupy_backend = backend_for(_GPU0)
     except NoBackendError:
         cupy_backend = None
     device_id = cupy_backend.device_of(ptr) if cupy_backend is not None and ptr else 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import venv
@@ -36,3 +38,50 @@ print(dt.__version__)
     assert out.returncode == 0, out.stderr
     import dltensor
     assert out.stdout.strip() == dltensor.__version__
+
+
+def _declared_floors() -> dict[str, str]:
+    """The lowest versions pyproject.toml says dltensor works with: {name: version}."""
+    text = (ROOT / "pyproject.toml").read_text()
+    deps = re.search(r"^dependencies = \[(.*?)\]", text, re.M | re.S)
+    assert deps, "pyproject.toml lists no dependencies"
+    floors = dict(re.findall(r'"([A-Za-z0-9_.-]+)>=([0-9.]+)"', deps.group(1)))
+    assert set(floors) == {"numpy", "array-api-compat"}, floors
+    return floors
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """(1, 16) for "1.16" and "1.16.0" alike."""
+    parts = [int(n) for n in version.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+# Everything but what needs other tools (Sphinx, mypy, a dask cluster, the example's clients)
+# or builds environments of its own.
+_AT_THE_FLOOR = ["tests", "--ignore=tests/test_packaging.py", "--ignore=tests/test_docs.py",
+                 "--ignore=tests/test_dask.py", "--ignore=tests/test_examples.py",
+                 "--ignore=tests/test_typing.py", "--ignore=tests/test_typing_user.py"]
+
+
+def test_the_declared_minimum_versions_pass_the_tests(tmp_path):
+    """numpy and array-api-compat at exactly the versions pyproject.toml promises: older NumPy
+    imports writable DLPack memory read-only (fixed in 2.2.5), older array-api-compat lacks
+    eig/eigvals and raises AttributeError where reshape(copy=False) must raise ValueError."""
+    pins = [f"{name}=={version}" for name, version in _declared_floors().items()]
+    env_dir = tmp_path / "venv"
+    # The rest (PyTorch, JAX, Hypothesis, ...) from this interpreter's site-packages; only the
+    # two pins come from the package index (pip's cache, once fetched).
+    venv.create(env_dir, with_pip=True, system_site_packages=True)
+    python = str(env_dir / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    *pins], check=True)
+    versions = subprocess.run(
+        [python, "-c", "import numpy, array_api_compat as c; print(numpy.__version__, "
+         "c.__version__)"], capture_output=True, text=True, check=True).stdout.split()
+    assert [_release(v) for v in versions] == [_release(p.split("==")[1]) for p in pins], versions
+    done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                           *_AT_THE_FLOOR], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

@@ -6,7 +6,8 @@
 # The checkout needs its `array-api` submodule (the spec) at the commit the suite pins:
 #   git clone https://github.com/data-apis/array-api-tests && cd array-api-tests
 #   git submodule update --init && pip install -r requirements.txt
-# Environment: MAX_EXAMPLES (default 100), DLTENSOR_DEVICE (e.g. cuda:0 to run on a GPU).
+# Environment: MAX_EXAMPLES (default 100), DLTENSOR_DEVICE (e.g. cuda:0 to run on a GPU),
+# PYTHON (the interpreter, default python).
 # Expected failures live in conformance/xfails.txt (xfails-cuda.txt on a GPU), one test id per line with its reason
 # in a comment above it; the goal is for that file to be empty.
 set -uo pipefail
@@ -28,5 +29,5 @@ export PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}"
 # deadlines are off (CuPy compiles each kernel on first use, 0.1-0.5 s).
 xfails="$here/xfails.txt"
 case "${DLTENSOR_DEVICE:-cpu}" in cuda*|gpu*) xfails="$here/xfails-cuda.txt" ;; esac
-exec python -m pytest array_api_tests/ -p no:cacheprovider -q --disable-warnings \
+exec "${PYTHON:-python}" -m pytest array_api_tests/ -p no:cacheprovider -q --disable-warnings \
   --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --xfails-file "$xfails" -rfX "$@"

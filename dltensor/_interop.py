@@ -112,7 +112,9 @@ def _request(x: Any, copy: bool | None) -> object:
             # producer orders the legacy default stream after its work; pinned tensors take
             # no stream (PyTorch's are CPU tensors to it, and it refuses one, as JAX knows).
             # Either way the host then waits for the legacy default stream of that GPU, where
-            # any work on the memory was queued or ordered.
+            # the managed producer ordered its work; for pinned memory that covers work on
+            # blocking streams only (PyTorch orders nothing for pinned tensors, and its
+            # torch.cuda.Stream()s do not sync with the legacy stream).
             capsule = None
             gpus = backend_for(_GPU0)
             with gpus.on(device_id or 0):
@@ -153,7 +155,7 @@ _importers: dict[type, Callable[[Any], ndarray]] = {
 
 
 def _torch_exportable(t: Any) -> bool:
-    # What torch.Tensor.__dlpack__ checks and its C exchange API (2.13) does not: exporting a
+    # What torch.Tensor.__dlpack__ checks and its C exchange API (2.11+) does not: exporting a
     # conjugate view through it would hand out un-conjugated values. CPU tensors only: NumPy
     # adopts nothing else, and device memory needs __dlpack__'s stream ordering.
     return t.is_cpu and not t.requires_grad and not t.is_conj()

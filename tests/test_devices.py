@@ -85,10 +85,21 @@ def test_held_cuda_memory_has_a_cuda_array_interface_with_the_same_pointer():
     assert cai["stream"] == 1
 
 
-def test_cuda_import_without_cupy_asks_for_the_legacy_default_stream():
-    p = Producer(data=FAKE_POINTER, device=(CUDA, 0), shape=(4,), dtype=(2, 32, 1))
+class _TorchDefaults(Producer):
+    """PyTorch's __dlpack__ departs from the spec: a stream not given is -1, no ordering."""
+
+    def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
+        return super().__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
+                                  copy=copy)
+
+
+@pytest.mark.parametrize("producer", [Producer, _TorchDefaults])
+def test_cuda_import_without_cupy_asks_for_the_legacy_default_stream(producer):
+    p = producer(data=FAKE_POINTER, device=(CUDA, 0), shape=(4,), dtype=(2, 32, 1))
     dt.from_dlpack(p)
-    assert p.requests and p.requests[-1]["stream"] is None
+    dt.asarray(p)
+    assert len(p.requests) == 2
+    assert all(r["stream"] is None for r in p.requests), p.requests  # said, not left out
 
 
 @pytest.mark.parametrize("device", [(METAL, 0), (ROCM, 0)])

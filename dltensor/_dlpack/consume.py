@@ -335,11 +335,10 @@ def request_capsule(x: Any, *,
 
     Asks with ``max_version`` (and the other 2023.12 keywords) first; a producer too old to take
     them raises TypeError and is asked again without them. The caller dispatches on the name of
-    the capsule that actually came back.
+    the capsule that actually came back. ``stream`` is always passed, None too: PyTorch takes
+    a missing stream as -1 (no ordering at all), not as the spec's legacy default stream.
     """
-    kwargs: dict[str, Any] = {"max_version": max_version}
-    if stream is not None:
-        kwargs["stream"] = stream
+    kwargs: dict[str, Any] = {"max_version": max_version, "stream": stream}
     if dl_device is not None:
         kwargs["dl_device"] = dl_device
     if copy is not None:
@@ -352,4 +351,4 @@ def request_capsule(x: Any, *,
             raise BufferError(
                 f"{type(x).__name__}.__dlpack__ does not take dl_device/copy (a pre-2023.12 "
                 "producer); call from_dlpack without device= and copy=") from None
-        return x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
+        return x.__dlpack__(stream=stream)

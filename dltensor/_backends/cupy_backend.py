@@ -148,7 +148,7 @@ def device_of(ptr: int) -> int:
     whose attributes say -1 or -2), as CuPy's own UnownedMemory finds it."""
     cupy = _load()
     runtime = cupy.cuda.runtime
-    current: int = runtime.getDevice()  # (makes a CUDA context current: the lookup needs one)
+    current: int = runtime.getDevice()
     try:
         device: int = runtime.pointerGetAttributes(ptr).device
     except runtime.CUDARuntimeError as e:

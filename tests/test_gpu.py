@@ -214,6 +214,22 @@ def test_moves_between_gpus(cupy):
 
 # --- streams -----------------------------------------------------------------------------------
 
+def test_control_an_unordered_reader_reads_stale_values(cupy, torch):
+    """The stream tests below mean something only if a reader NOT ordered after the spin reads
+    the old values: here a bare capsule asked with stream=-1 (no synchronisation at all)."""
+    t = _settled(torch, 7.25)
+    producer = torch.cuda.Stream()
+    s = cupy.cuda.Stream(non_blocking=True)
+    with torch.cuda.stream(producer):
+        torch.cuda._sleep(SPIN)
+        t.fill_(7.25)
+        capsule = t.__dlpack__(stream=-1, max_version=(1, 0))
+    with s:
+        total = float(dt.sum(dt.from_dlpack(capsule)))
+    torch.cuda.synchronize()
+    assert total != 7.25 * N, "SPIN is too short for the stream tests to catch a missing wait"
+
+
 def test_import_orders_the_consumer_stream_after_the_producer(cupy, torch):
     t = _settled(torch, 7.25)
     producer = torch.cuda.Stream()  # (PyTorch's streams are non-blocking)

@@ -217,6 +217,9 @@ def test_moves_between_gpus(cupy):
 def test_control_an_unordered_reader_reads_stale_values(cupy, torch):
     """The stream tests below mean something only if a reader NOT ordered after the spin reads
     the old values: here a bare capsule asked with stream=-1 (no synchronisation at all)."""
+    # CuPy compiles a kernel on first use (0.1-0.5 s, longer than the spin): compile it first,
+    # for this test and the stream tests after it.
+    float(dt.sum(dt.asarray(cupy.zeros(8, dtype=cupy.float32))))
     t = _settled(torch, 7.25)
     producer = torch.cuda.Stream()
     s = cupy.cuda.Stream(non_blocking=True)

@@ -107,12 +107,11 @@ def test_the_declared_minimum_versions_pass_the_tests(tmp_path):
 
 
 def _newer_python() -> str | None:
-    """An interpreter of Python 3.12 or later other than this one (the newest NumPy releases
-    need one; CI runs 3.11), from PATH or pyenv, else None."""
-    roots = [Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"]
+    """An interpreter of Python 3.12 or later (the newest NumPy releases need one; CI runs
+    3.11), from PATH or pyenv's versions, else None."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     found = [shutil.which(f"python3.{m}") for m in range(20, 11, -1)]
-    found += sorted((str(p) for root in roots for p in root.glob("3.1[2-9]*/bin/python3")),
-                    reverse=True)
+    found += sorted((str(p) for p in pyenv.glob("3.1[2-9]*/bin/python3")), reverse=True)
     for python in filter(None, found):
         ok = subprocess.run([python, "-c", "import sys, venv; assert sys.version_info >= (3, 12)"],
                             capture_output=True)

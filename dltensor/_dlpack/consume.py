@@ -351,4 +351,5 @@ def request_capsule(x: Any, *,
             raise BufferError(
                 f"{type(x).__name__}.__dlpack__ does not take dl_device/copy (a pre-2023.12 "
                 "producer); call from_dlpack without device= and copy=") from None
-        return x.__dlpack__(stream=stream)
+        # (Producers this old predate PyTorch's -1 default; some take no stream at all.)
+        return x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()

@@ -7,6 +7,7 @@ Malformed tensors are in tests/test_malformed.py."""
 import numpy as np
 import pytest
 
+import dltensor
 import producers as P
 from dltensor import _dlpack
 from dltensor._dlpack import consume_capsule, live_count, request_capsule, valid_bits
@@ -144,6 +145,21 @@ def test_request_falls_back_for_an_old_producer():
     cap = request_capsule(p)
     assert P.capsule_name(cap) == b"dltensor"
     assert p.requests == [dict(stream=None, max_version=None, dl_device=None, copy=None)]
+
+
+def test_request_takes_a_producer_whose_dlpack_takes_no_arguments():
+    # A minimal wrapper around a capsule, as users write them: __dlpack__(self) and no more.
+    p = P.OldProducer(np.zeros(3, np.float32), shape=(3,), strides=(1,))
+
+    class Bare:
+        def __dlpack__(self):
+            return P.OldProducer.__dlpack__(p)
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    assert P.capsule_name(request_capsule(Bare())) == b"dltensor"
+    assert dltensor.from_dlpack(Bare()).shape == (3,)
 
 
 def test_request_refuses_to_drop_copy_or_device_for_an_old_producer():

@@ -1,0 +1,50 @@
+"""The scripts around the suite: conformance/run.sh and .ci/gpu (whose real run needs a GPU,
+and whose mistakes would cost a GPU session its few minutes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(script: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ("ARRAY_API_TESTS_DIR", "STEPS")}
+    return subprocess.run(["bash", str(ROOT / script)], capture_output=True, text=True,
+                          cwd=tmp_path, env={**base, **env}, timeout=600)
+
+
+def test_conformance_says_plainly_when_no_suite_is_given(tmp_path):
+    done = _run("conformance/run.sh", tmp_path)
+    assert done.returncode == 0 and "not run" in done.stdout
+
+
+def test_conformance_refuses_a_folder_that_is_not_the_suite(tmp_path):
+    done = _run("conformance/run.sh", tmp_path, ARRAY_API_TESTS_DIR=str(tmp_path))
+    assert done.returncode == 2 and "not an array-api-tests checkout" in done.stderr
+
+
+def test_gpu_checks_run_their_steps_and_summarise(tmp_path):
+    # Without a GPU the GPU tests skip and the benchmark section says why; the summary has a
+    # line per step, and the conformance step says it was not run.
+    results = tmp_path / "results"
+    done = _run(".ci/gpu", tmp_path, RESULTS=str(results),
+                STEPS="gpu-tests benchmarks conformance")
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = (results / "summary.txt").read_text().splitlines()
+    assert [line.split()[0] for line in summary] == ["gpu-tests", "benchmarks", "conformance"]
+    assert "exit 0" in summary[0] and "skipped" in summary[0]
+    assert "exit 0" in summary[1] and "not run" in summary[2]
+    assert (results / "gpu-tests.log").is_file() and list(results.glob("bench-*.json"))
+
+
+def test_gpu_checks_fail_when_a_step_fails(tmp_path):
+    # The conformance step against a folder that is not the suite fails: so does the script,
+    # after running the steps asked for.
+    results = tmp_path / "results"
+    done = _run(".ci/gpu", tmp_path, RESULTS=str(results), STEPS="conformance",
+                ARRAY_API_TESTS_DIR=str(tmp_path))
+    assert done.returncode == 1
+    assert "exit 2" in (results / "summary.txt").read_text()

@@ -62,10 +62,13 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         return _importer_for(type(x))(x)
     if device is None and copy:
         try:
-            return _import_capsule(x, True)
+            out = _import_capsule(x, True)
         except BufferError:
             # A producer that copies only across devices (CuPy): take its memory, copy here.
             return copied(_importer_for(type(x))(x))
+        # A copy asked for is the caller's to write, but a producer may mark even its copies
+        # read-only (JAX 0.12 marks every export so): then it is copied once more, here.
+        return copied(out) if out.read_only else out
     out = _import_capsule(x, copy if device is None else None)
     return out if device is None else _finish(out, None, device, copy)
 

@@ -17,6 +17,7 @@ import torch
 
 import producers as P
 import dltensor
+from dltensor import _dlpack
 
 
 def ptr(obj) -> int:
@@ -345,11 +346,14 @@ def test_dltensor_to_jax(make):
 
 
 def test_jax_round_trip_through_dltensor():
-    # JAX asks for legacy capsules only, so an array that came from JAX must stay exportable
-    # as one: importing it read-only (as NumPy does legacy capsules) would refuse this.
+    # JAX before 0.12 exports and asks for legacy capsules only, so an array that came from
+    # JAX must stay exportable as one: importing it read-only (as NumPy does legacy capsules)
+    # would refuse this. JAX 0.12 exports versioned capsules marked read-only (its arrays are
+    # immutable), which dltensor honours, and asks for versioned ones, which can say so.
     j = jnp.arange(64, dtype=jnp.float32)
+    said = _dlpack.consume_capsule(j.__dlpack__(max_version=(1, 3)))
     x = dltensor.from_dlpack(j)
-    assert not x.read_only
+    assert x.read_only is said.read_only
     k = jnp.from_dlpack(x)
     assert ptr(k) == ptr(j)
     np.testing.assert_array_equal(np.asarray(k), np.arange(64, dtype=np.float32))
@@ -528,6 +532,31 @@ def test_asarray_copy_true_always_copies(source, kw):
     assert ptr(src.buffer if isinstance(src, P.Producer) else src) == before
     if not isinstance(src, bytearray):
         assert values(src.buffer if isinstance(src, P.Producer) else src).tolist() == [0, 1, 2, 3]
+
+
+class _ReadOnlyExports:
+    """A producer that marks every export read-only, its copies too, as JAX 0.12 does."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        out = (self.a.copy() if copy else self.a).view()
+        out.flags.writeable = False
+        return out.__dlpack__(max_version=max_version)
+
+
+@pytest.mark.parametrize("take", [dltensor.asarray, dltensor.from_dlpack])
+def test_a_copy_asked_for_is_writable_when_the_producer_marks_it_read_only(take):
+    a = np.arange(4.0)
+    assert take(_ReadOnlyExports(a)).read_only  # its word is honoured...
+    x = take(_ReadOnlyExports(a), copy=True)
+    assert not x.read_only and x.data_ptr != a.ctypes.data  # ...but a copy is the caller's
+    x[...] = 9
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 @pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())

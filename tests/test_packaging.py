@@ -8,12 +8,22 @@ import re
 import shutil
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _venv(path: Path, *requirements: str, base: str = sys.executable,
+          system_site_packages: bool = False) -> str:
+    """A virtual environment made by ``base`` with ``requirements`` installed; its python."""
+    subprocess.run([base, "-m", "venv", *(["--system-site-packages"] if system_site_packages
+                                         else []), str(path)], check=True)
+    python = str(path / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    *requirements], check=True)
+    return python
 
 
 def test_wheel_installs_in_a_fresh_venv_and_works(tmp_path):
@@ -23,11 +33,7 @@ def test_wheel_installs_in_a_fresh_venv_and_works(tmp_path):
     (wheel,) = wheels.glob("dltensor-*.whl")
     # Its runtime dependencies (numpy, array-api-compat) come from this interpreter's
     # site-packages, so the test needs no network; dltensor itself only from the wheel.
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True, system_site_packages=True)
-    python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
-                   check=True)
+    python = _venv(tmp_path / "venv", "--no-deps", str(wheel), system_site_packages=True)
     code = """
 import pathlib, sys
 import dltensor as dt, numpy as np
@@ -37,7 +43,7 @@ x = dt.asarray(np.arange(4.0))
 assert float(dt.sum(dt.exp(x))) > 0 and dt.__array_api_version__ == "2025.12"
 print(dt.__version__)
 """
-    out = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True,
+    out = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True,
                          text=True)
     assert out.returncode == 0, out.stderr
     import dltensor
@@ -67,17 +73,6 @@ def _release(version: str) -> tuple[int, ...]:
 _CORE_SUITE = ["tests", "--ignore=tests/test_packaging.py", "--ignore=tests/test_docs.py",
                "--ignore=tests/test_dask.py", "--ignore=tests/test_examples.py",
                "--ignore=tests/test_typing.py", "--ignore=tests/test_typing_user.py"]
-
-
-def _venv(path: Path, *requirements: str, base: str = sys.executable,
-          system_site_packages: bool = False) -> str:
-    """A virtual environment made by ``base`` with ``requirements`` installed; its python."""
-    subprocess.run([base, "-m", "venv", *(["--system-site-packages"] if system_site_packages
-                                         else []), str(path)], check=True)
-    python = str(path / "bin" / "python")
-    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    *requirements], check=True)
-    return python
 
 
 def _versions(python: str) -> list[str]:

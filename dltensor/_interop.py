@@ -22,7 +22,7 @@ from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import fresh, on
 from ._dtypes import FROM_NUMPY, DType, dtype_from_numpy
 
-__all__ = ["asarray", "from_dlpack", "move", "copied", "computed"]
+__all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 
 _np_ndarray = np.ndarray
 _SCALARS = (bool, int, float, complex)
@@ -69,15 +69,55 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         # A copy asked for is the caller's to write, but a producer may mark even its copies
         # read-only (JAX 0.12 marks every export so): then it is copied once more, here.
         return copied(out) if out.read_only else out
+    if device is not None and as_device(device) == CPU:
+        out = _host_copy(x, copy)
+        if out is not None:
+            return out
     out = _import_capsule(x, copy if device is None else None)
     return out if device is None else _finish(out, None, device, copy)
+
+
+def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
+    """``x`` copied to the CPU by its producer, asked with ``dl_device`` as the standard
+    provides since 2023.12 (NumPy's from_dlpack asks so too): a ROCm or Metal library can copy
+    memory that dltensor can only hold. None where ``x`` is host memory already, or where its
+    producer cannot or will not copy: it is then imported and moved here, or refused."""
+    try:
+        device_type, _ = x.__dlpack_device__()
+    except Exception:
+        return None  # __dlpack__ says what is wrong, below, in the producer's words
+    if device_type in CPU_READABLE or copy is False:  # (a view, or a refusal: move's to make)
+        return None
+    try:
+        capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
+    except Exception:
+        return None
+    if not _dlpack.is_capsule(capsule):
+        return None
+    out = from_tensor(_dlpack.consume_capsule(capsule))
+    if out._device != CPU:  # a producer that ignored dl_device: moved (or refused) here
+        return _finish(out, None, CPU, copy)
+    # A copy asked for is the caller's to write (see from_dlpack's copy=True).
+    return copied(out) if copy and out.read_only else out
+
+
+class CopyError(BufferError, ValueError):
+    """A copy is needed and ``copy=False`` forbids it. Both classes, as the spec asks for both:
+    BufferError in from_dlpack's ``copy`` text, ValueError in its ``device`` text and in
+    asarray's."""
 
 
 def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
     try:
         capsule = _request(x, copy)
-    except (BufferError, TypeError, ValueError):
+    except BufferError as e:
+        if copy is False and not isinstance(e, ValueError):
+            # The producer's refusal under copy=False: the copy it would need (the spec's
+            # reason for a BufferError here), in the producer's words.
+            raise CopyError(str(e)) from e
+        raise
+    except (TypeError, ValueError):
         raise
     except Exception as e:
         raise BufferError(f"{type(x).__name__}.__dlpack__ failed: {type(e).__name__}: {e}") from e
@@ -249,11 +289,11 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
     if _dlpack.is_capsule(obj):
         return _finish(from_tensor(_dlpack.consume_capsule(obj)), dtype, device, copy)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, _SCALARS):
-        # The producer copies only when nothing else will; otherwise _finish honours `copy`
-        # (it used to be dropped when dtype or device was given: no copy, or a ValueError).
-        plain = dtype is None and device is None
-        x = from_dlpack(obj, copy=copy if plain else None)
-        return _finish(x, dtype, device, None if plain else copy)
+        if dtype is None:
+            return from_dlpack(obj, device=device, copy=copy)
+        # The producer copies only when nothing else will; _finish honours `copy` (it used to
+        # be dropped when dtype was given: no copy, or a ValueError).
+        return _finish(from_dlpack(obj), dtype, device, copy)
     if isinstance(obj, np.generic):
         # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
         return _finish(_from_numpy(np.asarray(obj), _no_copy(copy)), dtype, device, copy)
@@ -413,8 +453,8 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
         if device == CPU:  # pinned or managed memory is CPU memory already: a view, no copy
             return wrap(x._compute().copy() if copy else x._compute(), CPU)
     if copy is False:
-        raise BufferError(f"moving an array from {src} to {device} needs a copy, "
-                          "and copy=False forbids it")
+        raise CopyError(f"moving an array from {src} to {device} needs a copy, "
+                        "and copy=False forbids it")
     if 2 in (src.device_type, device.device_type) and \
             {src.device_type, device.device_type} <= CPU_READABLE | {2}:
         # Only CuPy copies to or from CUDA memory. Without it this is a refusal like any other

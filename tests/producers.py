@@ -182,13 +182,15 @@ class Producer:
 
     ``versioned``: "auto" (versioned iff ``max_version[0] >= 1``, as the spec says), True or
     False. ``buffer`` keeps real memory alive; ``data`` is the pointer (default: the buffer's).
-    ``dlpack_device`` overrides what ``__dlpack_device__`` says (to make it lie).
+    ``dlpack_device`` overrides what ``__dlpack_device__`` says (to make it lie). ``host``, a
+    NumPy array, is what a copy to the CPU (``dl_device=(1, 0)``) gives, as a GPU library's
+    device-to-host copy would: a fresh copy of it each time, flagged IS_COPIED.
     """
 
     def __init__(self, buffer=None, *, data=None, device=(CPU, 0), dtype=(2, 32, 1),
                  shape=(), strides=None, byte_offset=0, flags=0, versioned="auto",
                  version=(1, 3), ndim=None, null_shape=False, null_strides=False,
-                 deleter=True, dlpack_device=None, name=None):
+                 deleter=True, dlpack_device=None, name=None, host=None):
         if data is None:
             data = 0 if buffer is None else _address(buffer)
         self.buffer = buffer
@@ -198,6 +200,7 @@ class Producer:
                            name=name)
         self.versioned = versioned
         self.dlpack_device = dlpack_device
+        self.host = host
         self.exports: list[Export] = []
         self.requests: list[dict] = []  # the keywords each __dlpack__ call got
 
@@ -212,6 +215,11 @@ class Producer:
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         self.requests.append(dict(stream=stream, max_version=max_version, dl_device=dl_device,
                                   copy=copy))
+        if self.host is not None and dl_device is not None and tuple(dl_device) == (CPU, 0) \
+                and tuple(self.fields["device"]) != (CPU, 0):
+            if copy is False:
+                raise BufferError("a copy to the CPU is a copy, and copy=False forbids it")
+            return self._export_host_copy(max_version)
         if copy is True:
             raise BufferError("the test producer never copies")
         if dl_device is not None and tuple(dl_device) != tuple(self.fields["device"]):
@@ -220,6 +228,15 @@ class Producer:
         if versioned == "auto":
             versioned = max_version is not None and max_version[0] >= 1
         cap, e = make_capsule(versioned=versioned, keep=(self.buffer,), **self.fields)
+        self.exports.append(e)
+        return cap
+
+    def _export_host_copy(self, max_version):
+        versioned = max_version is not None and max_version[0] >= 1
+        a = self.host.copy()
+        fields = from_numpy(a).fields
+        fields.update(flags=IS_COPIED if versioned else 0, version=self.fields["version"])
+        cap, e = make_capsule(versioned=versioned, keep=(a,), **fields)
         self.exports.append(e)
         return cap
 

@@ -7,6 +7,7 @@ finds a CUDA device and skip cleanly elsewhere; they live in test_gpu.py.
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 import dltensor as dt
 from dltensor._devices import Device, as_device
-from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer
+from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer, RaisingProducer
 
 
 def _fake(device, shape=(2, 3), dtype=(2, 32, 1)):
@@ -151,6 +152,49 @@ def test_no_cross_device_move_without_a_backend(device):
             move()
     with pytest.raises(BufferError, match="copy=False"):
         dt.from_dlpack(x, device="cpu", copy=False)
+
+
+@pytest.mark.parametrize("device", [(ROCM, 1), (METAL, 0), (CUDA, 0)])
+@pytest.mark.parametrize("take", [dt.from_dlpack, dt.asarray])
+def test_a_devices_own_library_copies_it_to_the_cpu_when_asked(device, take):
+    # The 2023.12 way (NumPy's too): the producer is asked with dl_device=(kDLCPU, 0) and
+    # copies memory dltensor itself can only hold; its device memory is never imported.
+    host = np.arange(6.0).reshape(2, 3)
+    p = Producer(data=FAKE_POINTER, device=device, shape=(2, 3), dtype=(2, 64, 1), host=host)
+    for copy in (None, True):
+        x = take(p, device="cpu", copy=copy)
+        assert x.device == dt.Device(1, 0) and not x.read_only
+        assert np.asarray(x).tolist() == host.tolist()
+        assert x.data_ptr not in (FAKE_POINTER, host.ctypes.data)
+        assert p.requests[-1]["dl_device"] == (1, 0) and p.requests[-1]["copy"] is copy
+        del x
+    assert p.deleter_calls == len(p.exports) == 2  # two host copies, nothing else taken
+    with pytest.raises(ValueError, match="copy=False") as e:
+        take(p, device="cpu", copy=False)
+    assert isinstance(e.value, BufferError)  # (the spec names both classes for this)
+    del e  # (its traceback holds the frames that held what was taken)
+    gc.collect()
+    assert p.deleter_calls == len(p.exports)
+
+
+def test_copy_false_refusals_are_both_buffer_and_value_errors():
+    # from_dlpack's copy text says BufferError; its device text and asarray's say ValueError.
+    x = _fake((ROCM, 0))
+    for refuse in (lambda: dt.from_dlpack(x, device="cpu", copy=False),
+                   lambda: dt.asarray(x, device="cpu", copy=False),
+                   lambda: dt.asarray(x.__dlpack__(max_version=(1, 0)), device="cpu",
+                                      copy=False)):
+        with pytest.raises(BufferError, match="copy=False") as e:
+            refuse()
+        assert isinstance(e.value, ValueError)
+    refusing = RaisingProducer(BufferError("this export would need a copy"))
+    for take in (dt.from_dlpack, dt.asarray):
+        with pytest.raises(ValueError, match="would need a copy") as e:
+            take(refusing, copy=False)
+        assert isinstance(e.value, BufferError)
+        with pytest.raises(BufferError) as e:  # not a copy=False matter: a plain BufferError
+            take(refusing)
+        assert not isinstance(e.value, ValueError)
 
 
 def test_cpu_to_cuda_without_cupy_is_refused_clearly():

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import delegate, delegating, namespace_for, native_dtype, wrap_result
+from ._dispatch import delegate, delegating, expect_array, namespace_for, native_dtype, wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtypes import DType
 
@@ -105,30 +105,41 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     return _make("full", device, shape, fill_value, dtype=npdt)
 
 
+def _like(name: str, x: ndarray, dtype: DType | None,
+          device: Device | str | tuple[int, int] | None
+          ) -> tuple[tuple[int, ...], DType, Device | str | tuple[int, int]]:
+    """The shape, dtype and device of an array made like ``x``: x's unless given."""
+    expect_array(name, x)
+    return x.shape, dtype or x.dtype, x._device if device is None else device
+
+
 def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,
               dtype: DType | None = None,
               device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array shaped like ``x`` (same dtype and device unless given) filled with a value."""
-    return full(x.shape, fill_value, dtype=dtype or x.dtype,
-                device=x._device if device is None else device)
+    shape, dtype, device = _like("full_like", x, dtype, device)
+    return full(shape, fill_value, dtype=dtype, device=device)
 
 
 def empty_like(x: ndarray, /, *, dtype: DType | None = None,
                device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An uninitialised array shaped like ``x`` (same dtype and device unless given)."""
-    return empty(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
+    shape, dtype, device = _like("empty_like", x, dtype, device)
+    return empty(shape, dtype=dtype, device=device)
 
 
 def zeros_like(x: ndarray, /, *, dtype: DType | None = None,
                device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of zeros shaped like ``x`` (same dtype and device unless given)."""
-    return zeros(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
+    shape, dtype, device = _like("zeros_like", x, dtype, device)
+    return zeros(shape, dtype=dtype, device=device)
 
 
 def ones_like(x: ndarray, /, *, dtype: DType | None = None,
               device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of ones shaped like ``x`` (same dtype and device unless given)."""
-    return ones(x.shape, dtype=dtype or x.dtype, device=x._device if device is None else device)
+    shape, dtype, device = _like("ones_like", x, dtype, device)
+    return ones(shape, dtype=dtype, device=device)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None,
@@ -159,6 +170,7 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
     """Coordinate matrices from 1-D coordinate arrays, as a tuple."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', not {indexing!r}")
+    expect_array("meshgrid", *arrays)
     if len({a.dtype for a in arrays}) > 1:
         # NumPy keeps each input's dtype; the spec asks for one dtype across the outputs.
         raise TypeError("meshgrid needs arrays of one dtype; convert them with astype() first")

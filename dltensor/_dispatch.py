@@ -34,6 +34,15 @@ def check_device(*arrays: ndarray) -> Device:
     return dev
 
 
+def expect_array(name: str, *xs: Any) -> None:
+    """TypeError unless every ``x`` is a dltensor array, as the spec's ``array`` parameters
+    are: NumPy would take a list, a scalar or None there and answer for something else."""
+    for x in xs:
+        if not isinstance(x, ndarray):
+            raise TypeError(f"{name}() takes dltensor arrays, not {type(x).__name__}; convert "
+                            "with dltensor.asarray() first")
+
+
 def common_device(a: Device, b: Device) -> Device:
     """The device two arrays on different devices compute on: the CPU when the CPU can read
     both (pinned and managed memory is CPU memory to NumPy, as PyTorch's pinned tensors are
@@ -144,6 +153,7 @@ def _delegate_to_first(name: str) -> Callable[..., Any]:
 
     def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         if type(x) is not ndarray:
+            expect_array(name, x)
             return generic(x, *args, **kwargs)
         dev = x._device
         fn = funcs.get(dev)
@@ -157,6 +167,23 @@ def _delegate_to_first(name: str) -> Callable[..., Any]:
     return f
 
 
+def _expecting_arrays(name: str, f: Callable[..., Any], params: list[inspect.Parameter]
+                      ) -> Callable[..., Any]:
+    """``f`` checking first that the positional arguments typed ``ndarray`` are arrays."""
+    n_fixed = sum(p.kind is p.POSITIONAL_ONLY for p in params)
+    fixed = [i for i, p in enumerate(params[:n_fixed]) if str(p.annotation) == "ndarray"]
+    rest = any(p.kind is p.VAR_POSITIONAL and str(p.annotation) == "ndarray" for p in params)
+
+    def g(*args: Any, **kwargs: Any) -> Any:
+        expect_array(name, *(args[i] for i in fixed if i < len(args)))
+        if rest:
+            expect_array(name, *args[n_fixed:])
+        return f(*args, **kwargs)
+
+    g.__name__ = g.__qualname__ = name
+    return g
+
+
 def delegating(template: _F) -> _F:
     """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
@@ -168,7 +195,10 @@ def delegating(template: _F) -> _F:
     only_first = (params and params[0].kind is params[0].POSITIONAL_ONLY
                   and str(params[0].annotation) == "ndarray"
                   and not any("ndarray" in str(p.annotation) for p in params[1:]))
-    f = _delegate_to_first(template.__name__) if only_first else delegate(template.__name__)
+    if only_first:
+        f = _delegate_to_first(template.__name__)
+    else:
+        f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)
     f.__doc__ = template.__doc__
     f.__module__ = template.__module__

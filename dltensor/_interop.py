@@ -27,7 +27,7 @@ __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 _np_ndarray = np.ndarray
 _SCALARS = (bool, int, float, complex)
 # The spec's default dtypes for Python scalars and sequences of them.
-_DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64), "u": np.dtype(np.int64),
+_DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64),
                      "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
@@ -70,9 +70,9 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         # read-only (JAX 0.12 marks every export so): then it is copied once more, here.
         return copied(out) if out.read_only else out
     if device is not None and as_device(device) == CPU:
-        out = _host_copy(x, copy)
-        if out is not None:
-            return out
+        host = _host_copy(x, copy)
+        if host is not None:
+            return host
     out = _import_capsule(x, copy if device is None else None)
     return out if device is None else _finish(out, None, device, copy)
 
@@ -351,6 +351,16 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     except ValueError as e:
         raise ValueError(f"cannot make an array from this {type(obj).__name__}: {e}") from None
     if dtype is None:
+        if a.dtype.kind in "uOf" and _too_big(a):
+            # Ints beyond int64: NumPy makes uint64, float64 or objects of them. The spec says
+            # int64 for ints alone, too small for them; with floats, float64 or complex128.
+            kinds = {type(e) for e in _leaves(obj)}
+            if kinds <= {bool, int}:
+                big = next(e for e in _leaves(obj) if not -2 ** 63 <= e < 2 ** 63)
+                raise OverflowError(f"Python integer {big} is out of bounds for int64, the "
+                                    "default integer dtype; give dtype= (uint64?) or use floats")
+            if a.dtype.kind == "O" and kinds <= {bool, int, float, complex}:
+                a = np.asarray(obj, dtype=np.complex128 if complex in kinds else np.float64)
         default = _DEFAULT_FOR_KIND.get(a.dtype.kind)
         if default is None:
             raise TypeError(f"cannot make an array of {type(obj).__name__} "
@@ -361,6 +371,20 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     dev = get_default_device() if device is None else as_device(device)
     x = wrap(a)
     return x if dev is CPU else move(x, dev, copy=None)
+
+
+def _too_big(a: npt.NDArray[Any]) -> bool:
+    """Whether NumPy's array could hold an integer beyond int64 (the cheap test first)."""
+    if a.dtype.kind == "f":
+        return bool(a.size) and bool(np.nanmax(np.abs(a)) >= 2.0 ** 63)
+    return True
+
+
+def _leaves(obj: Any) -> list[Any]:
+    """The scalars of a scalar or nested sequence."""
+    if isinstance(obj, (list, tuple)):
+        return [e for item in obj for e in _leaves(item)]
+    return [obj]
 
 
 def _devices_in(obj: Any) -> set[Device]:

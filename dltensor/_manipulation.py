@@ -12,7 +12,7 @@ from typing import Any
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import check_device, namespace_for, native, wrap_result
+from ._dispatch import check_device, expect_array, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
 
 __all__ = [
@@ -36,8 +36,10 @@ def result_dtype(arrays: Sequence[Any]) -> Any:
 
 
 def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
-    if not isinstance(arrays, (list, tuple)) or not arrays:
-        raise ValueError(f"{name} needs a non-empty list or tuple of arrays")
+    if not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"{name} takes a list or tuple of arrays, not {type(arrays).__name__}")
+    if not arrays:
+        raise ValueError(f"{name} needs at least one array")
     for a in arrays:
         if not isinstance(a, ndarray):
             raise TypeError(f"{name} joins dltensor arrays, not {type(a).__name__}; convert "
@@ -142,6 +144,7 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
 
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
+    expect_array("unstack", x)
     dev = x._device
     result: tuple[ndarray, ...] = wrap_result(
         tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)

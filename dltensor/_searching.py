@@ -14,7 +14,7 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device
-from ._dispatch import check_device, delegating, namespace_for, native, on, wrap_result
+from ._dispatch import check_device, delegating, expect_array, namespace_for, native, on, wrap_result
 from ._dtype_functions import scalar_dtype
 from ._dtypes import NUMPY_PROMOTION
 
@@ -47,6 +47,7 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
     """Indices where the elements of ``x2`` would be inserted to keep sorted ``x1`` sorted."""
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
+    expect_array("searchsorted", x1)
     dev = check_device(x1, *(a for a in (x2, sorter) if isinstance(a, ndarray)))
     ns = namespace_for(dev)
     a1 = native(x1)

@@ -12,7 +12,7 @@ from typing import NamedTuple, TypeVar
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import device_of, namespace_for, native, wrap_result
+from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -38,6 +38,7 @@ _R = TypeVar("_R")
 
 
 def _unique(name: str, result_type: Callable[..., _R], x: ndarray) -> _R:
+    expect_array(name, x)
     dev = x._device
     r = getattr(namespace_for(dev), name)(native(x))
     return result_type(*(wrap_result(a, dev) for a in r))
@@ -69,6 +70,9 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     ``invert``); a 0-d result for a scalar ``x1``."""
     if not (isinstance(x1, ndarray) or isinstance(x2, ndarray)):
         raise TypeError("isin needs at least one of x1 and x2 to be an array")
+    for x in (x1, x2):
+        if not isinstance(x, ndarray) and type(x) not in (bool, int, float, complex):
+            raise TypeError(f"isin takes arrays and Python scalars, not {type(x).__name__}")
     dev = device_of((x1, x2))
     result: ndarray = wrap_result(
         namespace_for(dev).isin(native(x1), native(x2), invert=invert), dev)

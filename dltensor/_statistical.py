@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import delegating, namespace_for, native, native_dtype, wrap_result
+from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype, wrap_result
 from ._devices import CPU
 from ._dtypes import DType
 
@@ -46,6 +46,7 @@ def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTy
 
 def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> ndarray:
     """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's."""
+    expect_array(name, x)
     dev = x._device
     r = getattr(namespace_for(dev), name)(native(x), dtype=native_dtype(dtype), **kwargs)
     result: ndarray = wrap_result(r, dev)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import delegate
+from ._dispatch import delegate, expect_array
 
 __all__ = ["all", "any", "diff"]
 
@@ -28,6 +28,7 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
          append: ndarray | None = None) -> ndarray:
     """The ``n``-th forward difference of ``x`` along ``axis`` (``prepend``/``append`` are
     joined to ``x`` first)."""
+    expect_array("diff", x)
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     result: ndarray = _diff(x, axis=axis, n=n, **edges)

@@ -124,3 +124,23 @@ def test_dtype_must_be_a_dltensor_dtype():
 def test_meshgrid_refuses_mixed_dtypes():
     with pytest.raises(TypeError):
         dlt.meshgrid(dlt.arange(2), dlt.ones(2))
+
+
+@pytest.mark.parametrize("ints", [2**63, [1, 2**63], 2**64, [[0], [2**64]], -2**63 - 1,
+                                  [True, 2**100]])
+def test_python_ints_beyond_int64_overflow_rather_than_wrap(ints):
+    # The spec's dtype for ints alone is int64; NumPy would make uint64 (wrapped to negative
+    # by the int64 conversion), float64 or object arrays of them.
+    with pytest.raises(OverflowError, match="out of bounds for int64"):
+        dlt.asarray(ints)
+    assert int(dlt.asarray(2**63 - 1)) == 2**63 - 1 and int(dlt.asarray(-2**63)) == -2**63
+    assert int(dlt.asarray(2**63, dtype=dlt.uint64)) == 2**63
+
+
+def test_big_ints_among_floats_make_a_float_array():
+    for values, dtype in (([1.5, 2**63], dlt.float64), ([1.5, 2**64], dlt.float64),
+                          ([2**64, 1j], dlt.complex128)):
+        x = dlt.asarray(values)
+        assert x.dtype == dtype
+        assert np.asarray(x).tolist() == [complex(v) if dtype == dlt.complex128 else float(v)
+                                          for v in values]

@@ -1,0 +1,94 @@
+"""Every namespace function given something that is not an array where the spec says ``array``
+raises TypeError, not an AttributeError from deep inside, and not a result computed by NumPy
+from a list, a scalar or None (which NumPy takes for any array argument).
+
+The functions are found from the namespaces themselves, so a new op is covered as it lands.
+"""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import dltensor as dt
+
+NOT_ARRAYS = [[1.0, 2.0], np.ones((2, 2)), None, "x", 2.5]
+
+
+def _array_first_functions():
+    for ns in (dt, dt.linalg, dt.fft):
+        for name in getattr(ns, "__all__", dir(ns)):
+            f = getattr(ns, name)
+            if not inspect.isfunction(f) or name in ("asarray", "from_dlpack"):
+                continue
+            params = list(inspect.signature(f).parameters.values())
+            # ("Any": the elementwise functions, made from a table)
+            if params and params[0].annotation in ("ndarray", "ndarray | int", "Any"):
+                yield pytest.param(f, params, id=f"{ns.__name__}.{name}")
+
+
+def _takes_a_scalar_first(params):
+    # isin, and the binary elementwise functions (a Python scalar with an array)
+    required = [p for p in params if p.default is p.empty and p.kind is p.POSITIONAL_ONLY]
+    return params[0].annotation == "ndarray | int" or (
+        params[0].annotation == "Any" and len(required) == 2)
+
+
+def _call(f, params, first):
+    x = dt.ones((2, 2))
+    args = [first]
+    for p in params[1:]:
+        if p.kind is p.VAR_POSITIONAL:
+            args.append(x)
+        elif p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
+            args.append({"shape": (4,), "repetitions": (2,), "repeats": 2, "axes": (1, 0),
+                         "source": 0, "destination": 1, "indices": dt.asarray([0])
+                         }.get(p.name, x))
+    kwargs = {p.name: dt.asarray([0]) for p in params
+              if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
+    return f(*args, **kwargs)
+
+
+@pytest.mark.parametrize("f, params", list(_array_first_functions()))
+@pytest.mark.parametrize("first", NOT_ARRAYS, ids=lambda v: type(v).__name__)
+def test_a_non_array_where_an_array_belongs_is_a_type_error(f, params, first):
+    if isinstance(first, float) and _takes_a_scalar_first(params):
+        pytest.skip("takes a Python scalar there")
+    with pytest.raises(TypeError):
+        _call(f, params, first)
+
+
+def test_the_check_covers_the_whole_namespace():
+    # (so that the parametrisation above cannot silently shrink to nothing)
+    names = {p.id for p in _array_first_functions()}
+    assert {"dltensor.sum", "dltensor.unstack", "dltensor.zeros_like", "dltensor.flip",
+            "dltensor.searchsorted", "dltensor.linalg.inv", "dltensor.fft.fft", "dltensor.exp",
+            "dltensor.add", "dltensor.isin"} <= names
+    assert len(names) > 150
+
+
+@pytest.mark.parametrize("f", [dt.concat, dt.stack])
+def test_joining_takes_a_sequence_of_arrays(f):
+    for bad in (dt.ones(2), None, 3):
+        with pytest.raises(TypeError):
+            f(bad)
+    with pytest.raises(TypeError):
+        f([dt.ones(2), [1.0, 2.0]])
+    with pytest.raises(ValueError):
+        f([])
+
+
+def test_variadic_array_functions_check_every_array():
+    for f in (dt.meshgrid, dt.broadcast_arrays):
+        with pytest.raises(TypeError):
+            f(dt.ones(2), [1.0, 2.0])
+
+
+def test_isin_takes_arrays_and_python_scalars_only():
+    x = dt.asarray([1, 2, 3])
+    assert bool(dt.isin(2, x)) and not bool(dt.any(dt.isin(x, 5)))
+    for bad in ([1, 2], None, "2", np.int64(2)):
+        with pytest.raises(TypeError):
+            dt.isin(bad, x)
+        with pytest.raises(TypeError):
+            dt.isin(x, bad)

@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from ._array import ndarray, wrap
+from ._array import CPU_READABLE, ndarray, wrap
+from ._backends import NoBackendError
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import delegate, delegating, expect_array, namespace_for, native_dtype, wrap_result
+from ._dispatch import delegate, delegating, expect_array, fresh, namespace_for, native_dtype
+from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtypes import DType
 
@@ -33,6 +35,12 @@ def target(device: Device | str | tuple[int, int] | None
     The context makes CuPy allocate on the right GPU; NoBackendError comes from namespace_for.
     """
     dev = get_default_device() if device is None else as_device(device)
+    if dev.device_type in CPU_READABLE and dev != CPU:
+        # NumPy computes on pinned and managed memory but allocates only pageable memory:
+        # labelled `cpu` for results, it would be a silent change of the device asked for.
+        raise NoBackendError(f"dltensor cannot allocate {dev} memory (NumPy allocates "
+                             "pageable CPU memory); create on 'cpu' (a CUDA array goes to pinned "
+                             "memory with to_device('cuda_host'))")
     ns = namespace_for(dev)
     if dev.device_type == DLDeviceType.kDLCUDA:
         import cupy
@@ -110,7 +118,8 @@ def _like(name: str, x: ndarray, dtype: DType | None,
           ) -> tuple[tuple[int, ...], DType, Device | str | tuple[int, int]]:
     """The shape, dtype and device of an array made like ``x``: x's unless given."""
     expect_array(name, x)
-    return x.shape, dtype or x.dtype, x._device if device is None else device
+    # (x's device, or `cpu` for pinned or managed memory, as for every result computed on it)
+    return x.shape, dtype or x.dtype, fresh(x._device) if device is None else device
 
 
 def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,

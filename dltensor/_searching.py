@@ -14,7 +14,8 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device
-from ._dispatch import check_device, delegating, expect_array, namespace_for, native, on, wrap_result
+from ._dispatch import check_device, delegating, expect_array, namespace_for, native, on
+from ._dispatch import wrap_result
 from ._dtype_functions import scalar_dtype
 from ._dtypes import NUMPY_PROMOTION
 

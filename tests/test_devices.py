@@ -221,6 +221,19 @@ def test_stream_values_for_cuda_and_rocm_are_checked():
             == FAKE_POINTER
 
 
+def test_pinned_memory_is_never_claimed_for_pageable_memory():
+    pinned = dt.from_dlpack(Producer(np.arange(3.0), device=(3, 0), shape=(3,), strides=(1,)))
+    for like in (dt.zeros_like, dt.ones_like, dt.empty_like, lambda x: dt.full_like(x, 2.0),
+                 dt.exp):
+        assert like(pinned).device == dt.Device(1, 0)  # NumPy's pageable memory
+    for make in (dt.zeros, dt.ones, dt.empty, lambda n, device: dt.full(n, 1, device=device),
+                 lambda _, device: dt.zeros_like(pinned, device=device)):
+        for device in ("cuda_host", "cuda_managed", "rocm_host"):
+            with pytest.raises(RuntimeError, match=device):  # (NoBackendError)
+                make(3, device=device)
+        assert make(3, device="cpu").device == dt.Device(1, 0)
+
+
 def test_pinned_memory_takes_a_consumers_stream():
     # CuPy's from_dlpack passes its stream for pinned and managed memory; NumPy queued no work
     # there, so there is nothing to order. The CPU itself takes none (the spec's rule).

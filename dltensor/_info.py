@@ -41,8 +41,14 @@ class Info:
     __slots__ = ()
 
     def capabilities(self) -> dict[str, object]:
-        """Boolean indexing and data-dependent shapes work; NumPy caps arrays at 64 axes."""
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+        """Boolean indexing and data-dependent shapes work; arrays may have as many axes as
+        every backend this process computes with allows (64 for NumPy 2 and CuPy 14)."""
+        ndim = backend_for(CPU).max_ndim()
+        try:
+            ndim = min(ndim, backend_for(Device(2, 0)).max_ndim())
+        except NoBackendError:
+            pass
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": ndim}
 
     def default_device(self) -> Device:
         """The device creation functions use when given none."""

@@ -72,6 +72,7 @@ def _settled(torch, value: float):
 
 # --- zero copy ---------------------------------------------------------------------------------
 
+
 def test_torch_cupy_jax_chain_keeps_the_pointer(cupy, torch, jax):
     t = torch.arange(1024, dtype=torch.float32, device="cuda")
     ptr = t.data_ptr()
@@ -374,3 +375,12 @@ def test_conformance_suite_with_cuda_default():
     done = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True,
                           timeout=3600)
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+
+
+def test_max_dimensions_is_what_cupy_allows(cupy):
+    # CuPy 13 allows 32 axes, CuPy 14 (cupy#8511) NumPy 2's 64: capabilities() says the least.
+    n = dt.__array_namespace_info__().capabilities()["max dimensions"]
+    assert dt.zeros((1,) * n, device="cuda:0").ndim == n
+    with pytest.raises(ValueError):
+        cupy.zeros((1,) * (n + 1))
+

@@ -10,7 +10,7 @@ from .. import _dlpack
 __all__ = ["available", "missing_reason", "namespace", "view", "is_native", "can_view", "on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
-           "recorded", "synchronize", "empty_pinned"]
+           "recorded", "synchronize", "empty_pinned", "max_ndim"]
 
 _cupy: Any = None  # the cupy module once usable (no stubs)
 _reason: str | None = None
@@ -38,6 +38,16 @@ def available() -> bool:
 def missing_reason() -> str:
     _load()
     return _reason or ""
+
+
+def max_ndim() -> int:
+    """The most axes a CuPy array may have: 64 since CuPy followed NumPy 2 (cupy#8511), 32
+    before; the extras allow CuPy 13. Asked of CuPy itself, by an array of no elements."""
+    try:
+        _load().ndarray((0,) * 64)
+    except ValueError:
+        return 32
+    return 64
 
 
 _namespaces: dict[int, Any] = {}

@@ -35,6 +35,11 @@ def namespace(device_id: int = 0) -> Any:
     return _ns
 
 
+def max_ndim() -> int:
+    """NumPy 2's cap on axes (NPY_MAXDIMS)."""
+    return 64
+
+
 def is_native(obj: object) -> bool:
     return type(obj) is np.ndarray
 

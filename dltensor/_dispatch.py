@@ -34,12 +34,18 @@ def check_device(*arrays: ndarray) -> Device:
     return dev
 
 
+def type_name(x: object) -> str:
+    """The name of x's type for a message: ``numpy.ndarray``, not an ``ndarray`` like ours."""
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
 def expect_array(name: str, *xs: Any) -> None:
     """TypeError unless every ``x`` is a dltensor array, as the spec's ``array`` parameters
     are: NumPy would take a list, a scalar or None there and answer for something else."""
     for x in xs:
         if not isinstance(x, ndarray):
-            raise TypeError(f"{name}() takes dltensor arrays, not {type(x).__name__}; convert "
+            raise TypeError(f"{name}() takes dltensor arrays, not {type_name(x)}; convert "
                             "with dltensor.asarray() first")
 
 

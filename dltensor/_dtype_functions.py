@@ -43,10 +43,28 @@ COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
     ("complex64", "complex64"), ("complex128", "complex128"))}
 
 
+def python_scalar(x: object, default: Any = None) -> Any:
+    """``x`` as a plain Python scalar, else ``default``. The spec's scalars are "instances of bool,
+    int, float, complex" (NumPy's float64 and complex128 are, an IntEnum too); NumPy's other
+    number scalars (int64 from an argmax, float32 from a sum) count as well, as in PyTorch.
+    All are weak: they take the array's dtype."""
+    if isinstance(x, np.generic):
+        return x.item() if x.dtype.kind in "biufc" else default
+    if isinstance(x, (bool, complex)):  # (bool: not subclassable; complex before float)
+        return x if type(x) is bool else complex(x)
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        return float(x)
+    return default
+
+
 def scalar_dtype(scalar: object, dt: np.dtype[Any], where: str) -> np.dtype[Any]:
     """The NumPy dtype a Python scalar takes next to an array of dtype ``dt`` (TypeError when
     the spec allows no such mix); ``where`` names the caller for the message."""
     t = type(scalar)
+    if t not in _SCALARS:
+        t = type(python_scalar(scalar, scalar))
     if t in SCALAR_TYPES.get(dt, ()):
         return dt if t is not complex else _complex_of(dt, where)
     if t not in _SCALARS:
@@ -227,6 +245,8 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
     result = None
     scalars = []
     for a in arrays_and_dtypes:
+        if type(a) not in _SCALARS:
+            a = python_scalar(a, a)
         if type(a) in _SCALARS:
             scalars.append(a)
             continue

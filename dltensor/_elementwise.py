@@ -24,14 +24,17 @@ import numpy as np
 
 from ._array import ndarray
 from ._devices import CPU
-from ._dispatch import NULL_CONTEXT, common_device, on, wrap_result
-from ._dtype_functions import SCALAR_TYPES, scalar_dtype
+from ._dispatch import NULL_CONTEXT, common_device, on, type_name, wrap_result
+from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
 _new = object.__new__
 _SCALARS = frozenset((bool, int, float, complex))
+# Operands an operator refuses itself rather than return NotImplemented: NumPy would then
+# answer for them with "operand 'ndarray' does not support ufuncs", naming our type.
+_NUMPY_TYPES = (np.ndarray, np.generic)
 
 # --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
 
@@ -92,13 +95,13 @@ class _NoContext:
 
 def _type_error(name: str, category: str, x: object, unary: bool = False) -> TypeError:
     if unary and not isinstance(x, ndarray):
-        return TypeError(f"{name} takes a dltensor array, not {type(x).__name__}; convert it "
+        return TypeError(f"{name} takes a dltensor array, not {type_name(x)}; convert it "
                          "with dltensor.asarray()")
     if type(x) in _SCALARS:
         return TypeError(f"{name} needs at least one array argument, not only Python scalars")
     if not isinstance(x, ndarray):
         return TypeError(f"{name} takes dltensor arrays and Python scalars, not "
-                         f"{type(x).__name__}; convert it with dltensor.asarray()")
+                         f"{type_name(x)}; convert it with dltensor.asarray()")
     return TypeError(f"{name} takes arrays of {category} dtypes, not {x.dtype.name}")
 
 
@@ -142,16 +145,18 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                                 "no promotion in the array API (it mixes no kinds, and no "
                                 "int64 with uint64); convert one with astype()")
             return a, b, rt, dev
-        if type(x2) not in _SCALARS:
-            if operator:
+        if type(x2) not in _SCALARS and python_scalar(x2) is None:
+            if operator and not isinstance(x2, _NUMPY_TYPES):
                 return NotImplemented
             raise _type_error(name, category, x2)
+        x2 = python_scalar(x2, x2)
         array, scalar, swap = x1, x2, False
     elif isinstance(x2, ndarray):
-        if type(x1) not in _SCALARS:
-            if operator:
+        if type(x1) not in _SCALARS and python_scalar(x1) is None:
+            if operator and not isinstance(x1, _NUMPY_TYPES):
                 return NotImplemented
             raise _type_error(name, category, x1)
+        x1 = python_scalar(x1, x1)
         array, scalar, swap = x2, x1, True
     else:
         raise _type_error(name, category, x1 if type(x1) not in _SCALARS else x2)
@@ -523,6 +528,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     bounds: list[Any] = []
     v: Any  # a bound: None, a Python scalar or an ndarray
     for which, v in (("min", min), ("max", max)):
+        if v is not None and not isinstance(v, ndarray) and type(v) not in _SCALARS:
+            v = python_scalar(v, v)
         if v is None or type(v) in _SCALARS:
             if type(v) is bool or type(v) is complex:
                 raise TypeError(f"clip: {which} must be an int, a float or an array, "

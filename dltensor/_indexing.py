@@ -21,6 +21,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, wrap_result
+from ._dtype_functions import python_scalar
 from ._dtypes import FROM_NUMPY, PROMOTION
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
@@ -146,6 +147,9 @@ def _value_for(x: ndarray, a: Any, value: Any) -> Any:
             raise TypeError(f"cannot write a {vt.name} array into a {dt.name} array: "
                             f"{vt.name} does not promote to {dt.name}; cast it with astype")
         return value._compute()
+    scalar = python_scalar(value)  # (a NumPy scalar: written as the Python one it holds)
+    if scalar is not None:
+        return _value_for(x, a, scalar)
     raise TypeError(f"can write a Python scalar or a dltensor array, not {tv.__name__}")
 
 

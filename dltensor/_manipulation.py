@@ -12,7 +12,7 @@ from typing import Any
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import check_device, expect_array, namespace_for, native, wrap_result
+from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
 
 __all__ = [
@@ -42,7 +42,7 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
         raise ValueError(f"{name} needs at least one array")
     for a in arrays:
         if not isinstance(a, ndarray):
-            raise TypeError(f"{name} joins dltensor arrays, not {type(a).__name__}; convert "
+            raise TypeError(f"{name} joins dltensor arrays, not {type_name(a)}; convert "
                             "with dltensor.asarray() first")
     dev = check_device(*arrays)
     natives = [native(a) for a in arrays]

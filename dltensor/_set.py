@@ -13,6 +13,7 @@ from typing import NamedTuple, TypeVar
 from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
+from ._dtype_functions import python_scalar
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -70,10 +71,11 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     ``invert``); a 0-d result for a scalar ``x1``."""
     if not (isinstance(x1, ndarray) or isinstance(x2, ndarray)):
         raise TypeError("isin needs at least one of x1 and x2 to be an array")
-    for x in (x1, x2):
-        if not isinstance(x, ndarray) and type(x) not in (bool, int, float, complex):
+    a1, a2 = (x if isinstance(x, ndarray) else python_scalar(x) for x in (x1, x2))
+    for a, x in ((a1, x1), (a2, x2)):
+        if a is None:
             raise TypeError(f"isin takes arrays and Python scalars, not {type(x).__name__}")
-    dev = device_of((x1, x2))
+    dev = device_of((a1, a2))
     result: ndarray = wrap_result(
-        namespace_for(dev).isin(native(x1), native(x2), invert=invert), dev)
+        namespace_for(dev).isin(native(a1), native(a2), invert=invert), dev)
     return result

@@ -87,8 +87,48 @@ def test_variadic_array_functions_check_every_array():
 def test_isin_takes_arrays_and_python_scalars_only():
     x = dt.asarray([1, 2, 3])
     assert bool(dt.isin(2, x)) and not bool(dt.any(dt.isin(x, 5)))
-    for bad in ([1, 2], None, "2", np.int64(2)):
+    assert bool(dt.isin(np.int64(2), x))  # a NumPy scalar is a scalar (see below)
+    for bad in ([1, 2], None, "2", np.ones(2)):
         with pytest.raises(TypeError):
             dt.isin(bad, x)
         with pytest.raises(TypeError):
             dt.isin(x, bad)
+
+
+# NumPy's number scalars (what an argmax, a sum or np.sqrt(2) gives) are taken as the Python
+# scalars they hold, weak as the spec's Python scalars are: the array's dtype wins.
+NUMPY_SCALARS = [np.float64(1.5), np.float32(1.5), np.int64(2), np.uint8(2), np.bool_(True),
+                 np.complex128(1j)]
+
+
+@pytest.mark.parametrize("s", NUMPY_SCALARS, ids=lambda s: type(s).__name__)
+def test_numpy_scalars_are_weak_python_scalars(s):
+    f32, i8 = dt.asarray([1.0, 2.0], dtype=dt.float32), dt.asarray([1, 2], dtype=dt.int8)
+    py = s.item()
+    for x in (f32, i8):
+        for op in (lambda a, b: a + b, lambda a, b: b * a, dt.add, dt.maximum if
+                   not isinstance(py, complex) else dt.add):
+            try:
+                want = op(x, py)
+            except TypeError:  # (a float with an int8 array: refused alike)
+                with pytest.raises(TypeError):
+                    op(x, s)
+                continue
+            got = op(x, s)
+            assert got.dtype == want.dtype and np.asarray(got).tolist() == \
+                np.asarray(want).tolist()
+    if type(py) in (int, float):
+        assert np.asarray(dt.where(f32 > 1, f32, s)).tolist() == [py, 2.0]
+        assert dt.result_type(f32, s) == dt.float32
+    y = dt.zeros(2, dtype={bool: dt.bool, int: dt.int64, float: dt.float32,
+                           complex: dt.complex64}[type(py)])
+    y[0] = s
+    assert complex(y[0]) == complex(py)
+
+
+def test_numpy_arrays_in_operators_are_refused_in_our_words():
+    # (NumPy's own message would be "operand 'ndarray' does not support ufuncs")
+    x = dt.ones(2)
+    for op in (lambda: x + np.ones(2), lambda: np.ones(2) + x, lambda: x < np.ones(2)):
+        with pytest.raises(TypeError, match="numpy.ndarray.*dltensor.asarray"):
+            op()

@@ -7,6 +7,7 @@ here (``DLTENSOR_THREAD_SECONDS``); tests/reliability/soak.py runs it 10 s.
 
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -103,3 +104,34 @@ def test_python_fallback_producer_from_many_threads(monkeypatch):
     assert len(produce._holders) == holders_before
     del x
     assert p.deleter_calls == 1
+
+
+def test_one_capsule_taken_by_many_threads_at_once_is_taken_once(monkeypatch):
+    # The check, the read and the rename of a capsule are three C calls from Python: without a
+    # lock two threads could both take the tensor between them (deleter called twice; NumPy's
+    # frees twice and crashes), and the loser got ValueError from PyCapsule_GetPointer. A
+    # pause after the read makes the window wide enough to hit every time.
+    from dltensor._dlpack import consume
+    real = consume._get_pointer
+
+    def slow_get_pointer(capsule, name):
+        address = real(capsule, name)
+        time.sleep(0.002)
+        return address
+
+    monkeypatch.setattr(consume, "_get_pointer", slow_get_pointer)
+    for _ in range(20):
+        p = P.from_numpy(np.arange(4.0))
+        cap = p.__dlpack__(max_version=(1, 0))
+
+        def take(i):
+            try:
+                return dltensor.from_dlpack(cap)
+            except BufferError as e:
+                assert "already consumed" in str(e)
+                return None
+
+        got = [x for x in _run_together(take, 4) if x is not None]
+        assert len(got) == 1
+        del got
+        assert p.deleter_calls == 1

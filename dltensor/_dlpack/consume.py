@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import itertools
 import struct
+import threading
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -66,6 +67,7 @@ def valid_bits(code: int, bits: int) -> bool:
 # next() is one C call, so no thread switch can fall between a load and a store (3.10 can
 # switch there) and the count stays exact with threads.
 _owned = itertools.count()
+_taking = threading.Lock()  # (see consume_capsule)
 _released = itertools.count()
 
 
@@ -197,21 +199,25 @@ def consume_capsule(capsule: object) -> ManagedTensor:
     """
     if type(capsule) is not _CapsuleType:
         raise TypeError(f"expected a DLPack PyCapsule, got {type(capsule).__name__}")
-    name: bytes | None
-    if _is_valid(capsule, _V_NAME):
-        versioned, name, used = True, _V_NAME, _V_USED
-    elif _is_valid(capsule, _L_NAME):
-        versioned, name, used = False, _L_NAME, _L_USED
-    else:
-        name = _cap.capsule_name(capsule)
-        if name in (_L_USED, _V_USED):
-            raise BufferError("this DLPack capsule was already consumed; "
-                              "ask the producer for a new one")
-        raise BufferError(f"not a DLPack capsule (its name is {name!r})")
-    address = _get_pointer(capsule, name)  # IsValid guarantees non-NULL
-    # From here on the tensor is ours: the capsule no longer calls the deleter.
-    if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
-        raise BufferError("could not take ownership of the DLPack capsule")
+    # Check, read and rename are three C calls, and another thread may run between any two:
+    # two dltensor threads taking one capsule would then both own it (deleter called twice).
+    # NumPy's and PyTorch's consumers do all three in one C call; from Python only a lock can.
+    with _taking:
+        if _is_valid(capsule, _V_NAME):
+            versioned, used = True, _V_USED
+            address = _get_pointer(capsule, _V_NAME)  # IsValid guarantees non-NULL
+        elif _is_valid(capsule, _L_NAME):
+            versioned, used = False, _L_USED
+            address = _get_pointer(capsule, _L_NAME)
+        else:
+            name = _cap.capsule_name(capsule)
+            if name in (_L_USED, _V_USED):
+                raise BufferError("this DLPack capsule was already consumed; "
+                                  "ask the producer for a new one")
+            raise BufferError(f"not a DLPack capsule (its name is {name!r})")
+        # From here on the tensor is ours: the capsule no longer calls the deleter.
+        if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
+            raise BufferError("could not take ownership of the DLPack capsule")
     return own(address, versioned)
 
 

@@ -27,6 +27,7 @@ from ._backends import backend_for
 from ._devices import CPU, Device, as_device
 from ._dlpack.abi import (
     DLPACK_FLAG_BITMASK_IS_COPIED,
+    DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED,
     DLPACK_FLAG_BITMASK_READ_ONLY,
     DLDeviceType,
 )
@@ -394,18 +395,23 @@ def from_tensor(mt: _dlpack.ManagedTensor) -> ndarray:
     return x
 
 
+# The flags an export carries over from the tensor it re-exports: what the memory *is*.
+_CARRIED_FLAGS = DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED
+
+
 def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple[int, ...],
-                                   tuple[int, ...], bool]:
-    """(owner, data, byte_offset, dtype code/bits/lanes, shape, strides, read_only) to export."""
+                                   tuple[int, ...], int]:
+    """(owner, data, byte_offset, dtype code/bits/lanes, shape, strides, flags) to export."""
     t: _dlpack.ManagedTensor | None = x._tensor
     if t is not None:
         return t, t.data or 0, t.byte_offset, (t.code, t.bits, t.lanes), t.shape, t.strides, \
-            t.read_only
+            t.flags & _CARRIED_FLAGS
     a = x._array
     dt = FROM_NUMPY[a.dtype]
     ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
     return a, ptr, 0, (dt.code, dt.bits, 1), a.shape, \
-        tuple(s // a.itemsize for s in a.strides), _array_read_only(a)
+        tuple(s // a.itemsize for s in a.strides), \
+        DLPACK_FLAG_BITMASK_READ_ONLY if _array_read_only(a) else 0
 
 
 def _array_read_only(a: Any) -> bool:
@@ -490,15 +496,20 @@ def _copy_for_export(x: ndarray) -> ndarray:
 
 
 def _make(x: ndarray, max_version: tuple[int, int] | None, extra_flags: int = 0) -> object:
-    owner, data, offset, dtype, shape, strides, read_only = _describe(x)
+    owner, data, offset, dtype, shape, strides, flags = _describe(x)
     versioned = max_version is not None and max_version[0] >= 1
-    if read_only and not versioned:
+    if flags & DLPACK_FLAG_BITMASK_READ_ONLY and not versioned:
         raise BufferError("this array is read-only and a legacy DLPack capsule cannot say so; "
                           "ask with max_version=(1, 0) or copy=True")
-    flags = extra_flags | (DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
     version = (1, min(max_version[1], _dlpack.DLPACK_MINOR_VERSION)
                if max_version[0] == 1 else _dlpack.DLPACK_MINOR_VERSION) \
         if versioned and max_version is not None else None  # (versioned implies not None)
+    if flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED and (version or (0, 0)) < (1, 1):
+        # Sub-byte elements are packed unless this flag (DLPack 1.1) says each fills a byte: a
+        # consumer that cannot be told would read every byte as several elements.
+        raise BufferError(f"this {x.dtype.name} tensor stores one element per byte, which only "
+                          "a DLPack 1.1 capsule can say; ask with max_version=(1, 1)")
+    flags |= extra_flags
     dev = x._device
     return _dlpack.make_capsule(owner, data=data, byte_offset=offset,
                                 device=(int(dev.device_type), dev.device_id), dtype=dtype,

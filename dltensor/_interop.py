@@ -51,6 +51,8 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         # Checked before any producer sees it: a truthy string used to mean "copy" here and
         # reached the producer as is (tests/test_malformed.py).
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
+    if device is not None:
+        device = as_device(device)  # (a bad one refused before a capsule is consumed)
     if isinstance(x, ndarray):
         return _finish(x, None, device, copy)
     if _dlpack.is_capsule(x):
@@ -69,7 +71,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         # A copy asked for is the caller's to write, but a producer may mark even its copies
         # read-only (JAX 0.12 marks every export so): then it is copied once more, here.
         return copied(out) if out.read_only else out
-    if device is not None and as_device(device) == CPU:
+    if device == CPU:
         host = _host_copy(x, copy)
         if host is not None:
             return host
@@ -84,10 +86,10 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     producer cannot or will not copy: it is then imported and moved here, or refused."""
     try:
         device_type, _ = x.__dlpack_device__()
+        if device_type in CPU_READABLE or copy is False:  # (a view, or a refusal: move's)
+            return None
     except Exception:
         return None  # __dlpack__ says what is wrong, below, in the producer's words
-    if device_type in CPU_READABLE or copy is False:  # (a view, or a refusal: move's to make)
-        return None
     try:
         capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
     except Exception:
@@ -280,6 +282,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
     if dtype is not None and type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
+    if device is not None:
+        device = as_device(device)  # (see from_dlpack)
     if isinstance(obj, ndarray):
         return _finish(obj, dtype, device, copy)
     if isinstance(obj, _np_ndarray):

@@ -245,6 +245,23 @@ def test_bad_device_argument():
         dltensor.from_dlpack(np.zeros(3), device=3.5)
 
 
+@pytest.mark.parametrize("device, exc", [(123, TypeError), ("cuda:x", ValueError),
+                                         ((99, 0), ValueError)])
+def test_a_bad_device_is_refused_before_anything_is_taken(device, exc):
+    # The capsule stays unconsumed (a caller may still hand it elsewhere); no producer is asked.
+    p = P.from_numpy(np.arange(3.0))
+    cap = p.__dlpack__(max_version=(1, 0))
+    for take in (dltensor.from_dlpack, dltensor.asarray):
+        with pytest.raises(exc):
+            take(cap, device=device)
+        assert P.capsule_name(cap) == b"dltensor_versioned"
+        with pytest.raises(exc):
+            take(p, device=device)
+    assert len(p.exports) == 1 and p.deleter_calls == 0
+    del cap
+    assert p.deleter_calls == 1
+
+
 def test_bad_dtype_argument():
     with pytest.raises(TypeError):
         dltensor.asarray([1, 2], dtype="float32")
@@ -441,3 +458,10 @@ def test_dlpack_device_that_raises_is_not_needed():
     assert np.asarray(x).tolist() == [0, 1, 2, 3]
     del x
     assert p.deleter_calls == 1
+
+
+def test_an_unhashable_dlpack_device_does_not_leak_a_raw_error():
+    # (it was `TypeError: unhashable type: 'list'` from a set lookup, for device="cpu" only)
+    a = np.arange(3.0)
+    x = dltensor.from_dlpack(P.from_numpy(a, dlpack_device=([1], 0)), device="cpu")
+    assert x.data_ptr == a.ctypes.data

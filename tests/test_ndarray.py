@@ -248,6 +248,28 @@ def test_read_only_legacy_export_is_refused(make):
         make().__dlpack__(max_version=(0, 9))
 
 
+PADDED = 1 << 2  # DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (DLPack 1.1)
+
+
+@pytest.mark.parametrize("dtype", [(0, 4, 1), (1, 1, 1), (17, 4, 1)], ids=["int4", "uint1",
+                                                                          "float4_e2m1fn"])
+def test_padded_sub_byte_tensors_say_so_when_handed_on(dtype):
+    # One element per byte, not packed: a consumer told nothing reads each byte as several.
+    buf = np.array([1, 2, 3, 4], dtype=np.uint8)
+    p = P.from_numpy(buf, dtype=dtype, shape=(4,), strides=(1,), flags=PADDED)
+    x = dltensor.from_dlpack(p)
+    for max_version in ((1, 1), (1, 3)):
+        cap = x.__dlpack__(max_version=max_version)
+        assert P.capsule_flags(cap) & PADDED and P.capsule_pointer(cap)
+        assert dltensor.from_dlpack(cap)._tensor.flags & PADDED
+    for max_version in (None, (0, 8), (1, 0)):  # a capsule that cannot carry the flag
+        with pytest.raises(BufferError, match="one element per byte"):
+            x.__dlpack__(max_version=max_version)
+    packed = dltensor.from_dlpack(P.from_numpy(buf, dtype=dtype, shape=(8,), strides=(1,)))
+    assert not P.capsule_flags(packed.__dlpack__(max_version=(1, 3))) & PADDED
+    assert P.capsule_name(packed.__dlpack__()) == b"dltensor"
+
+
 @pytest.mark.parametrize("make", [v for k, v in READ_ONLY.items() if k != "held"],
                          ids=[k for k in READ_ONLY if k != "held"])
 def test_read_only_cannot_be_written(make):

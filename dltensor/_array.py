@@ -404,8 +404,10 @@ def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple
     """(owner, data, byte_offset, dtype code/bits/lanes, shape, strides, flags) to export."""
     t: _dlpack.ManagedTensor | None = x._tensor
     if t is not None:
+        # (PADDED means something for elements below a byte only: dropped for the others)
+        flags = t.flags & (_CARRIED_FLAGS if t.bits < 8 else DLPACK_FLAG_BITMASK_READ_ONLY)
         return t, t.data or 0, t.byte_offset, (t.code, t.bits, t.lanes), t.shape, t.strides, \
-            t.flags & _CARRIED_FLAGS
+            flags
     a = x._array
     dt = FROM_NUMPY[a.dtype]
     ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr

@@ -14,6 +14,7 @@ one (a new op is one table row there); this module holds what every array has.
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Callable
 from types import ModuleType
@@ -426,11 +427,23 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     """Every export NumPy's producer does not make: other devices, extension dtypes, copies."""
     if copy not in (None, True, False):
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
-    if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
-        raise TypeError(f"max_version must be a (major, minor) tuple, not {max_version!r}")
+    if max_version is not None:
+        if not (isinstance(max_version, tuple) and len(max_version) == 2
+                and all(type(v) is int for v in max_version)):
+            raise TypeError(f"max_version must be a (major, minor) tuple of ints, "
+                            f"not {max_version!r}")
+        if min(max_version) < 0:
+            raise ValueError(f"max_version must not be negative: {max_version!r}")
+    if dl_device is not None:
+        try:
+            dl_type, dl_id = map(operator.index, dl_device)
+            dl_device = (dl_type, dl_id)
+        except (TypeError, ValueError):
+            raise TypeError(f"dl_device must be a (device_type, device_id) pair of ints, "
+                            f"not {dl_device!r}") from None
     dev = x._device
-    if dl_device is not None and (dl_device[0], dl_device[1]) != (dev.device_type, dev.device_id):
-        if tuple(dl_device) == (1, 0) and dev.device_type in CPU_READABLE:
+    if dl_device is not None and dl_device != (dev.device_type, dev.device_id):
+        if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
             # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
             # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
             host = wrap(x._compute().copy() if copy else x._compute(), CPU)
@@ -439,7 +452,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         if copy is False:
             raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
                               "and copy=False forbids it")
-        if tuple(dl_device) != (1, 0):
+        if dl_device != (1, 0):
             raise BufferError(f"dltensor can copy an export only to the CPU, not to {dl_device}")
         host = x.to_device(CPU)
         return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
@@ -454,6 +467,9 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             if type(stream) is not int:
                 raise TypeError(f"stream must be None or an int for memory on {dev}, "
                                 f"not {type(stream).__name__}")
+            if not -1 <= stream < 1 << 64:
+                raise ValueError(f"stream must be -1, 1, 2 or a stream handle for memory on "
+                                 f"{dev}, not {stream!r}")
             if stream in _FORBIDDEN_STREAMS[dev.device_type]:
                 raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} "
                                   "(the array API standard's __dlpack__ stream rules)")

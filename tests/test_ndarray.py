@@ -127,6 +127,33 @@ def test_versioned_iff_max_version_major_at_least_1(make, max_version, versioned
 
 
 @pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+@pytest.mark.parametrize("kwargs, exc", [
+    ({"max_version": (1, -1)}, ValueError), ({"max_version": (1, 1.5)}, TypeError),
+    ({"max_version": (1,)}, TypeError), ({"max_version": "1.0"}, TypeError),
+    ({"dl_device": (1,)}, TypeError), ({"dl_device": (1, 0, 0)}, TypeError),
+    ({"dl_device": ("cpu", 0)}, TypeError), ({"dl_device": 1}, TypeError),
+], ids=str)
+def test_bad_dlpack_keywords_are_type_or_value_errors(make, kwargs, exc):
+    # (they were struct.error and IndexError from deep inside the export)
+    x = make()
+    with pytest.raises(exc):
+        x.__dlpack__(**{"max_version": (1, 0), **kwargs, "copy": True})
+    if "dl_device" in kwargs:
+        with pytest.raises(exc):
+            x.__dlpack__(max_version=(1, 0), **kwargs)
+
+
+def test_stream_values_out_of_range_are_refused_on_gpu_devices():
+    x = dltensor.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.CUDA, 0), shape=(2,),
+                                        strides=(1,)))
+    for stream in (-2, -5, 1 << 64, 1 << 70):
+        with pytest.raises(ValueError, match="stream"):
+            x.__dlpack__(stream=stream, max_version=(1, 0))
+    assert dltensor.from_dlpack(x.__dlpack__(stream=(1 << 64) - 1, max_version=(1, 0))).device \
+        == x.device
+
+
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
 def test_every_export_is_fresh_and_shares_memory(make):
     x = make()
     caps = [x.__dlpack__(max_version=(1, 0)) for _ in range(4)]

@@ -465,3 +465,22 @@ def test_an_unhashable_dlpack_device_does_not_leak_a_raw_error():
     a = np.arange(3.0)
     x = dltensor.from_dlpack(P.from_numpy(a, dlpack_device=([1], 0)), device="cpu")
     assert x.data_ptr == a.ctypes.data
+
+
+def test_a_huge_stride_on_an_axis_of_extent_one_is_harmless():
+    # Never used, so any int64 is valid there (NumPy and PyTorch take it); NumPy's view of it
+    # used to overflow a C long on every use.
+    a = np.arange(3.0)
+    x = dltensor.from_dlpack(P.from_numpy(a, shape=(1, 3), strides=(2**62, 1)))
+    assert np.asarray(x + 1).tolist() == [[1.0, 2.0, 3.0]]
+    assert np.asarray(x).__array_interface__["data"][0] == a.ctypes.data
+    assert "1., 2." in repr(x)
+
+
+def test_an_empty_shape_whose_compact_strides_overflow_is_refused():
+    # NULL strides mean compact row-major: for this (empty) shape the first would be 2**124,
+    # which no export could carry (it was struct.error on every hand-off later).
+    p = P.Producer(data=0, shape=(0, 2**62, 2**62), strides=None, version=(1, 1))
+    with pytest.raises(BufferError, match="too large"):
+        dltensor.from_dlpack(p)
+    assert p.deleter_calls == 1

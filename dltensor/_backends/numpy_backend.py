@@ -81,7 +81,9 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
         "version": 3,
         "data": (mt.pointer, mt.read_only),
         "shape": mt.shape,
-        "strides": tuple(s * itemsize for s in mt.strides),
+        # (the stride of an axis of extent 1 is never used, and may be any int64: NumPy's
+        # C long would overflow on a huge one)
+        "strides": tuple(s * itemsize if n != 1 else 0 for s, n in zip(mt.strides, mt.shape)),
         "typestr": npdt.str if native else f"<u{itemsize}",
     }
     a = np.asarray(_Interface(interface, mt))

@@ -291,6 +291,8 @@ def _validate(data: int, dev_type: int, dev_id: int, ndim: int, code: int, bits:
             strides = fmt.unpack(_MEMORY[strides_p:strides_p + n8])
         else:  # before DLPack 1.2, NULL strides meant compact row-major
             strides = compact_strides(shape)
+            if strides[0] > _INT64_MAX:  # (an empty tensor, else its size says so below)
+                raise BufferError(f"shape {shape} is too large for int64 strides")
     size = 1
     span = 0  # the furthest element from element 0, in elements
     for s, st in zip(shape, strides):

@@ -307,6 +307,11 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
     if hasattr(obj, "__array_interface__") or _has_buffer(obj):
         src = np.asarray(memoryview(obj)) if _has_buffer(obj) else np.asarray(obj)
         return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, copy)
+    if hasattr(obj, "__array__") and not isinstance(obj, (list, tuple)):
+        # An array of its own (h5py, zarr, xarray...): its dtype, not the defaults the spec
+        # gives Python scalars; a copy only where NumPy's protocol says its __array__ made one.
+        src = np.asarray(obj, copy=False if copy is False else None)
+        return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, copy)
     return _from_python(obj, dtype, device, copy)
 
 

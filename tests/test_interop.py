@@ -598,3 +598,29 @@ def test_pre_2023_producer_is_asked_again_without_the_new_keywords():
     assert p.deleter_calls == 1 and len(p.exports) == 2
     del x
     assert p.deleter_calls == 2
+
+
+class _ArrayOnly:
+    """What h5py datasets, zarr arrays and xarray objects offer: only ``__array__``."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __array__(self, dtype=None, copy=None):
+        if copy:
+            return self.a.copy() if dtype is None else self.a.astype(dtype)
+        return self.a if dtype is None else self.a.astype(dtype)
+
+
+def test_objects_with_only_array_keep_their_dtype_and_memory():
+    # (they came in as float64 copies: the spec's defaults are for Python scalars only)
+    for np_dtype, dtype in ((np.float32, dltensor.float32), (np.int8, dltensor.int8),
+                            (np.uint64, dltensor.uint64), (np.bool_, dltensor.bool)):
+        a = np.arange(4).astype(np_dtype)
+        x = dltensor.asarray(_ArrayOnly(a))
+        assert x.dtype == dtype and x.data_ptr == ptr(a)
+        assert dltensor.asarray(_ArrayOnly(a), copy=False).data_ptr == ptr(a)
+        y = dltensor.asarray(_ArrayOnly(a), copy=True)
+        assert y.data_ptr != ptr(a) and values(y).tolist() == a.tolist()
+    with pytest.raises(TypeError, match="dtype"):
+        dltensor.asarray(_ArrayOnly(np.array(["a", "b"])))

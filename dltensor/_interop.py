@@ -111,6 +111,14 @@ class CopyError(BufferError, ValueError):
 
 def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
+    tp = type(x)
+    if tp not in _refusal_by_type:
+        _refusal_by_type[tp] = _REFUSALS.get(f"{tp.__module__}.{tp.__qualname__}")
+    refusal = _refusal_by_type[tp]
+    if refusal is not None:
+        why = refusal(x)
+        if why is not None:
+            raise BufferError(f"dltensor cannot take this {tp.__name__}: {why}")
     try:
         capsule = _request(x, copy)
     except BufferError as e:
@@ -201,14 +209,28 @@ _importers: dict[type, Callable[[Any], ndarray]] = {
 
 def _torch_exportable(t: Any) -> bool:
     # What torch.Tensor.__dlpack__ checks and its C exchange API (2.11+) does not: exporting a
-    # conjugate view through it would hand out un-conjugated values. CPU tensors only: NumPy
-    # adopts nothing else, and device memory needs __dlpack__'s stream ordering.
-    return t.is_cpu and not t.requires_grad and not t.is_conj()
+    # conjugate view through it would hand out un-conjugated values (negative views: see
+    # _torch_refusal). CPU tensors only: NumPy adopts nothing else, and device memory needs
+    # __dlpack__'s stream ordering.
+    return t.is_cpu and not t.requires_grad and not t.is_conj() and not t.is_neg()
+
+
+def _torch_refusal(t: Any) -> str | None:
+    # torch.Tensor.__dlpack__ refuses conjugate views but exports negative ones (z.conj().imag)
+    # as their memory, whose values are the view's negated: wrong signs, silently (NumPy's
+    # from_dlpack reads them so). Refused here as PyTorch refuses conjugate views.
+    if t.is_neg():
+        return ("a negative view (its memory holds its values negated, which DLPack cannot "
+                "say); call .resolve_neg() on it first")
+    return None
 
 
 # Producers whose C exchange API (DLPack 1.3) is used, each with the checks its __dlpack__
 # makes that the C path skips. Any other type goes through __dlpack__.
 _EXCHANGE_GUARDS: dict[str, Callable[[Any], bool]] = {"torch.Tensor": _torch_exportable}
+# Producers whose __dlpack__ exports some tensors wrongly: what to refuse, and why.
+_REFUSALS: dict[str, Callable[[Any], str | None]] = {"torch.Tensor": _torch_refusal}
+_refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
 
 
 def _importer_for(tp: type) -> Callable[[Any], ndarray]:

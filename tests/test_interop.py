@@ -266,6 +266,20 @@ def test_torch_refusal_is_a_buffer_error():
         dltensor.from_dlpack(torch.ones(2, requires_grad=True))
 
 
+@pytest.mark.parametrize("take", [dltensor.asarray, dltensor.from_dlpack,
+                                  lambda t: dltensor.from_dlpack(t, copy=True),
+                                  lambda t: dltensor.asarray(t, dtype=dltensor.float64)])
+def test_torch_views_whose_memory_is_not_their_values_are_refused(take):
+    z = torch.tensor([1 + 2j, 3 - 4j])
+    # A conjugate view (PyTorch's own __dlpack__ refuses it; its C exchange API did not) and
+    # a negative one (z.conj().imag: PyTorch exports its memory, [2, -4], as its values).
+    for view in (z.conj(), z.conj().imag):
+        with pytest.raises(BufferError, match="resolve|conjugate"):
+            take(view)
+    assert values(dltensor.asarray(z.conj().imag.resolve_neg())).tolist() == [-2.0, 4.0]
+    assert values(dltensor.asarray(z.conj().resolve_conj())).tolist() == [1 - 2j, 3 + 4j]
+
+
 def test_torch_producer_deleted_before_the_consumer():
     t = torch.arange(6.0)
     x = dltensor.from_dlpack(t)

@@ -59,6 +59,13 @@ class _Interface:
         self.owner = owner
 
 
+def _byte_stride(stride: int, extent: int, itemsize: int) -> int:
+    # The stride of an axis of extent 1 is never used and may be any int64, which in bytes can
+    # overflow NumPy's C long: then 0. (Others are bounded by the tensor's checked span.)
+    st = stride * itemsize
+    return st if extent != 1 or -(1 << 63) <= st < 1 << 63 else 0
+
+
 def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     """A NumPy array over a managed tensor's memory, read-only if the tensor is."""
     dt = dtype_from_dlpack(mt.code, mt.bits)
@@ -81,9 +88,7 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
         "version": 3,
         "data": (mt.pointer, mt.read_only),
         "shape": mt.shape,
-        # (the stride of an axis of extent 1 is never used, and may be any int64: NumPy's
-        # C long would overflow on a huge one)
-        "strides": tuple(s * itemsize if n != 1 else 0 for s, n in zip(mt.strides, mt.shape)),
+        "strides": tuple(map(_byte_stride, mt.strides, mt.shape, (itemsize,) * len(mt.shape))),
         "typestr": npdt.str if native else f"<u{itemsize}",
     }
     a = np.asarray(_Interface(interface, mt))

@@ -204,8 +204,8 @@ def test_python_scalars_follow_the_spec_rules(func):
 
 def test_two_scalars_or_foreign_types_raise_type_error():
     x = dt.asarray(np.ones(3))
-    for args in [(1, 2), (1.0, 2.0), (x, [1.0]), ([1.0], x), (x, np.float64(1)), (x, "a"),
-                 (x, np.ones(3))]:
+    for args in [(1, 2), (1.0, 2.0), (x, [1.0]), ([1.0], x), (np.float64(1), 2.0), (x, "a"),
+                 (x, np.ones(3)), (x, np.datetime64(1, "D"))]:
         with pytest.raises(TypeError):
             dt.add(*args)
     with pytest.raises(TypeError):
@@ -416,8 +416,11 @@ def test_comparison_with_foreign_types_is_not_implemented():
         x + "a"
     with pytest.raises(TypeError):
         x < "a"
-    with pytest.raises(TypeError):
-        x + np.float64(1.0)  # NumPy scalars are not Python scalars (NumPy defers to us)
+    # NumPy's number scalars are scalars (tests/api/test_argument_types.py); its arrays are
+    # refused by the operator itself, as NumPy would answer in confusing words
+    assert (x + np.float64(1.0)).dtype == dt.float64
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        x + np.ones(3)
 
 
 def test_results_are_ndarrays_on_the_inputs_device():

@@ -116,7 +116,8 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     if copy is not True and copy is not False:
         raise TypeError(f"astype: copy must be True or False, not {copy!r}")
     src = x.dtype
-    if src.kind == "complex floating" and dtype.kind != "complex floating":
+    if src.kind == "complex floating" and dtype.kind not in ("complex floating", "bool"):
+        # (to bool is defined: 0 + 0j is False, all else True)
         raise TypeError(f"astype: casting {src.name} to {dtype.name} would drop the imaginary "
                         "part; cast real(x) or imag(x) instead")
     if device is not None:

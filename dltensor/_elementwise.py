@@ -308,11 +308,16 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
 # --- where NumPy differs from the spec's special cases -----------------------------------------
 
 
+def _isinf(xp: Any, v: Any) -> Any:
+    # (a Python int is never infinite, and isinf refuses one beyond int64 as an object)
+    return False if isinstance(v, int) else xp.isinf(v)
+
+
 def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
     r = xp.floor_divide(a, b)
     # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the
     # signed zero / infinity of the true quotient when exactly one operand is infinite.
-    one_inf = xp.isinf(a) ^ xp.isinf(b)
+    one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if one_inf.any():
         with _quiet(xp):
             r = xp.where(one_inf, xp.divide(a, b), r)
@@ -344,6 +349,20 @@ def _expm1(xp: Any, a: Any) -> Any:
         re = xp.where((x == 0) & (y == 0), 0.0, re)  # -0 - 2*0**2 is -0; the spec wants +0
         im = xp.where(neg_inf & bad_y, 0.0, xp.where(pos_inf & bad_y & (y != 0), xp.nan, im))
     return _complex(xp, re, im, a.dtype)
+
+
+def _log1p(xp: Any, a: Any) -> Any:
+    # NumPy's complex log1p is log(1 + z): 1 + 1e-20 is 1, so log1p(1e-20) came out 0. Near 0
+    # (where no special case lies) log|1 + z| = log1p(x (2 + x) + y^2) / 2, arg = atan2(y, 1 + x).
+    r = xp.log1p(a)
+    small = xp.abs(a) < 0.5
+    if small.any():
+        x, y = a.real, a.imag
+        with _quiet(xp):
+            accurate = _complex(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
+                                a.dtype)
+        r = xp.where(small, accurate, r)
+    return r
 
 
 def _complex(xp: Any, re: Any, im: Any, dtype: Any) -> Any:
@@ -398,7 +417,7 @@ UNARY: dict[str, _Row] = {
     "floor": ("real numeric", "floor"), "imag": ("complex floating-point", "imag"),
     "isfinite": ("numeric", "isfinite"), "isinf": ("numeric", "isinf"),
     "isnan": ("numeric", "isnan"), "log": ("floating-point", "log"),
-    "log1p": ("floating-point", "log1p"), "log2": ("floating-point", "log2"),
+    "log1p": ("floating-point", "log1p", ("c", _log1p)), "log2": ("floating-point", "log2"),
     "log10": ("floating-point", "log10"), "logical_not": ("bool", "logical_not"),
     "negative": ("numeric", "negative"), "positive": ("numeric", "positive"),
     "real": ("numeric", "real"), "reciprocal": ("floating-point", "reciprocal"),

@@ -66,23 +66,21 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     """The shape that arrays of ``shapes`` broadcast to.
 
     Written here because the spec allows unknown dimensions (None), which NumPy refuses: an
-    unknown dimension broadcast against 1 or against itself stays unknown.
+    unknown dimension makes the result's unknown, and known ones must still agree.
     """
     ndim = max((len(s) for s in shapes), default=0)
-    out: list[int | None] = [1] * ndim
+    known = [1] * ndim  # the size other than 1 each axis has met, else 1
+    unknown = [False] * ndim
     for shape in shapes:
         for i, d in enumerate(shape, ndim - len(shape)):
-            o = out[i]
-            if d == 1 or d == o:
-                continue
-            if o == 1:
-                out[i] = d
-            elif d is None or o is None:
-                out[i] = None
-            else:
-                raise ValueError(f"shapes {', '.join(map(str, shapes))} cannot be broadcast "
-                                 f"together (dimension {d} against {o})")
-    return tuple(out)
+            if d is None:
+                unknown[i] = True
+            elif d != 1 and d != known[i]:
+                if known[i] != 1:
+                    raise ValueError(f"shapes {', '.join(map(str, shapes))} cannot be "
+                                     f"broadcast together (dimension {d} against {known[i]})")
+                known[i] = d
+    return tuple(None if u else k for k, u in zip(known, unknown))
 
 
 @delegating

@@ -86,13 +86,34 @@ def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The arithmetic mean of ``x`` along ``axis`` (floating-point, complex included)."""
 
 
-@delegating
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
-    """The standard deviation of ``x`` along ``axis``, dividing by N - ``correction``."""
+    """The standard deviation of ``x`` along ``axis``, dividing by N - ``correction`` (NaN
+    where that is not positive)."""
+    return _spread("std", x, axis, correction, keepdims)
 
 
-@delegating
 def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
-    """The variance of ``x`` along ``axis``, dividing by N - ``correction``."""
+    """The variance of ``x`` along ``axis``, dividing by N - ``correction`` (NaN where that is
+    not positive)."""
+    return _spread("var", x, axis, correction, keepdims)
+
+
+def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correction: int | float,
+            keepdims: bool) -> ndarray:
+    expect_array(name, x)
+    dev = x._device
+    ns = namespace_for(dev)
+    a = native(x)
+    r = getattr(ns, name)(a, axis=axis, correction=correction, keepdims=keepdims)
+    axes = range(a.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    n = 1
+    for i in axes:
+        n *= a.shape[i]
+    if n - correction <= 0:
+        # The spec: NaN. NumPy and CuPy divide by max(N - correction, 0), so inf for data
+        # that varies.
+        r = ns.full_like(r, ns.nan)
+    result: ndarray = wrap_result(r, dev)
+    return result

@@ -131,6 +131,37 @@ def test_complex_expm1_is_accurate():
     np.testing.assert_allclose(got, want, rtol=1e-14)
 
 
+def test_complex_log1p_is_accurate_near_zero():
+    # (NumPy's is log(1 + z): 1 + 1e-20 rounds to 1)
+    z = np.array([1e-20 + 0j, 1e-10 - 1e-10j, -1e-9 + 1e-12j, 0.3 + 0.1j, -0.4 - 0.2j],
+                 dtype=np.complex128)
+    got = np.asarray(dt.log1p(dt.asarray(z)))
+    want = np.array([-_expm1_inverse(v) for v in -z])
+    np.testing.assert_allclose(got, want, rtol=1e-13)
+    got32 = np.asarray(dt.log1p(dt.asarray(z.astype(np.complex64))))
+    np.testing.assert_allclose(got32, want, rtol=1e-6)
+
+
+def _expm1_inverse(w: complex) -> complex:
+    # -log1p(-w), by the Taylor series near 0 (exact to double precision here), else cmath
+    import cmath
+    if abs(w) < 1e-3:
+        return w + w * w / 2 + w ** 3 / 3 + w ** 4 / 4
+    return -cmath.log(1 - w)
+
+
+def test_floor_divide_of_floats_by_python_ints_beyond_int64():
+    x = dt.asarray([7.0, -3.0])
+    for big in (2**64, -2**70, 10**30):
+        want = np.floor_divide(np.array([7.0, -3.0]), float(big))
+        assert np.asarray(x // big).tolist() == want.tolist()
+        assert np.asarray(dt.floor_divide(big, x)).tolist() == \
+            np.floor_divide(float(big), np.array([7.0, -3.0])).tolist()
+        y = dt.asarray(x, copy=True)
+        y //= big
+        assert np.asarray(y).tolist() == want.tolist()
+
+
 def _expm1_ref(z: complex) -> complex:
     import cmath
     if abs(z) < 1e-3:  # Taylor series: exact to double precision here

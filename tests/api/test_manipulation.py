@@ -100,6 +100,11 @@ def test_broadcast_shapes():
     assert dlt.broadcast_shapes((None,), (4,)) == (None,)
     with pytest.raises(ValueError):
         dlt.broadcast_shapes((2,), (3,))
+    # known sizes must agree whatever unknown ones come between them
+    for shapes in (((2,), (None,), (3,)), ((None,), (2,), (3,)), ((2, None), (None, 1), (3, 1))):
+        with pytest.raises(ValueError):
+            dlt.broadcast_shapes(*shapes)
+    assert dlt.broadcast_shapes((2,), (None,), (2,), (1,)) == (None,)
 
 
 @settings(max_examples=40, deadline=None)

@@ -130,3 +130,21 @@ def test_std_is_sqrt_var_and_min_le_mean_le_max(x):
     np.testing.assert_allclose(std, np.sqrt(var), rtol=1e-3, atol=1e-3)
     lo, mid, hi = (float(np.from_dlpack(f(x))) for f in (dlt.min, dlt.mean, dlt.max))
     assert lo - 1e-3 * abs(lo) - 1e-6 <= mid <= hi + 1e-3 * abs(hi) + 1e-6
+
+
+@pytest.mark.parametrize("f", [dlt.std, dlt.var])
+def test_no_degrees_of_freedom_left_is_nan(f):
+    # The spec: NaN where N - correction <= 0 (NumPy divides by max(N - correction, 0): inf).
+    x = dlt.asarray([1.0, 2.0, 4.0])
+    m = dlt.reshape(dlt.arange(6.0), (2, 3))
+    with np.errstate(all="ignore"):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for r in (f(x, correction=3), f(x, correction=5.5), f(m, axis=0, correction=2),
+                      f(m, axis=(0, 1), correction=6, keepdims=True),
+                      f(dlt.asarray(np.zeros((0,))))):
+                assert np.isnan(np.asarray(r)).all() and r.dtype == dlt.float64
+            assert f(m, axis=0, correction=2).shape == (3,)
+            assert f(m, axis=(0, 1), correction=6, keepdims=True).shape == (1, 1)
+    assert float(f(x, correction=2)) > 0  # one degree left: finite

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import dltensor as dt
+import producers as P
 
 NOT_ARRAYS = [[1.0, 2.0], np.ones((2, 2)), None, "x", 2.5]
 
@@ -34,18 +35,17 @@ def _takes_a_scalar_first(params):
         params[0].annotation == "Any" and len(required) == 2)
 
 
-def _call(f, params, first):
-    x = dt.ones((2, 2))
+def _call(f, params, first, x=None):
+    """f(first, ...), with ``x`` (default: a CPU array) for the other array parameters."""
+    x = dt.ones((2, 2)) if x is None else x
     args = [first]
     for p in params[1:]:
         if p.kind is p.VAR_POSITIONAL:
             args.append(x)
         elif p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
             args.append({"shape": (4,), "repetitions": (2,), "repeats": 2, "axes": (1, 0),
-                         "source": 0, "destination": 1, "indices": dt.asarray([0])
-                         }.get(p.name, x))
-    kwargs = {p.name: dt.asarray([0]) for p in params
-              if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
+                         "source": 0, "destination": 1, "n": 2}.get(p.name, x))
+    kwargs = {p.name: x for p in params if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
     return f(*args, **kwargs)
 
 
@@ -132,3 +132,25 @@ def test_numpy_arrays_in_operators_are_refused_in_our_words():
     for op in (lambda: x + np.ones(2), lambda: np.ones(2) + x, lambda: x < np.ones(2)):
         with pytest.raises(TypeError, match="numpy.ndarray.*dltensor.asarray"):
             op()
+
+
+@pytest.mark.parametrize("f, params", list(_array_first_functions()))
+def test_every_function_on_memory_it_cannot_reach_says_where_to_take_it(f, params):
+    # Memory on a device no backend computes on (Metal here: its pointer is never touched):
+    # every function refuses, naming the device and from_dlpack, and reads nothing.
+    def held(dtype):
+        return dt.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0),
+                                         shape=(2, 2), strides=(2, 1), dtype=dtype))
+    for dtype in ((2, 32, 1), (5, 64, 1)):  # float32, complex64 (for the fft functions)
+        x = held(dtype)
+        try:
+            _call(f, params, x, x)
+        except RuntimeError as e:  # NoBackendError
+            assert "metal:0" in str(e) and "from_dlpack" in str(e), e
+        except TypeError as e:  # a dtype the function does not take, said before anything
+            assert "dtype" in str(e) or "complex" in str(e) or "float" in str(e), e
+        except ValueError as e:  # a shape it does not take (outer, cross), likewise
+            assert "device" not in str(e), e
+        else:
+            raise AssertionError(f"{f.__name__} computed on memory it cannot reach")
+        assert x._array is None

@@ -18,8 +18,9 @@ from ._backends import backend_for
 from ._devices import CPU, Device, as_device
 from ._dtypes import DType
 
-__all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegating",
-           "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT", "fresh"]
+__all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
+           "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
+           "fresh", "expect_array", "type_name"]
 
 _np_ndarray = np.ndarray
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -151,7 +152,7 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
     return f
 
 
-def _delegate_to_first(name: str) -> Callable[..., Any]:
+def delegate_first(name: str) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2)."""
     generic = delegate(name)
@@ -202,7 +203,7 @@ def delegating(template: _F) -> _F:
                   and str(params[0].annotation) == "ndarray"
                   and not any("ndarray" in str(p.annotation) for p in params[1:]))
     if only_first:
-        f = _delegate_to_first(template.__name__)
+        f = delegate_first(template.__name__)
     else:
         f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)

@@ -10,10 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ._array import ndarray
-from ._dispatch import delegating
+from ._dispatch import delegate_first, delegating
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
+
+AxisError = np.exceptions.AxisError
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -93,9 +97,20 @@ def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     """A view of ``x`` broadcast to ``shape``."""
 
 
-@delegating
 def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` with new length-one axes at ``axis`` (positions in the result)."""
+    if type(axis) is tuple:
+        # A repeated position is an invalid axis, for which the spec asks IndexError; NumPy
+        # raises a plain ValueError. AxisError is both, as for a position out of range.
+        m = getattr(x, "ndim", 0) + len(axis)
+        seen = {a + m if type(a) is int and a < 0 else a for a in axis}
+        if len(seen) < len(axis):
+            raise AxisError(f"repeated axis in {axis}")
+    result: ndarray = _expand_dims(x, axis=axis)
+    return result
+
+
+_expand_dims = delegate_first("expand_dims")
 
 
 @delegating

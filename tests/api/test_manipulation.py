@@ -84,8 +84,10 @@ def test_reshape_copy_false_refuses_a_copy():
 def test_errors():
     with pytest.raises(ValueError):
         dlt.squeeze(dlt.asarray(A), axis=1)  # length 3, not 1
-    with pytest.raises((IndexError, ValueError)):
-        dlt.expand_dims(dlt.asarray(I8), axis=3)
+    # an invalid axis: IndexError, as the spec asks (AxisError, a ValueError too)
+    for axis in (3, -4, (0, 4), (0, 0), (1, -3)):
+        with pytest.raises(IndexError):
+            dlt.expand_dims(dlt.asarray(I8), axis=axis)
     with pytest.raises(ValueError):
         dlt.concat([])
     with pytest.raises(TypeError, match="asarray"):

@@ -67,8 +67,8 @@ def valid_bits(code: int, bits: int) -> bool:
 # next() is one C call, so no thread switch can fall between a load and a store (3.10 can
 # switch there) and the count stays exact with threads.
 _owned = itertools.count()
-_taking = threading.Lock()  # (see consume_capsule)
 _released = itertools.count()
+_taking = threading.Lock()  # held while a capsule is taken (see consume_capsule)
 
 
 def _value(counter: itertools.count[int]) -> int:

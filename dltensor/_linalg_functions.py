@@ -21,7 +21,8 @@ __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 NUMERIC = frozenset({"signed integer", "unsigned integer", "real floating", "complex floating"})
 FLOATING = frozenset({"real floating", "complex floating"})
 _KIND_WORDS = {NUMERIC: "numeric", FLOATING: "floating-point",
-               frozenset({"complex floating"}): "complex floating-point"}
+               frozenset({"complex floating"}): "complex floating-point",
+               frozenset({"real floating"}): "real floating-point"}
 
 
 def require(name: str, x: object, kinds: frozenset[Any]) -> None:

@@ -31,6 +31,10 @@ _backend = {name: delegate(name, "fft") for name in __all__}
 
 def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> ndarray:
     require(name, x, kinds)
+    if kwargs.get("s") is not None and kwargs.get("axes") is None:
+        # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
+        raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "
+                         "be None)")
     result: ndarray = _backend[name](x, **kwargs)
     return result
 
@@ -124,9 +128,18 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
 
 def fftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndarray:
     """``x`` with the zero-frequency term moved to the centre of ``axes`` (all when None)."""
-    return _transform("fftshift", x, FLOATING, axes=axes)
+    return _shift("fftshift", x, axes)
 
 
 def ifftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndarray:
     """The inverse of ``fftshift``."""
-    return _transform("ifftshift", x, FLOATING, axes=axes)
+    return _shift("ifftshift", x, axes)
+
+
+def _shift(name: str, x: ndarray, axes: int | Sequence[int] | None) -> ndarray:
+    if getattr(x, "ndim", None) == 0 and axes is None:
+        # all of no axes: x as it is (NumPy fails to unpack its shape)
+        require(name, x, FLOATING)
+        from ._interop import copied
+        return copied(x)
+    return _transform(name, x, FLOATING, axes=axes)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._array import ndarray
 from ._dispatch import delegate
-from ._dtypes import DType
+from ._dtypes import DType, int64
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
 
@@ -99,6 +99,14 @@ def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
     if x.ndim < 2:
         raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
     result: ndarray = _backend["diagonal"](x, offset=offset)
+    a = result._array
+    if type(a) is np.ndarray and not a.flags.writeable and not x.read_only:
+        # NumPy's diagonal is a read-only view; dltensor's read-only means memory its producer
+        # marked so. A writable view of x, as PyTorch's diagonal is.
+        try:
+            a.flags.writeable = True
+        except ValueError:  # pragma: no cover - a base NumPy will not let write
+            pass
     return result
 
 
@@ -146,7 +154,16 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
 
 def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The rank of each matrix: its singular values above ``rtol`` times the largest."""
-    result: ndarray = _floating("matrix_rank", x, rtol=rtol)
+    require("matrix_rank", x, FLOATING)
+    if x.ndim >= 2 and 0 in x.shape[-2:]:
+        # No singular values, rank 0 (array-api-compat takes the largest of none and raises)
+        from ._creation import zeros
+        from ._dispatch import fresh
+        batch = x.shape[:-2]
+        if isinstance(rtol, ndarray):
+            batch = np.broadcast_shapes(batch, rtol.shape)
+        return zeros(batch, dtype=int64, device=fresh(x._device))
+    result: ndarray = _backend["matrix_rank"](x, rtol=rtol)
     return result
 
 
@@ -167,6 +184,8 @@ def pinv(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
 
 def qr(x: ndarray, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
     """The QR decomposition of each matrix."""
+    if mode not in ("reduced", "complete"):  # (NumPy's 'raw' and 'r' are not a Q and an R)
+        raise ValueError(f"qr's mode must be 'reduced' or 'complete', not {mode!r}")
     return QRResult(*_floating("qr", x, mode=mode))
 
 
@@ -178,7 +197,11 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     dev = require_pair("solve", x1, x2, FLOATING)
-    if dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
+    if dev.device_type == 2 and x2.ndim == 1 and x1.ndim > 2:
+        # CuPy's solve takes a vector only beside one matrix: a stack of copies of it then
+        from ._manipulation import broadcast_to
+        x2 = broadcast_to(x2, x1.shape[:-1])
+    elif dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)
         from ._manipulation import broadcast_to
         try:

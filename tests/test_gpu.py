@@ -384,3 +384,13 @@ def test_max_dimensions_is_what_cupy_allows(cupy):
     with pytest.raises(ValueError):
         cupy.zeros((1,) * (n + 1))
 
+
+
+def test_solve_broadcasts_a_vector_against_a_stack(cupy):
+    # CuPy's solve takes a vector only beside one matrix; the spec broadcasts it.
+    a = np.eye(3) * np.arange(1.0, 3.0)[:, None, None] + 0.1
+    b = np.array([1.0, 2.0, 3.0])
+    want = np.linalg.solve(a, np.broadcast_to(b, (2, 3))[..., None])[..., 0]
+    got = dt.linalg.solve(dt.asarray(a, device="cuda:0"), dt.asarray(b, device="cuda:0"))
+    assert got.shape == (2, 3) and got.device == as_device("cuda:0")
+    np.testing.assert_allclose(np.asarray(got.to_device("cpu")), want)

@@ -281,3 +281,44 @@ def test_results_stay_on_the_cuda_device():
                                np.linalg.inv(SPD), rtol=1e-8)
     with pytest.raises(ValueError, match="different devices"):
         dlt.matmul(x, dlt.asarray(SPD))
+
+
+# --- where NumPy (and array-api-compat) depart from the spec --------------------------------
+
+def test_matrix_rank_of_empty_matrices_is_zero():
+    # A 0 x N matrix has no singular values (array-api-compat took the largest of none).
+    for shape, batch in (((0, 3), ()), ((3, 0), ()), ((2, 0, 3), (2,)), ((0, 3, 3), (0,))):
+        r = dlt.linalg.matrix_rank(dlt.zeros(shape))
+        assert r.dtype == dlt.int64 and r.shape == batch and not np.asarray(r).any()
+    assert dlt.linalg.matrix_rank(dlt.zeros((2, 0, 3)), rtol=dlt.zeros((3, 1))).shape == (3, 2)
+
+
+def test_diagonal_is_a_writable_view_of_writable_arrays():
+    # NumPy's diagonal is a read-only view; dltensor's read-only means a producer said so.
+    x = dlt.asarray(np.arange(9.0).reshape(3, 3))
+    d = dlt.linalg.diagonal(x, offset=1)
+    assert not d.read_only
+    d += 100
+    assert np.asarray(x).tolist() == [[0, 101, 2], [3, 4, 105], [6, 7, 8]]
+    ro = np.arange(4.0).reshape(2, 2)
+    ro.flags.writeable = False
+    assert dlt.linalg.diagonal(dlt.asarray(ro)).read_only
+
+
+def test_fft_argument_rules():
+    with pytest.raises(TypeError, match="real floating-point"):
+        dlt.fft.rfft(dlt.asarray([1j, 2j]))
+    for f in (dlt.fft.fftn, dlt.fft.ifftn, dlt.fft.irfftn):
+        with pytest.raises(ValueError, match="axes"):  # s without axes (NumPy: deprecated)
+            f(dlt.asarray(C), s=(4,))
+    with pytest.raises(ValueError, match="axes"):
+        dlt.fft.rfftn(dlt.asarray(R), s=(4,))
+    for shift in (dlt.fft.fftshift, dlt.fft.ifftshift):  # all of no axes: x as it is
+        r = shift(dlt.asarray(2.5))
+        assert r.shape == () and float(r) == 2.5
+
+
+def test_qr_takes_the_spec_modes_only():
+    for mode in ("raw", "r", "economic"):
+        with pytest.raises(ValueError, match="mode"):
+            dlt.linalg.qr(dlt.asarray(R), mode=mode)

@@ -428,10 +428,14 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     if copy not in (None, True, False):
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
     if max_version is not None:
-        if not (isinstance(max_version, tuple) and len(max_version) == 2
-                and all(type(v) is int for v in max_version)):
+        try:
+            if not isinstance(max_version, tuple):
+                raise TypeError
+            major, minor = map(operator.index, max_version)
+            max_version = (major, minor)
+        except (TypeError, ValueError):
             raise TypeError(f"max_version must be a (major, minor) tuple of ints, "
-                            f"not {max_version!r}")
+                            f"not {max_version!r}") from None
         if min(max_version) < 0:
             raise ValueError(f"max_version must not be negative: {max_version!r}")
     if dl_device is not None:

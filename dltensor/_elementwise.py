@@ -120,6 +120,19 @@ def _document(f: Callable[..., Any], name: str, category: str, binary: bool
 # --- binary functions --------------------------------------------------------------------
 
 
+def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
+    """The Python scalar an operand that is not an array stands for (NumPy's number scalars
+    too); NotImplemented for an operator meeting a foreign type; else TypeError."""
+    if type(x) in _SCALARS:
+        return x
+    scalar = python_scalar(x)
+    if scalar is not None:
+        return scalar
+    if operator and not isinstance(x, _NUMPY_TYPES):
+        return NotImplemented
+    raise _type_error(name, category, x)
+
+
 def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any:
     """Validate two operands: (backend x1, backend x2, result NumPy dtype, device), or
     NotImplemented for an operator meeting a foreign type. Raises TypeError for dtypes outside
@@ -145,19 +158,15 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                                 "no promotion in the array API (it mixes no kinds, and no "
                                 "int64 with uint64); convert one with astype()")
             return a, b, rt, dev
-        if type(x2) not in _SCALARS and python_scalar(x2) is None:
-            if operator and not isinstance(x2, _NUMPY_TYPES):
-                return NotImplemented
-            raise _type_error(name, category, x2)
-        x2 = python_scalar(x2, x2)
-        array, scalar, swap = x1, x2, False
+        scalar = _scalar_operand(name, category, x2, operator)
+        if scalar is NotImplemented:
+            return NotImplemented
+        array, swap = x1, False
     elif isinstance(x2, ndarray):
-        if type(x1) not in _SCALARS and python_scalar(x1) is None:
-            if operator and not isinstance(x1, _NUMPY_TYPES):
-                return NotImplemented
-            raise _type_error(name, category, x1)
-        x1 = python_scalar(x1, x1)
-        array, scalar, swap = x2, x1, True
+        scalar = _scalar_operand(name, category, x1, operator)
+        if scalar is NotImplemented:
+            return NotImplemented
+        array, swap = x2, True
     else:
         raise _type_error(name, category, x1 if type(x1) not in _SCALARS else x2)
     a = array._compute()

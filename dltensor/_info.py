@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from ._backends import NoBackendError, backend_for
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dtypes import SPEC_DTYPES, DType, complex128, float64, int64
@@ -35,6 +37,17 @@ def _kinds(kind: str | tuple[str, ...] | None) -> frozenset[str]:
     return frozenset(out)
 
 
+@functools.cache
+def _max_dimensions() -> int:
+    # Asked once per process: finding CuPy's limit imports CuPy and touches the GPU.
+    ndim: int = backend_for(CPU).max_ndim()
+    try:
+        ndim = min(ndim, backend_for(Device(2, 0)).max_ndim())
+    except NoBackendError:
+        pass
+    return ndim
+
+
 class Info:
     """What this dltensor can do: capabilities, devices and dtypes."""
 
@@ -43,12 +56,8 @@ class Info:
     def capabilities(self) -> dict[str, object]:
         """Boolean indexing and data-dependent shapes work; arrays may have as many axes as
         every backend this process computes with allows (64 for NumPy 2 and CuPy 14)."""
-        ndim = backend_for(CPU).max_ndim()
-        try:
-            ndim = min(ndim, backend_for(Device(2, 0)).max_ndim())
-        except NoBackendError:
-            pass
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": ndim}
+        return {"boolean indexing": True, "data-dependent shapes": True,
+                "max dimensions": _max_dimensions()}
 
     def default_device(self) -> Device:
         """The device creation functions use when given none."""

@@ -27,7 +27,7 @@ __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 _np_ndarray = np.ndarray
 _SCALARS = (bool, int, float, complex)
 # The spec's default dtypes for Python scalars and sequences of them.
-_DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64),
+_DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64), "u": np.dtype(np.int64),
                      "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
@@ -75,8 +75,10 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         host = _host_copy(x, copy)
         if host is not None:
             return host
-    out = _import_capsule(x, copy if device is None else None)
-    return out if device is None else _finish(out, None, device, copy)
+    if device is None:
+        return _import_capsule(x, copy)
+    # (the plain import, fast for NumPy and PyTorch; _finish moves and copies)
+    return _finish(_importer_for(type(x))(x), None, device, copy)
 
 
 def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
@@ -90,6 +92,7 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
             return None
     except Exception:
         return None  # __dlpack__ says what is wrong, below, in the producer's words
+    _refuse_known_bad(x)
     try:
         capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
     except Exception:
@@ -103,14 +106,8 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     return copied(out) if copy and out.read_only else out
 
 
-class CopyError(BufferError, ValueError):
-    """A copy is needed and ``copy=False`` forbids it. Both classes, as the spec asks for both:
-    BufferError in from_dlpack's ``copy`` text, ValueError in its ``device`` text and in
-    asarray's."""
-
-
-def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
-    """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
+def _refuse_known_bad(x: Any) -> None:
+    """BufferError for what a producer's __dlpack__ would export wrongly (see _REFUSALS)."""
     tp = type(x)
     if tp not in _refusal_by_type:
         _refusal_by_type[tp] = _REFUSALS.get(f"{tp.__module__}.{tp.__qualname__}")
@@ -119,12 +116,33 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
         why = refusal(x)
         if why is not None:
             raise BufferError(f"dltensor cannot take this {tp.__name__}: {why}")
+
+
+def _exports_with_a_copy(x: Any) -> bool:
+    """Whether ``x`` exports when a copy is allowed (on an error path: a refusal under
+    copy=False is then about the copy). The capsule is dropped unconsumed: its destructor
+    releases it, as the protocol says."""
+    try:
+        return _dlpack.is_capsule(_request(x, None))
+    except Exception:
+        return False
+
+
+class CopyError(BufferError, ValueError):
+    """A copy is needed and ``copy=False`` forbids it. Both classes, as the spec asks for both:
+    BufferError in from_dlpack's ``copy`` text, ValueError in its ``device`` text and in
+    asarray's."""
+
+
+def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
+    """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
+    _refuse_known_bad(x)
     try:
         capsule = _request(x, copy)
     except BufferError as e:
-        if copy is False and not isinstance(e, ValueError):
-            # The producer's refusal under copy=False: the copy it would need (the spec's
-            # reason for a BufferError here), in the producer's words.
+        if copy is False and not isinstance(e, ValueError) and _exports_with_a_copy(x):
+            # Refused under copy=False, given with copying allowed: the copy it needs (the
+            # spec's reason for this error), in the producer's words.
             raise CopyError(str(e)) from e
         raise
     except (TypeError, ValueError):
@@ -318,8 +336,10 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         if dtype is None:
             return from_dlpack(obj, device=device, copy=copy)
         # The producer copies only when nothing else will; _finish honours `copy` (it used to
-        # be dropped when dtype was given: no copy, or a ValueError).
-        return _finish(from_dlpack(obj), dtype, device, copy)
+        # be dropped when dtype was given: no copy, or a ValueError). A host copy the producer
+        # can make is still asked for (see from_dlpack).
+        return _finish(from_dlpack(obj, device=CPU if device == CPU else None), dtype, device,
+                       copy)
     if isinstance(obj, np.generic):
         # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
         return _finish(_from_numpy(np.asarray(obj), _no_copy(copy)), dtype, device, copy)
@@ -332,8 +352,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
     if hasattr(obj, "__array__") and not isinstance(obj, (list, tuple)):
         # An array of its own (h5py, zarr, xarray...): its dtype, not the defaults the spec
         # gives Python scalars; a copy only where NumPy's protocol says its __array__ made one.
-        src = np.asarray(obj, copy=False if copy is False else None)
-        return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, copy)
+        src = np.asarray(obj, copy=copy)  # (its __array__ makes the copy asked for, if any)
+        return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, None if copy else copy)
     return _from_python(obj, dtype, device, copy)
 
 
@@ -382,7 +402,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     except ValueError as e:
         raise ValueError(f"cannot make an array from this {type(obj).__name__}: {e}") from None
     if dtype is None:
-        if a.dtype.kind in "uOf" and _too_big(a):
+        if a.dtype.kind in "uOf" and _too_big(a) and not _holds_arrays(obj):
             # Ints beyond int64: NumPy makes uint64, float64 or objects of them. The spec says
             # int64 for ints alone, too small for them; with floats, float64 or complex128.
             kinds = {type(e) for e in _leaves(obj)}
@@ -406,8 +426,8 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
 
 def _too_big(a: npt.NDArray[Any]) -> bool:
     """Whether NumPy's array could hold an integer beyond int64 (the cheap test first)."""
-    if a.dtype.kind == "f":
-        return bool(a.size) and bool(np.nanmax(np.abs(a)) >= 2.0 ** 63)
+    if a.dtype.kind == "f":  # (a NaN maximum compares False, with no warning, unlike nanmax)
+        return bool(abs(a).max(initial=0.0) >= 2.0 ** 63)
     return True
 
 

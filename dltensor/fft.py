@@ -137,7 +137,7 @@ def ifftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndar
 
 
 def _shift(name: str, x: ndarray, axes: int | Sequence[int] | None) -> ndarray:
-    if getattr(x, "ndim", None) == 0 and axes is None:
+    if getattr(x, "ndim", None) == 0 and axes in (None, ()):
         # all of no axes: x as it is (NumPy fails to unpack its shape)
         require(name, x, FLOATING)
         from ._interop import copied

@@ -311,7 +311,9 @@ class RaisingProducer:
 
     def __dlpack__(self, **kwargs):
         self.calls += 1
-        raise self.exc
+        # A fresh one each time: raising the stored one would tie its traceback (and every
+        # frame in it) to this producer, a cycle only the collector frees.
+        raise type(self.exc)(*self.exc.args)
 
 
 class AlwaysTypeErrorProducer(RaisingProducer):

@@ -169,6 +169,11 @@ def test_a_devices_own_library_copies_it_to_the_cpu_when_asked(device, take):
         assert p.requests[-1]["dl_device"] == (1, 0) and p.requests[-1]["copy"] is copy
         del x
     assert p.deleter_calls == len(p.exports) == 2  # two host copies, nothing else taken
+    if take is dt.asarray:  # a dtype asked for too: still the producer's copy, then converted
+        y = dt.asarray(p, device="cpu", dtype=dt.float32)
+        assert y.dtype == dt.float32 and np.asarray(y).tolist() == host.tolist()
+        assert p.requests[-1]["dl_device"] == (1, 0)
+        del y
     with pytest.raises(ValueError, match="copy=False") as e:
         take(p, device="cpu", copy=False)
     assert isinstance(e.value, BufferError)  # (the spec names both classes for this)
@@ -187,14 +192,26 @@ def test_copy_false_refusals_are_both_buffer_and_value_errors():
         with pytest.raises(BufferError, match="copy=False") as e:
             refuse()
         assert isinstance(e.value, ValueError)
-    refusing = RaisingProducer(BufferError("this export would need a copy"))
+
+    class CopiesOnly(Producer):  # exports, but only as a copy (as CuPy across devices)
+        def __dlpack__(self, **kwargs):
+            if kwargs.get("copy") is False:
+                raise BufferError("this export would need a copy")
+            return super().__dlpack__(**kwargs)
+
+    copies_only = CopiesOnly(np.arange(2.0), shape=(2,), strides=(1,), dtype=(2, 64, 1))
+    refusing = RaisingProducer(BufferError("never exports"))
     for take in (dt.from_dlpack, dt.asarray):
         with pytest.raises(ValueError, match="would need a copy") as e:
-            take(refusing, copy=False)
+            take(copies_only, copy=False)
         assert isinstance(e.value, BufferError)
-        with pytest.raises(BufferError) as e:  # not a copy=False matter: a plain BufferError
-            take(refusing)
-        assert not isinstance(e.value, ValueError)
+        for copy in (False, None):  # refused whatever the copy: not a copy matter
+            with pytest.raises(BufferError) as e:
+                take(refusing, copy=copy)
+            assert not isinstance(e.value, ValueError)
+    del e
+    gc.collect()
+    assert copies_only.deleter_calls == len(copies_only.exports)  # (the probe's too)
 
 
 def test_cpu_to_cuda_without_cupy_is_refused_clearly():

@@ -638,3 +638,16 @@ def test_objects_with_only_array_keep_their_dtype_and_memory():
         assert y.data_ptr != ptr(a) and values(y).tolist() == a.tolist()
     with pytest.raises(TypeError, match="dtype"):
         dltensor.asarray(_ArrayOnly(np.array(["a", "b"])))
+
+
+def test_an_array_only_object_asked_for_a_copy_is_copied_once():
+    class Counting(_ArrayOnly):
+        asked = []
+
+        def __array__(self, dtype=None, copy=None):
+            self.asked.append(copy)
+            return super().__array__(dtype, copy)
+
+    a = np.arange(4.0)
+    y = dltensor.asarray(Counting(a), copy=True)
+    assert Counting.asked == [True] and y.data_ptr != ptr(a)  # its own copy, not a second

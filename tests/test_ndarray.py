@@ -143,6 +143,16 @@ def test_bad_dlpack_keywords_are_type_or_value_errors(make, kwargs, exc):
             x.__dlpack__(max_version=(1, 0), **kwargs)
 
 
+@pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
+def test_max_version_takes_any_integers(make):
+    # (NumPy's own producer takes NumPy ints; so must every other path)
+    x = make()
+    for mv in ((np.int64(1), np.int64(0)), (1, np.uint8(3))):
+        # (copy=True: past NumPy's producer, for CPU arrays; held ones cannot be copied)
+        cap = x.__dlpack__(max_version=mv, copy=True if x.device.device_type == 1 else None)
+        assert P.capsule_name(cap) == b"dltensor_versioned"
+
+
 def test_stream_values_out_of_range_are_refused_on_gpu_devices():
     x = dltensor.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.CUDA, 0), shape=(2,),
                                         strides=(1,)))

@@ -68,7 +68,9 @@ def valid_bits(code: int, bits: int) -> bool:
 # switch there) and the count stays exact with threads.
 _owned = itertools.count()
 _released = itertools.count()
-_taking = threading.Lock()  # held while a capsule is taken (see consume_capsule)
+# Held while a capsule is taken (see consume_capsule); re-entrant, so that a finalizer that runs
+# on this thread meanwhile and takes a capsule cannot deadlock.
+_taking = threading.RLock()
 
 
 def _value(counter: itertools.count[int]) -> int:

@@ -144,3 +144,19 @@ def test_big_ints_among_floats_make_a_float_array():
         assert x.dtype == dtype
         assert np.asarray(x).tolist() == [complex(v) if dtype == dlt.complex128 else float(v)
                                           for v in values]
+
+
+def test_sequences_of_unsigned_arrays_and_scalars_keep_their_dtype():
+    # (the int64 overflow check must not take NumPy's uint dtype for Python ints beyond int64)
+    assert dlt.asarray([np.uint8(1), np.uint8(2)]).dtype == dlt.uint8
+    assert dlt.asarray([dlt.asarray([1], dtype=dlt.uint8)] * 2).shape == (2, 1)
+    assert dlt.asarray([dlt.asarray(1, dtype=dlt.uint16)]).dtype == dlt.uint16
+    assert int(dlt.asarray([np.uint64(2**63)])[0]) == 2**63
+
+
+def test_float_lists_with_nan_make_no_warning():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(np.asarray(dlt.asarray([float("nan")]))).all()
+        assert np.isnan(float(dlt.asarray(float("nan"))))

@@ -219,7 +219,12 @@ class ndarray:
         when given: a CuPy stream, an object with ``__cuda_stream__`` or a raw handle, of the
         source GPU for a copy to the host and of the destination GPU otherwise)."""
         from ._interop import move
-        return move(self, as_device(device), stream=stream, copy=None)
+        device = as_device(device)
+        if stream is not None and DLDeviceType.kDLCUDA not in (self._device.device_type,
+                                                               device.device_type):
+            raise ValueError(f"stream must be None for a move from {self._device} to {device}: "
+                             f"streams order work on CUDA devices only, not {stream!r}")
+        return move(self, device, stream=stream, copy=None)
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
@@ -256,13 +261,16 @@ class ndarray:
         """Pickle CPU memory through NumPy: with protocol 5 its buffer goes out of band, so
         ``pickle.dumps(x, protocol=5, buffer_callback=...)`` copies nothing into the stream."""
         dev = self._device
-        if dev.device_type not in CPU_READABLE or not _computable(self):
-            hint = ("pickle x.to_device('cpu')" if dev.device_type == DLDeviceType.kDLCUDA else
-                    "dltensor cannot read this memory; hand it to a library that can with its "
-                    "from_dlpack()")
-            raise TypeError(f"cannot pickle an array on device {dev}: dltensor never copies "
-                            f"across devices silently; {hint}")
-        return (_unpickle, (self._compute(),))
+        if dev.device_type in CPU_READABLE:
+            try:
+                return (_unpickle, (self._compute(),))
+            except TypeError as e:  # a dtype NumPy has not (float4, or bfloat16 sans ml_dtypes)
+                raise TypeError(f"cannot pickle this array: {e}") from None
+        hint = ("pickle x.to_device('cpu')" if dev.device_type == DLDeviceType.kDLCUDA else
+                "dltensor cannot read this memory; hand it to a library that can with its "
+                "from_dlpack()")
+        raise TypeError(f"cannot pickle an array on device {dev}: dltensor never copies "
+                        f"across devices silently; {hint}")
 
     def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
                   ) -> npt.NDArray[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import os
 
 from ._dlpack.abi import DLDeviceType
@@ -24,9 +25,18 @@ class Device:
     __slots__ = ("device_type", "device_id", "_hash")
 
     def __init__(self, device_type: int, device_id: int = 0):
-        self.device_type = DLDeviceType(device_type)
-        self.device_id = int(device_id)
-        self._hash = hash((int(device_type), self.device_id))
+        for v in (device_type, device_id):
+            if isinstance(v, bool) or not hasattr(v, "__index__"):
+                raise TypeError(f"a device is a (device_type, device_id) pair of ints, "
+                                f"not ({device_type!r}, {device_id!r})")
+        self.device_type = DLDeviceType(operator.index(device_type))
+        if device_id < 0:
+            raise ValueError(f"a device id is a non-negative int, not {device_id!r}")
+        # One CPU: DLPack producers may number it (some report the NUMA node), but its memory
+        # is all one to NumPy, and "cpu:1" must not be a device nothing can move to.
+        self.device_id = 0 if self.device_type == DLDeviceType.kDLCPU \
+            else operator.index(device_id)
+        self._hash = hash((int(self.device_type), self.device_id))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is Device:
@@ -52,16 +62,17 @@ class Device:
 
 
 CPU = Device(DLDeviceType.kDLCPU, 0)
-_cache: dict[object, Device] = {(1, 0): CPU, "cpu": CPU, CPU: CPU}
+_cache: dict[str, Device] = {"cpu": CPU}
 
 
 def as_device(device: object) -> Device:
     """A Device from a Device, a ``(device_type, device_id)`` pair or a string like ``"cuda:1"``."""
-    d = _cache.get(device) if isinstance(device, (str, tuple, Device)) else None
+    if type(device) is Device:
+        return CPU if device == CPU else device
+    # Only strings are cached: they are few, and a tuple like (1, 0.0) equals (1, 0).
+    d = _cache.get(device) if type(device) is str else None
     if d is not None:
         return d
-    if isinstance(device, Device):
-        return device
     if isinstance(device, tuple) and len(device) == 2:
         d = Device(*device)
     elif isinstance(device, str):
@@ -75,7 +86,10 @@ def as_device(device: object) -> Device:
     else:
         raise TypeError(f"a device must be a dltensor Device, a (device_type, device_id) pair "
                         f"or a string like 'cuda:0', not {type(device).__name__}")
-    _cache[device] = d
+    if d == CPU:
+        return CPU  # the one CPU object: the fast paths test `device is CPU`
+    if type(device) is str and len(_cache) < 256:  # (arrays with __dlpack_device__ come and go)
+        _cache[device] = d
     return d
 
 

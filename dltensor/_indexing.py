@@ -317,6 +317,14 @@ def __iter__(self: ndarray, /) -> Iterator[ndarray]:
     return (wrap(a[i, ...], dev) for i in range(a.shape[0]))
 
 
+def __contains__(self: ndarray, value: object, /) -> bool:
+    """``value in x``: whether any element equals ``value`` (NumPy's and PyTorch's meaning,
+    for any shape; not the spec's, which leaves ``in`` unspecified)."""
+    from ._elementwise import equal
+    from ._utility import any
+    return bool(any(equal(self, value)))  # type: ignore[arg-type]  # (equal checks it)
+
+
 # --- transposes and copies -------------------------------------------------------------------
 
 def _T(self: ndarray) -> ndarray:
@@ -335,7 +343,7 @@ def __deepcopy__(self: ndarray, memo: object) -> ndarray:
 
 
 for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
-           __iter__, __copy__, __deepcopy__):
+           __iter__, __contains__, __copy__, __deepcopy__):
     setattr(ndarray, _f.__name__, _f)
 setattr(ndarray, "mT", property(matrix_transpose,
                                 doc="The last two axes swapped (stacked transposes)."))

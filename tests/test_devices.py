@@ -47,6 +47,52 @@ def test_device_strings_are_checked():
         Device(99, 0)
 
 
+
+@pytest.mark.parametrize("pair, error", [
+    ((1, 0.5), TypeError), ((2, 1.0), TypeError), ((1, "a"), TypeError), ((True, 0), TypeError),
+    (("cuda", 0), TypeError), ((2, -1), ValueError), ((99, 0), ValueError),
+])
+def test_device_pairs_are_checked(pair, error):
+    with pytest.raises(error):
+        as_device(pair)
+    with pytest.raises(error):
+        dt.zeros(2, device=pair)
+
+
+def test_every_cpu_id_is_the_one_cpu():
+    # A producer may number the CPU; NumPy's memory is all one, so "cpu:1" is the CPU, not a
+    # device to which nothing can move ("cannot move from cpu to cpu").
+    for spelling in ("cpu:1", (1, 3), Device(1, 2), Device(1, 0)):
+        assert as_device(spelling) is dt.asarray(1.0).device
+    x = dt.asarray([1.0, 2.0])
+    assert x.to_device("cpu:1") is x
+    assert dt.asarray(x, device=(1, 7), copy=False).data_ptr == x.data_ptr
+
+
+def test_arrays_as_devices_are_not_kept():
+    # Anything with __dlpack_device__ names a device, and is not cached: NumPy and JAX arrays
+    # are unhashable, and caching arrays would keep them alive.
+    import weakref
+    np_x = np.zeros(3)
+    assert as_device(np_x) is as_device("cpu")
+    x = dt.zeros(3)
+    ref = weakref.ref(x)
+    assert as_device(x) is as_device("cpu")
+    del x
+    gc.collect()
+    assert ref() is None
+
+
+def test_to_device_refuses_a_stream_where_no_cuda_device_is_involved():
+    x = dt.asarray([1.0])
+    for device in ("cpu", "cuda_host:0"):
+        with pytest.raises(ValueError, match="stream"):
+            x.to_device(device, stream=1)
+    assert x.to_device("cpu", stream=None) is x
+    with pytest.raises(ValueError, match="stream"):
+        _fake((METAL, 0)).to_device("metal:0", stream=0)
+
+
 def test_device_keyword_takes_every_spelling():
     for spelling in ("cpu", (1, 0), dt.asarray(1.0).device):
         assert dt.zeros(3, device=spelling).device == as_device("cpu")

@@ -160,3 +160,15 @@ def test_cuda_arrays_refuse_to_pickle_until_moved():
     y = pickle.loads(stream, buffers=buffers)
     assert y.device == dt.Device(1, 0)
     np.testing.assert_array_equal(np.asarray(y), np.arange(8.0))
+
+
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_dtypes_numpy_cannot_hold_refuse_to_pickle_naming_the_dtype(protocol):
+    # float4 packs two elements a byte: CPU memory, but no NumPy dtype can carry it. The
+    # refusal names the dtype, not a device ("cannot pickle an array on device cpu").
+    a = np.arange(12, dtype=np.uint8)
+    x = dt.from_dlpack(P.from_numpy(a, dtype=(17, 4, 1), shape=(3, 8), strides=(8, 1)))
+    with pytest.raises(TypeError, match="float4_e2m1fn") as e:
+        pickle.dumps(x, protocol=protocol)
+    assert "device" not in str(e.value)
+    assert x.data_ptr == a.ctypes.data  # still held

@@ -82,6 +82,19 @@ def test_iteration_over_nd_yields_rows_and_0d_refuses():
         iter(dlt.asarray(np.float64(1.0)))
 
 
+def test_in_tests_every_element_as_numpy_and_torch_do():
+    # Without __contains__, Python iterates and bools each row: a 2-D array raised the
+    # ambiguous-truth error for `2.0 in x`. NumPy and PyTorch look at every element.
+    a = np.arange(6.0).reshape(2, 3)
+    x = dlt.asarray(a)
+    for v in (2.0, 2, 7.0, float("nan"), np.float64(5.0), dlt.asarray(4.0)):
+        assert (v in x) == ((np.asarray(v) if isinstance(v, dlt.ndarray) else v) in a), v
+    assert 1.0 in dlt.asarray(1.0) and 1.0 not in dlt.zeros((0, 3))
+    assert dlt.asarray([3.0, 4.0, 5.0]) in x  # broadcast: equal to a row
+    with pytest.raises(TypeError):
+        "a" in x
+
+
 def test_the_array_has_no_len():
     assert not hasattr(dlt.ndarray, "__len__")  # not in the spec: use x.shape[0]
 

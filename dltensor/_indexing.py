@@ -308,6 +308,16 @@ def __index__(self: ndarray, /) -> int:
     return int(a)
 
 
+def __format__(self: ndarray, spec: str, /) -> str:
+    """``f"{x:.3f}"`` formats a 0-d array as its Python scalar, as NumPy and PyTorch do; an
+    empty spec prints the array; other specs on other shapes are a TypeError, as in NumPy."""
+    if not spec:
+        return str(self)
+    if self.ndim != 0:
+        raise TypeError(f"format spec {spec!r} needs a 0-d array, not one of shape {self.shape}")
+    return format(_scalar(self, "format").item(), spec)
+
+
 def __iter__(self: ndarray, /) -> Iterator[ndarray]:
     """Iterate over the first axis: 0-d arrays for a 1-D array (views, like ``x[i]``)."""
     if self.ndim == 0:
@@ -343,7 +353,7 @@ def __deepcopy__(self: ndarray, memo: object) -> ndarray:
 
 
 for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
-           __iter__, __contains__, __copy__, __deepcopy__):
+           __format__, __iter__, __contains__, __copy__, __deepcopy__):
     setattr(ndarray, _f.__name__, _f)
 setattr(ndarray, "mT", property(matrix_transpose,
                                 doc="The last two axes swapped (stacked transposes)."))

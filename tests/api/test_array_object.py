@@ -95,6 +95,16 @@ def test_in_tests_every_element_as_numpy_and_torch_do():
         "a" in x
 
 
+def test_format_specs_format_0d_arrays_as_their_scalar():
+    # As NumPy and PyTorch do: f"{loss:.3f}" is the common way to print a result.
+    assert f"{dlt.asarray(1.5):.2f}" == "1.50"
+    assert f"{dlt.asarray(np.int8(3)):>4d}" == "   3"
+    assert f"{dlt.asarray(1 + 2j):.1f}" == "1.0+2.0j"
+    assert f"{dlt.asarray(1.5)}" == str(dlt.asarray(1.5))  # no spec: the array printed
+    with pytest.raises(TypeError, match="0-d"):
+        f"{dlt.asarray([1.0]):.2f}"
+
+
 def test_the_array_has_no_len():
     assert not hasattr(dlt.ndarray, "__len__")  # not in the spec: use x.shape[0]
 

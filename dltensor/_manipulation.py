@@ -10,14 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ._array import ndarray
-from ._dispatch import delegate_first, delegating
+from ._dispatch import AxisError, delegate_first, delegating
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
-
-AxisError = np.exceptions.AxisError
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",

@@ -57,14 +57,16 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
     elif isinstance(x2, complex):  # the spec takes int and float scalars only
         raise TypeError("searchsorted takes an array, int or float as x2, not complex")
     else:
-        a2 = _scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "searchsorted"))
+        a2 = scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "searchsorted"))
     result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
     return result
 
 
-def _scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
+def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
     """A Python scalar as a 0-d backend array: CuPy's asarray of 0.0 fills with a memset,
     losing -0.0's sign, so on a GPU it is full()."""
+    if isinstance(value, np.generic):  # taken as the Python scalar it holds (scalar_dtype
+        value = value.item()           # checked its range): NumPy would wrap np.int64(300)
     if dev.device_type == 2:
         return ns.full((), value, dtype=dtype)
     return ns.asarray(value, dtype=dtype)
@@ -105,9 +107,9 @@ def _where(dev: Device, condition: ndarray, x1: Any, x2: Any, x1_array: bool,
             a1, a2 = a1.astype(dt, copy=False), a2.astype(dt, copy=False)
     elif x1_array:
         a1 = native(x1)
-        a2 = _scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "where"))
+        a2 = scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "where"))
     else:
         a2 = native(x2)
-        a1 = _scalar_array(ns, dev, x1, scalar_dtype(x1, a2.dtype, "where"))
+        a1 = scalar_array(ns, dev, x1, scalar_dtype(x1, a2.dtype, "where"))
     result: ndarray = wrap_result(ns.where(c, a1, a2), dev)
     return result

@@ -13,7 +13,8 @@ from typing import NamedTuple, TypeVar
 from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
-from ._dtype_functions import python_scalar
+from ._dtype_functions import python_scalar, scalar_dtype
+from ._searching import scalar_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -76,6 +77,13 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         if a is None:
             raise TypeError(f"isin takes arrays and Python scalars, not {type(x).__name__}")
     dev = device_of((a1, a2))
-    result: ndarray = wrap_result(
-        namespace_for(dev).isin(native(a1), native(a2), invert=invert), dev)
+    ns = namespace_for(dev)
+    n1, n2 = native(a1), native(a2)
+    # A float or complex scalar takes a floating array's dtype, as in equal() (isin is value
+    # equality): 0.1 is not in float64 terms among float32 0.1s. Ints compare exactly as they are.
+    if type(a1) in (float, complex) and n2.dtype.kind in "fc":
+        n1 = scalar_array(ns, dev, a1, scalar_dtype(a1, n2.dtype, "isin"))
+    elif type(a2) in (float, complex) and n1.dtype.kind in "fc":
+        n2 = scalar_array(ns, dev, a2, scalar_dtype(a2, n1.dtype, "isin"))
+    result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
     return result

@@ -9,13 +9,15 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype, wrap_result
+from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
+from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
 from ._dtypes import DType
 
@@ -33,6 +35,8 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
         a = x._array
         if a is None:
             a = x._compute()
+        if axis is not None and a.ndim == 0:
+            refuse_axes_of_0d("sum", axis)
         r = a.sum(axis=axis, keepdims=keepdims)
         return wrap(r if type(r) is _np_ndarray else _asarray(r))
     return _with_dtype("sum", x, dtype, axis=axis, keepdims=keepdims)
@@ -48,7 +52,13 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> nd
     """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's."""
     expect_array(name, x)
     dev = x._device
-    r = getattr(namespace_for(dev), name)(native(x), dtype=native_dtype(dtype), **kwargs)
+    a = native(x)
+    if a.ndim == 0:
+        if name.startswith("cumulative"):  # as NumPy: a 0-d array's one element, in 1-D
+            a = a.reshape(1)  # (array-api-compat's include_initial assumes an axis)
+        else:
+            refuse_axes_of_0d(name, kwargs.get("axis"))
+    r = getattr(namespace_for(dev), name)(a, dtype=native_dtype(dtype), **kwargs)
     result: ndarray = wrap_result(r, dev)
     return result
 
@@ -107,7 +117,8 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     ns = namespace_for(dev)
     a = native(x)
     r = getattr(ns, name)(a, axis=axis, correction=correction, keepdims=keepdims)
-    axes = range(a.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) \
+        else (operator.index(axis),)  # (a NumPy integer too)
     n = 1
     for i in axes:
         n *= a.shape[i]

@@ -129,3 +129,14 @@ def test_concat_of_unstack_rebuilds(x, data):
     if parts:
         back = dlt.stack(parts, axis=axis)
         np.testing.assert_array_equal(np.from_dlpack(back), np.from_dlpack(x), strict=True)
+
+
+def test_manipulations_of_a_0d_array_refuse_an_axis_but_not_a_shift():
+    # roll's first argument after x is its shift, not an axis (a check reading args[0] as the
+    # axis broke roll(x, 0) of 0-d arrays in the conformance suite).
+    z = dlt.asarray(False)
+    assert dlt.roll(z, 1).shape == () and dlt.squeeze(z, ()).shape == ()
+    for call in (lambda: dlt.roll(z, 1, axis=0), lambda: dlt.squeeze(z, 0),
+                 lambda: dlt.squeeze(z, axis=-1), lambda: dlt.flip(z, axis=0)):
+        with pytest.raises(IndexError, match="out of bounds"):
+            call()

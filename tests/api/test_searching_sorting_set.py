@@ -134,3 +134,37 @@ def test_unique_inverse_rebuilds_x(x):
     assert inv.shape == x.shape
     np.testing.assert_array_equal(v[inv], np.from_dlpack(x), strict=True)
     assert (v[1:] > v[:-1]).all()  # sorted and unique
+
+
+def test_numpy_scalars_are_range_checked_as_python_ints_are():
+    # where and searchsorted passed a NumPy scalar to asarray(dtype=...), which wrapped it:
+    # where(c, u8, np.int64(300)) gave 44s.
+    u8 = dlt.asarray([1, 2, 3], dtype=dlt.uint8)
+    c = dlt.asarray([True, False, False])
+    for big in (300, np.int64(300), np.uint64(2**64 - 1)):
+        with pytest.raises(OverflowError):
+            dlt.where(c, u8, big)
+        with pytest.raises(OverflowError):
+            dlt.searchsorted(u8, big)
+    assert np.from_dlpack(dlt.where(c, u8, np.int64(30))).tolist() == [1, 30, 30]
+    assert int(dlt.searchsorted(u8, np.int64(2))) == 1
+
+
+def test_isin_compares_a_float_scalar_in_the_arrays_dtype():
+    # Value equality, as equal() says: a Python 0.1 next to float32 is float32's 0.1.
+    f32 = dlt.asarray([0.1, 0.5], dtype=dlt.float32)
+    assert np.from_dlpack(dlt.isin(f32, 0.1)).tolist() == \
+        np.from_dlpack(dlt.equal(f32, 0.1)).tolist() == [True, False]
+    assert bool(dlt.isin(0.1, f32))
+    assert bool(dlt.isin(dlt.asarray(1 + 0.1j, dtype=dlt.complex64), 1 + 0.1j))
+    assert np.from_dlpack(dlt.isin(dlt.asarray([1, 2]), 1.0)).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("fn", [dlt.sort, dlt.argsort])
+def test_sorting_a_0d_array_is_an_axis_error(fn):
+    # argsort flattened it to shape (1,) (NumPy's habit); the spec keeps x's shape, and a
+    # 0-d array has no axis -1.
+    with pytest.raises(IndexError):
+        fn(dlt.asarray(3.0))
+    with pytest.raises(IndexError):
+        fn(dlt.asarray(3.0), descending=True)

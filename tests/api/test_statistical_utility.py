@@ -105,6 +105,39 @@ def test_axis_errors():
         dlt.cumulative_sum(x)  # axis is required above one dimension
 
 
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "std", "var", "all",
+                                  "any", "argmax", "argmin", "count_nonzero"])
+@pytest.mark.parametrize("axis", [0, -1, (0,)])
+def test_a_0d_array_has_no_axis(name, axis):
+    # The spec: valid axes are [-N, N), none for N = 0, and an invalid axis must raise. NumPy
+    # reads axis 0 of a 0-d array as the whole for most reductions (not for mean or std).
+    fn = getattr(dlt, name)
+    if name in ("argmax", "argmin") and isinstance(axis, tuple):
+        return  # (an int or None there)
+    with pytest.raises(IndexError, match="out of bounds"):
+        fn(dlt.asarray(5.0), axis=axis)
+    assert fn(dlt.asarray(5.0)).shape == fn(dlt.asarray(5.0), axis=None).shape == ()
+    if name not in ("argmax", "argmin"):
+        assert fn(dlt.asarray(5.0), axis=()).shape == ()
+
+
+@pytest.mark.parametrize("fn", [dlt.std, dlt.var, dlt.mean, dlt.sum])
+def test_numpy_integer_axes_are_axes(fn):
+    m = np.array([[1.0, 2.0], [3.0, 5.0]])
+    for axis in (np.int64(0), np.intp(-1)):
+        got = np.from_dlpack(fn(dlt.asarray(m), axis=axis))
+        np.testing.assert_allclose(got, getattr(np, fn.__name__)(m, axis=int(axis)))
+
+
+@pytest.mark.parametrize("fn, initial", [(dlt.cumulative_sum, 0.0), (dlt.cumulative_prod, 1.0)])
+def test_cumulative_functions_take_a_0d_array_as_numpy_does(fn, initial):
+    # Its one element, in 1-D (include_initial raised IndexError from array-api-compat).
+    z = dlt.asarray(5.0)
+    assert np.from_dlpack(fn(z)).tolist() == [5.0]
+    assert np.from_dlpack(fn(z, include_initial=True)).tolist() == [initial, 5.0]
+    assert np.from_dlpack(fn(z, axis=0, include_initial=True)).tolist() == [initial, 5.0]
+
+
 @settings(max_examples=50, deadline=None)
 @given(dtype=xps.real_dtypes(), shape=xps.array_shapes(max_dims=3, max_side=4),
        keepdims=st.booleans(), data=st.data())

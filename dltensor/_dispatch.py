@@ -161,14 +161,14 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension 0")
 
 
-def delegate_first(name: str, axis: inspect.Parameter | None = None, axis_at: int = -1
+def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None
                    ) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2).
-    For those with an ``axis`` parameter (``args[axis_at]`` when passed by position, for
-    squeeze), a 0-d array refuses any axis but None."""
-    has_axis = axis is not None
-    axis_default = None if axis is None or axis.default is axis.empty else axis.default
+    For those with an ``axis`` parameter (``axis_at`` not None: its index in ``args`` when it
+    may be passed by position, as squeeze's, else -1), a 0-d array refuses any axis but None."""
+    has_axis = axis_at is not None
+    axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
     funcs: dict[Device, Callable[..., Any]] = {}
 
@@ -221,8 +221,9 @@ def delegating(template: _F) -> _F:
                   and not any("ndarray" in str(p.annotation) for p in params[1:]))
     if only_first:
         axis = sig.parameters.get("axis")
-        at = -1 if axis is None or axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1
-        f = delegate_first(template.__name__, axis, at)
+        f = (delegate_first(template.__name__) if axis is None else delegate_first(
+            template.__name__, -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1,
+            None if axis.default is axis.empty else axis.default))
     else:
         f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)

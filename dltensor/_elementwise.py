@@ -156,7 +156,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             if rt is None:
                 raise TypeError(f"{name}: {FROM_NUMPY[da].name} and {FROM_NUMPY[db].name} have "
                                 "no promotion in the array API (it mixes no kinds, and no "
-                                "int64 with uint64); convert one with astype()")
+                                "signed integer with uint64); convert one with astype()")
             return a, b, rt, dev
         scalar = _scalar_operand(name, category, x2, operator)
         if scalar is NotImplemented:

@@ -72,6 +72,7 @@ def _check_indices(name: str, x: object, indices: object) -> None:
     check_device(x, indices)
     if indices.dtype.kind not in _INTEGER_KINDS:
         raise TypeError(f"{name} needs integer indices, not {indices.dtype.name}")
+    _check_intp(indices._compute())
 
 
 # --- x[key] -------------------------------------------------------------------------------------
@@ -83,16 +84,19 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
     t = type(key)
     # The fast path: one int or slice on a 1-D array, the commonest key by far.
     if (t is int or t is slice) and a.ndim == 1:
-        try:
-            # key, ... makes NumPy return a 0-d view rather than a NumPy scalar.
-            return wrap(a[key, ...] if t is int else a[key], self._device)
-        except TypeError:  # a slice of floats or other non-integers
-            raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
+        if t is int:
+            try:
+                # key, ... makes NumPy return a 0-d view rather than a NumPy scalar.
+                return wrap(a[key, ...], self._device)
+            except (IndexError, OverflowError):  # (NumPy's words for 2**63 miss the point)
+                raise _out_of_bounds(key, a.shape[0]) from None
+        return wrap(a[_check_slice(key)], self._device)
     if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
         # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
         # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
         k = key._array
-        if k is not None and k.ndim and k.dtype.kind in "iub" and type(k) is type(a):
+        if k is not None and k.ndim and (k.dtype.kind in "ib" or k.dtype.kind == "u"
+                                         and k.itemsize < 8) and type(k) is type(a):
             return wrap(a[k], self._device)
     dev = self._device
     if dev.device_type != 2:
@@ -109,13 +113,17 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         a = self._compute()
     t = self._tensor
     if (t is not None and t.read_only) or (type(a) is _np_ndarray and not a.flags.writeable):
-        raise ValueError("this array is read-only (its producer exported it so); "
-                         "write into a copy: dltensor.asarray(x, copy=True)")
+        why = ("its producer exported it so" if t is not None and t.read_only else
+               "a view of read-only memory, or of a broadcast whose elements share memory")
+        raise ValueError(f"this array is read-only ({why}); write into a copy: "
+                         "dltensor.asarray(x, copy=True)")
     tk = type(key)
     if not ((tk is int or tk is slice) and a.ndim == 1):
         key = _backend_key(self, key, True)
     elif tk is slice:
         key = _check_slice(key)
+    elif not -a.shape[0] <= key < a.shape[0]:
+        raise _out_of_bounds(key, a.shape[0])
     if self._device is CPU:
         a[key] = _value_for(self, a, value)
     else:
@@ -171,6 +179,17 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], tuple[int, int] | Litera
 _SCALAR_RULE = _scalar_rules()
 
 
+def _out_of_bounds(i: int, size: int) -> IndexError:
+    return IndexError(f"index {i} is out of bounds for an axis of size {size}")
+
+
+def _check_intp(k: Any) -> None:
+    """uint64 index arrays: NumPy casts them to intp, wrapping 2**64 - 1 to -1 (the last
+    element, silently); such an index is out of bounds of any axis."""
+    if k.dtype == np.uint64 and k.size and int(k.max()) > np.iinfo(np.intp).max:
+        raise IndexError(f"index {int(k.max())} is out of bounds (past the largest intp)")
+
+
 def _check_slice(s: slice) -> slice:
     """The slice with Python-int bounds (IndexError for bounds that are not integers)."""
     start, stop, step = bounds = s.start, s.stop, s.step
@@ -191,7 +210,7 @@ def _index(v: Any) -> int:
 
 def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines."""
-    parts = key if type(key) is tuple else (key,)
+    parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
     out: list[Any] = []
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
@@ -199,6 +218,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     for k in parts:
         tk = type(k)
         if tk is int:
+            if not -1 << 63 <= k < 1 << 63:
+                raise IndexError(f"index {k} is out of bounds (past the int64 range)")
             axes += 1
         elif tk is slice:
             k = _check_slice(k)
@@ -222,6 +243,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                 # A 0-d integer array is an integer (the spec says so), here and beside slices.
                 int_array = int_array or k.ndim != 0
                 axes += 1
+                _check_intp(k._compute())
             else:
                 raise IndexError(f"index arrays must have an integer or bool dtype, "
                                  f"not {k.dtype.name}")
@@ -234,6 +256,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                                  "boolean array as a mask")
             try:
                 k = _index(k)  # NumPy integers and the like
+                if not -1 << 63 <= k < 1 << 63:
+                    raise IndexError(f"index {k} is out of bounds (past the int64 range)")
             except TypeError:
                 raise IndexError(
                     f"{tk.__name__} is not an array API index: use integers, slices, ..., None, "

@@ -8,10 +8,13 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import operator
 from typing import Any
 
+import numpy as np
+
 from ._array import ndarray
-from ._dispatch import AxisError, delegate_first, delegating
+from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
 
@@ -29,8 +32,10 @@ def result_dtype(arrays: Sequence[Any]) -> Any:
         if a.dtype != dt:
             r = NUMPY_PROMOTION.get((dt, a.dtype))
             if r is None:
-                raise TypeError(f"{dt} and {a.dtype} cannot be promoted together (the array "
-                                "API defines no promotion across kinds); use astype() first")
+                names = ", ".join(sorted({str(b.dtype) for b in arrays}))
+                raise TypeError(f"arrays of dtypes {names} have no common dtype in the array "
+                                "API (it mixes no kinds, and no signed integer with uint64); use "
+                                "astype() first")
             dt = r
     return dt
 
@@ -83,9 +88,22 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     return tuple(None if u else k for k, u in zip(known, unknown))
 
 
-@delegating
 def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
-    """The arrays broadcast against each other, as a tuple of views."""
+    """The arrays broadcast against each other, as a tuple of read-only views (as from
+    broadcast_to: a broadcast's elements share memory, so a write would land in several)."""
+    results = _broadcast_arrays(*arrays)
+    out = []
+    for r in results:
+        a = native(r)
+        if type(a) is np.ndarray:  # (NumPy's are writable with a FutureWarning; CuPy has no flag)
+            a = a.view()
+            a.flags.writeable = False
+            r = wrap_result(a, r._device)
+        out.append(r)
+    return tuple(out)
+
+
+_broadcast_arrays = delegating(broadcast_arrays)  # (the plain delegate, by that name)
 
 
 @delegating
@@ -125,20 +143,48 @@ def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
     """``x`` with its axes permuted to ``axes``."""
 
 
-@delegating
 def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) -> ndarray:
     """Each element of ``x`` repeated ``repeats`` times (flattened when ``axis`` is None)."""
+    expect_array("repeat", x)
+    if isinstance(repeats, ndarray):
+        if repeats.dtype.kind not in ("signed integer", "unsigned integer"):
+            raise TypeError(f"repeat needs integer repeats, not {repeats.dtype.name}")
+        if repeats.dtype.name == "uint64":
+            # NumPy casts repeats to intp only safely, which uint64 is not. A count past 2**63
+            # wraps negative here, which NumPy refuses with ValueError.
+            repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
+    else:
+        try:
+            repeats = _int(repeats)
+        except TypeError:
+            raise TypeError(f"repeat needs repeats to be an int or an integer array, not "
+                            f"{repeats!r}") from None
+    result: ndarray = _repeat(x, repeats, axis=axis)
+    return result
 
 
-@delegating
+_repeat = delegate("repeat")
+
+
 def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) -> ndarray:
     """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
+    if copy is not None and type(copy) is not bool:
+        raise TypeError(f"copy must be True, False or None, not {copy!r}")
+    result: ndarray = _reshape(x, shape, copy=copy)
+    return result
 
 
-@delegating
+_reshape = delegate_first("reshape")
+
+
 def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
          axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with elements shifted along ``axis`` (flattened when None), wrapping around."""
+    result: ndarray = _roll(x, ints("roll", "shift", shift), axis=axis)
+    return result
+
+
+_roll = delegate_first("roll", -1)
 
 
 @delegating
@@ -146,14 +192,38 @@ def squeeze(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` without the length-one axes ``axis`` (ValueError for an axis of another length)."""
 
 
-@delegating
 def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
     """``x`` repeated ``repetitions`` times along each axis."""
+    result: ndarray = _tile(x, ints("tile", "repetitions", repetitions))
+    return result
+
+
+_tile = delegate_first("tile")
+
+
+def ints(name: str, what: str, value: Any) -> int | tuple[int, ...]:
+    """An int or tuple of ints parameter, checked: NumPy would truncate 1.9 to 1, parse "3",
+    or read a bool as 0 or 1 (TypeError for each, as the spec types these ints)."""
+    try:
+        if isinstance(value, tuple):
+            return tuple(_int(v) for v in value)
+        return _int(value)
+    except TypeError:
+        raise TypeError(f"{name} needs {what} to be an int or a tuple of ints, not "
+                        f"{value!r}") from None
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError
+    return operator.index(v)
 
 
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
     expect_array("unstack", x)
+    if x.ndim == 0:
+        refuse_axes_of_0d("unstack", axis)
     dev = x._device
     result: tuple[ndarray, ...] = wrap_result(
         tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)

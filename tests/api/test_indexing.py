@@ -337,3 +337,48 @@ def test_views_of_an_import_keep_its_managed_tensor_alive():
     assert p.deleter_calls == 0
     del w
     assert p.deleter_calls == 1
+
+
+def test_uint64_indices_past_intp_are_out_of_bounds_not_wrapped():
+    # NumPy casts uint64 index arrays to intp: 2**64 - 1 became -1, the last element, read
+    # and written silently. In take and take_along_axis too.
+    x = dlt.asarray(np.arange(5))
+    big = dlt.asarray(np.array([2**64 - 1], np.uint64))
+    for call in (lambda: x[big], lambda: x[dlt.asarray(np.uint64(2**63))],
+                 lambda: dlt.take(x, big), lambda: dlt.take_along_axis(x, big, axis=0)):
+        with pytest.raises(IndexError, match="out of bounds"):
+            call()
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[big] = 99
+    assert np.from_dlpack(x).tolist() == [0, 1, 2, 3, 4]
+    assert np.from_dlpack(x[dlt.asarray(np.array([1, 4], np.uint64))]).tolist() == [1, 4]
+
+
+@pytest.mark.parametrize("i", [5, -6, 2**63, 2**70, -2**63 - 1, np.uint64(2**63)])
+def test_huge_integer_indices_are_index_errors(i):
+    # 2**63 raised OverflowError from NumPy's C long conversion.
+    x = dlt.asarray(np.arange(5))
+    y = dlt.reshape(dlt.arange(10), (2, 5))
+    for call in (lambda: x[i], lambda: y[0, i], lambda: x.__setitem__(i, 1),
+                 lambda: y.__setitem__((0, i), 1)):
+        with pytest.raises(IndexError, match="out of bounds"):
+            call()
+
+
+def test_bool_slice_bounds_are_refused_on_every_path():
+    # The 1-D fast path passed x[True:] to NumPy; n-D keys and writes refused it.
+    x = dlt.arange(5)
+    for call in (lambda: x[True:], lambda: x[:np.bool_(True)], lambda: x.__setitem__(
+            slice(True, None), 0), lambda: dlt.reshape(x, (1, 5))[True:, :]):
+        with pytest.raises(IndexError, match="slice bounds"):
+            call()
+    assert x[np.int64(1):].shape == (4,)
+
+
+def test_a_tuple_subclass_is_a_multi_axis_key():
+    from collections import namedtuple
+    At = namedtuple("At", "i j")
+    y = dlt.reshape(dlt.arange(6), (2, 3))
+    assert int(y[At(1, 2)]) == 5
+    y[At(0, 0)] = 9
+    assert int(y[0, 0]) == 9

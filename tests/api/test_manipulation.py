@@ -63,7 +63,7 @@ def test_join_refuses_promotions_the_spec_lacks(a, b):
         return
     x, y = dlt.asarray(np.ones(2, a)), dlt.asarray(np.ones(2, b))
     for join in (dlt.concat, dlt.stack):
-        with pytest.raises(TypeError, match="promot"):
+        with pytest.raises(TypeError, match="no common dtype"):
             join([x, y])
 
 
@@ -140,3 +140,55 @@ def test_manipulations_of_a_0d_array_refuse_an_axis_but_not_a_shift():
                  lambda: dlt.squeeze(z, axis=-1), lambda: dlt.flip(z, axis=0)):
         with pytest.raises(IndexError, match="out of bounds"):
             call()
+
+
+def test_integer_parameters_refuse_what_numpy_would_truncate_or_parse():
+    # NumPy truncated roll(x, 1.9) to 1, parsed repeat(x, "3") and tile(x, "ab")'s digits,
+    # read bools as counts: the spec types these ints (and repeats an int or integer array).
+    x = dlt.arange(5)
+    for call in (lambda: dlt.roll(x, 1.9), lambda: dlt.roll(x, (True,)),
+                 lambda: dlt.repeat(x, 2.9), lambda: dlt.repeat(x, "3"),
+                 lambda: dlt.repeat(x, [1, 0, 0, 0, 2]), lambda: dlt.repeat(x, np.ones(5, int)),
+                 lambda: dlt.repeat(x, dlt.asarray([True, False, True, False, True])),
+                 lambda: dlt.tile(x, "ab"), lambda: dlt.tile(x, (2.0,)),
+                 lambda: dlt.reshape(x, (5,), copy="yes")):
+        with pytest.raises(TypeError):
+            call()
+    assert dlt.roll(x, np.int64(1)).shape == (5,) and dlt.tile(x, (np.int32(2),)).shape == (10,)
+    assert dlt.repeat(x, np.int64(2)).shape == (10,)
+
+
+def test_repeat_takes_uint64_repeats():
+    # NumPy casts repeats to intp only safely, so refused them (the spec: any integer dtype).
+    x = dlt.arange(3)
+    for r in (dlt.asarray(np.array([1, 0, 2], np.uint64)), dlt.asarray(np.uint64(2))):
+        got = np.from_dlpack(dlt.repeat(x, r)).tolist()
+        assert got == np.repeat(np.arange(3), np.from_dlpack(r).astype(np.int64)).tolist()
+    with pytest.raises(ValueError):  # 2**64 - 1 is no count
+        dlt.repeat(x, dlt.asarray(np.array([2**64 - 1, 0, 0], np.uint64)))
+
+
+def test_broadcast_arrays_are_read_only_views():
+    # NumPy's are writable with a FutureWarning, and a write lands in every element sharing
+    # the memory; as with broadcast_to, dltensor refuses the write.
+    base = dlt.arange(3)
+    a, b = dlt.broadcast_arrays(base, dlt.zeros((2, 1), dtype=dlt.int64))
+    assert a.shape == b.shape == (2, 3)
+    for r in (a, b):
+        with pytest.raises(ValueError, match="read-only"):
+            r[0, 0] = 7
+    base[0] = 5  # the input stays writable, and the results are views of it
+    assert int(a[1, 0]) == 5
+
+
+def test_unstack_of_a_0d_array_is_an_axis_error():
+    with pytest.raises(IndexError, match="out of bounds"):
+        dlt.unstack(dlt.asarray(1))
+
+
+def test_join_messages_name_the_inputs_dtypes():
+    xs = [dlt.ones(1, dtype=dlt.int8), dlt.ones(1, dtype=dlt.uint8),
+          dlt.asarray(np.ones(1, np.uint64))]
+    with pytest.raises(TypeError, match="int8, uint64, uint8") as e:
+        dlt.concat(xs)
+    assert "int16" not in str(e.value)  # (an intermediate the user never wrote)

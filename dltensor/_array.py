@@ -435,7 +435,7 @@ def _array_read_only(a: Any) -> bool:
 def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             dl_device: tuple[int, int] | None, copy: bool | None) -> Any:
     """Every export NumPy's producer does not make: other devices, extension dtypes, copies."""
-    if copy not in (None, True, False):
+    if copy is not None and type(copy) is not bool:
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
     if max_version is not None:
         try:

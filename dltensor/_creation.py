@@ -8,6 +8,7 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
+import operator
 from typing import Any
 
 import numpy as np
@@ -15,9 +16,11 @@ import numpy as np
 from ._array import CPU_READABLE, ndarray, wrap
 from ._backends import NoBackendError
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import delegate, delegating, expect_array, fresh, namespace_for, native_dtype
+from ._dispatch import delegate, delegate_first, expect_array, fresh, namespace_for
+from ._dispatch import native_dtype
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
+from ._dtype_functions import python_scalar
 from ._dtypes import DType
 
 __all__ = [
@@ -59,8 +62,36 @@ def _make(name: str, device: Device | str | tuple[int, int] | None, *args: Any,
 def arange(start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
            dtype: DType | None = None,
            device: Device | str | tuple[int, int] | None = None) -> ndarray:
-    """Evenly spaced values in the half-open interval [start, stop)."""
-    return _make("arange", device, start, stop, step, dtype=native_dtype(dtype))
+    """Evenly spaced values in the half-open interval [start, stop): int64 when the bounds and
+    step are all ints (OverflowError where a value would not fit), else float64."""
+    lo, step_ = _real(start), _real(step)
+    hi = lo if stop is None else _real(stop)
+    if stop is None:
+        lo = 0
+    if step_ == 0:
+        raise ValueError("arange: step must not be 0")
+    npdt = native_dtype(dtype)
+    if type(lo) is int and type(hi) is int and type(step_) is int \
+            and (npdt is None or npdt.kind in "iu"):
+        # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
+        # element past the dtype: the spec's default integer dtype, exactly, or OverflowError.
+        npdt = npdt or np.dtype(np.int64)
+        n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
+        info = np.iinfo(npdt)
+        if n and not (info.min <= lo <= info.max and info.min <= lo + (n - 1) * step_ <= info.max):
+            raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
+                                f"{npdt}")
+        if n <= 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
+            return _make("full", device, (n,), lo, dtype=npdt)
+    return _make("arange", device, lo, hi, step_, dtype=npdt or np.dtype(np.float64))
+
+
+def _real(v: Any) -> int | float:
+    """An int or float argument (NumPy scalars too) as a Python one; TypeError otherwise."""
+    p = python_scalar(v)
+    if type(p) is not int and type(p) is not float:
+        raise TypeError(f"arange takes int and float arguments, not {v!r}")
+    return p
 
 
 def _filled(name: str, shape: int | tuple[int, ...], dtype: DType | None,
@@ -109,8 +140,11 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
          device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array filled with ``fill_value``; its dtype is inferred from a Python scalar as the
     spec says (bool, int64, float64, complex128) when ``dtype`` is None."""
-    npdt = _fill_dtype(fill_value) if dtype is None else native_dtype(dtype)
-    return _make("full", device, shape, fill_value, dtype=npdt)
+    value = python_scalar(fill_value)  # (NumPy would parse a string, broadcast a list)
+    npdt = _fill_dtype(value if value is not None else fill_value)
+    if dtype is not None:
+        npdt = native_dtype(dtype) or npdt
+    return _make("full", device, shape, value, dtype=npdt)
 
 
 def _like(name: str, x: ndarray, dtype: DType | None,
@@ -164,12 +198,20 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
     bounds, unless ``dtype`` says otherwise)."""
     npdt: type[np.generic] | np.dtype[Any] | None  # (the dtype handed to the backend)
+    # Python scalars (NumPy's too, whose complex64 is no Python complex): arrays or strings
+    # would make NumPy broadcast or parse them.
+    bounds = [python_scalar(v) for v in (start, stop)]
+    for v, b in zip((start, stop), bounds):
+        if b is None or type(b) is bool:
+            raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")
+    if isinstance(num, (bool, np.bool_)) or not hasattr(num, "__index__"):
+        raise TypeError(f"linspace needs an int num, not {num!r}")
     if dtype is None:
-        complex_bounds = isinstance(start, complex) or isinstance(stop, complex)
-        npdt = np.complex128 if complex_bounds else np.float64
+        npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
         npdt = native_dtype(dtype)
-    return _make("linspace", device, start, stop, num, dtype=npdt, endpoint=endpoint)
+    return _make("linspace", device, *bounds, operator.index(num), dtype=npdt,
+                 endpoint=endpoint)
 
 
 _meshgrid = delegate("meshgrid")
@@ -186,11 +228,27 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
     return tuple(_meshgrid(*arrays, indexing=indexing))
 
 
-@delegating
 def tril(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The lower triangle of the matrices in ``x`` (elements above diagonal ``k`` zeroed)."""
+    result: ndarray = _tril(_matrices("tril", x, k), k=k)
+    return result
 
 
-@delegating
 def triu(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The upper triangle of the matrices in ``x`` (elements below diagonal ``k`` zeroed)."""
+    result: ndarray = _triu(_matrices("triu", x, k), k=k)
+    return result
+
+
+_tril, _triu = delegate_first("tril"), delegate_first("triu")
+
+
+def _matrices(name: str, x: ndarray, k: int) -> ndarray:
+    """x, checked to be a stack of matrices (NumPy makes a 1-D array a matrix of its rows,
+    a shape the spec's "same shape as x" rules out) with an int diagonal offset."""
+    expect_array(name, x)
+    if x.ndim < 2:
+        raise ValueError(f"{name} needs an array of at least 2 dimensions, not {x.ndim}")
+    if isinstance(k, (bool, np.bool_)) or not hasattr(k, "__index__"):
+        raise TypeError(f"{name} needs an int k, not {k!r}")
+    return x

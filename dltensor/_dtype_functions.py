@@ -268,5 +268,10 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
             raise TypeError(f"result_type: Python scalars cannot be combined with {result.name}")
         for s in scalars:
             npdt = scalar_dtype(s, npdt, "result_type")
+            if type(s) is int and npdt.kind in "iu":  # as the operators check: it must fit
+                info = np.iinfo(npdt)
+                if not info.min <= s <= info.max:
+                    raise OverflowError(f"Python integer {s} is out of bounds for "
+                                        f"{FROM_NUMPY[npdt].name}")
         result = FROM_NUMPY[npdt]
     return result

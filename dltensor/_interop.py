@@ -8,7 +8,7 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
             imp = _importers.get(tp)
             if imp is not None:
                 return imp(x)
-    if copy not in (None, True, False):
+    if copy is not None and type(copy) is not bool:
         # Checked before any producer sees it: a truthy string used to mean "copy" here and
         # reached the producer as is (tests/test_malformed.py).
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
@@ -318,7 +318,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
             imp = _importers.get(tp)
             if imp is not None:
                 return imp(obj)
-    if copy not in (None, True, False):  # see from_dlpack
+    if copy is not None and type(copy) is not bool:  # see from_dlpack
         raise TypeError(f"copy must be True, False or None, not {copy!r}")
     if dtype is not None and type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
@@ -432,8 +432,10 @@ def _too_big(a: npt.NDArray[Any]) -> bool:
 
 
 def _leaves(obj: Any) -> list[Any]:
-    """The scalars of a scalar or nested sequence."""
-    if isinstance(obj, (list, tuple)):
+    """The scalars of a scalar or nested sequence (any Sequence NumPy reads as one, such as
+    a range: a check of lists and tuples alone let range(2**63, ...) wrap to negatives)."""
+    if isinstance(obj, (list, tuple, range)) or (
+            isinstance(obj, Sequence) and not isinstance(obj, (str, bytes, ndarray))):
         return [e for item in obj for e in _leaves(item)]
     return [obj]
 

@@ -73,6 +73,7 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     Written here because the spec allows unknown dimensions (None), which NumPy refuses: an
     unknown dimension makes the result's unknown, and known ones must still agree.
     """
+    shapes = tuple(tuple(_dimension(d) for d in s) for s in shapes)
     ndim = max((len(s) for s in shapes), default=0)
     known = [1] * ndim  # the size other than 1 each axis has met, else 1
     unknown = [False] * ndim
@@ -211,6 +212,19 @@ def ints(name: str, what: str, value: Any) -> int | tuple[int, ...]:
     except TypeError:
         raise TypeError(f"{name} needs {what} to be an int or a tuple of ints, not "
                         f"{value!r}") from None
+
+
+def _dimension(d: Any) -> int | None:
+    """A shape's entry: None (unknown), or a non-negative int (a NumPy one made Python's)."""
+    if d is None:
+        return None
+    try:
+        n = _int(d)
+    except TypeError:
+        raise TypeError(f"a dimension is an int or None, not {d!r}") from None
+    if n < 0:
+        raise ValueError(f"a dimension cannot be negative: {n}")
+    return n
 
 
 def _int(v: Any) -> int:

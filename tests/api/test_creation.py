@@ -160,3 +160,106 @@ def test_float_lists_with_nan_make_no_warning():
         warnings.simplefilter("error")
         assert np.isnan(np.asarray(dlt.asarray([float("nan")]))).all()
         assert np.isnan(float(dlt.asarray(float("nan"))))
+
+
+def _ints(x):
+    return np.from_dlpack(x).tolist()
+
+
+def test_arange_of_ints_is_int64_exactly_or_overflows():
+    # NumPy picked float64 (equal neighbours), uint64, objects (KeyError) or wrapped the last
+    # element for ints near or past int64; the spec: the default integer dtype.
+    assert dlt.arange(0, 2**63, 2**62).dtype == dlt.int64
+    assert _ints(dlt.arange(0, 2**63, 2**62)) == [0, 2**62]
+    assert _ints(dlt.arange(0, 3, 2**64)) == [0]
+    for args in [(2**63 - 2, 2**63 + 1), (2**63, 2**63 + 2), (2**64, 2**64 + 2),
+                 (-2**63 - 4, -2**63)]:
+        with pytest.raises(OverflowError):
+            dlt.arange(*args)
+    with pytest.raises(OverflowError):
+        dlt.arange(2**63 - 2, 2**63 + 1, dtype=dlt.int64)
+    with pytest.raises(OverflowError):
+        dlt.arange(250, 260, dtype=dlt.uint8)
+    for args in [(5,), (1, 10, 3), (10, 1, -3), (0,), (5, 0), (np.int64(3),)]:
+        assert _ints(dlt.arange(*args)) == list(range(*map(int, args)))
+        assert dlt.arange(*args).dtype == dlt.int64
+    assert dlt.arange(5, dtype=dlt.float32).dtype == dlt.float32
+
+
+@pytest.mark.parametrize("args, error", [((1j,), TypeError), ((0, 5, 1j), TypeError),
+                                         ((True,), TypeError), (("3",), TypeError),
+                                         ((0, 10, 0), ValueError), ((0.0, 1.0, 0.0), ValueError)])
+def test_arange_argument_errors(args, error):
+    with pytest.raises(error):
+        dlt.arange(*args)
+
+
+@pytest.mark.parametrize("fill", ["1.5", [1, 2], None, b"1"])
+def test_full_checks_the_fill_value_with_a_dtype_too(fill):
+    # Only dtype=None checked it: NumPy parsed strings, broadcast lists, took None as NaN.
+    with pytest.raises(TypeError, match="fill_value"):
+        dlt.full((2, 2), fill, dtype=dlt.float64)
+    with pytest.raises(TypeError, match="fill_value"):
+        dlt.full_like(dlt.ones(2), fill)
+    assert _ints(dlt.full(2, np.int64(3), dtype=dlt.int8)) == [3, 3]
+
+
+def test_tril_triu_need_matrices_and_an_int_k():
+    # NumPy made a 1-D array a matrix (another shape) and a 0-d one a crash.
+    for fn in (dlt.tril, dlt.triu):
+        for x in (dlt.ones(3), dlt.asarray(1.0)):
+            with pytest.raises(ValueError, match="2 dimensions"):
+                fn(x)
+        with pytest.raises(TypeError):
+            fn(dlt.ones((2, 2)), k=1.5)
+        assert fn(dlt.ones((2, 3, 3)), k=np.int64(1)).shape == (2, 3, 3)
+
+
+def test_linspace_bounds_are_scalars_numpy_complex_ones_too():
+    # np.complex64(1j) is no Python complex: the default dtype was float64, the imaginary part
+    # dropped. Arrays as bounds would broadcast; a bool num counted as 1.
+    got = np.from_dlpack(dlt.linspace(np.complex64(1j), 2, 3))
+    np.testing.assert_allclose(got, np.linspace(1j, 2, 3))
+    for call in (lambda: dlt.linspace(dlt.asarray(1j), 2, 3), lambda: dlt.linspace(0, 1, True),
+                 lambda: dlt.linspace("0", 1, 3), lambda: dlt.linspace(0, 1, 2.0)):
+        with pytest.raises(TypeError):
+            call()
+    assert dlt.linspace(0, 1, np.int64(3)).shape == (3,)
+
+
+def test_asarray_of_any_sequence_of_big_ints_overflows():
+    # Only lists and tuples were looked into: range(2**63, ...) wrapped to negatives.
+    import collections.abc
+
+    class Seq(collections.abc.Sequence):
+        def __init__(self, items):
+            self.items = items
+
+        def __len__(self):
+            return len(self.items)
+
+        def __getitem__(self, i):
+            return self.items[i]
+
+    for obj in (range(2**63, 2**63 + 2), Seq([2**63]), Seq([2**64])):
+        with pytest.raises(OverflowError):
+            dlt.asarray(obj)
+    assert _ints(dlt.asarray(range(3))) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("copy", [1, 0, "yes"])
+def test_copy_must_be_a_bool_or_none(copy):
+    with pytest.raises(TypeError, match="copy"):
+        dlt.asarray([1.0], copy=copy)
+    with pytest.raises(TypeError, match="copy"):
+        dlt.from_dlpack(np.ones(2), copy=copy)
+
+
+def test_broadcast_shapes_checks_its_dimensions():
+    with pytest.raises(ValueError):
+        dlt.broadcast_shapes((-1,))
+    for bad in ((2.5,), (True,)):
+        with pytest.raises(TypeError):
+            dlt.broadcast_shapes(bad, (3,))
+    r = dlt.broadcast_shapes((np.int64(2),), (1,))
+    assert r == (2,) and type(r[0]) is int

@@ -227,3 +227,12 @@ def test_astype_copy_semantics():
         dt.astype(np.ones(2), dt.float32)
     with pytest.raises(TypeError):
         dt.astype(x, np.float32)
+
+
+@pytest.mark.parametrize("dtype, value", [(dt.int8, 1000), (dt.uint8, -1), (dt.int64, 2**63)])
+def test_result_type_checks_python_ints_fit_as_the_operators_do(dtype, value):
+    with pytest.raises(OverflowError):
+        dt.result_type(dtype, value)
+    with pytest.raises(OverflowError):
+        dt.asarray([1], dtype=dtype) + value
+    assert dt.result_type(dtype, 1) == dtype

@@ -16,8 +16,8 @@ import numpy as np
 from ._array import CPU_READABLE, ndarray, wrap
 from ._backends import NoBackendError
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import delegate, delegate_first, expect_array, fresh, namespace_for
-from ._dispatch import native_dtype
+from ._dispatch import check_device, delegate_first, expect_array, fresh, namespace_for, native
+from ._dispatch import native_dtype, on
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import python_scalar
@@ -214,18 +214,33 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
                  endpoint=endpoint)
 
 
-_meshgrid = delegate("meshgrid")
-
-
 def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
-    """Coordinate matrices from 1-D coordinate arrays, as a tuple."""
+    """Coordinate matrices from 1-D coordinate arrays, as a tuple (of fresh arrays)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', not {indexing!r}")
     expect_array("meshgrid", *arrays)
     if len({a.dtype for a in arrays}) > 1:
         # NumPy keeps each input's dtype; the spec asks for one dtype across the outputs.
         raise TypeError("meshgrid needs arrays of one dtype; convert them with astype() first")
-    return tuple(_meshgrid(*arrays, indexing=indexing))
+    if not arrays:
+        return ()
+    dev = check_device(*arrays)
+    # Each grid is its coordinates along one axis, broadcast and copied, as NumPy does, but
+    # without np.broadcast_arrays: that stops at 32 dimensions, and capabilities() says 64.
+    shape = [a.size for a in arrays]
+    axes = list(range(len(arrays)))
+    if indexing == "xy" and len(arrays) > 1:
+        shape[:2] = shape[1], shape[0]
+        axes[:2] = 1, 0
+    ns = namespace_for(dev)
+    grids = []
+    with on(dev):  # (CuPy allocates on the arrays' GPU)
+        for a, axis in zip(arrays, axes):
+            along = [1] * len(shape)
+            along[axis] = shape[axis]
+            grid = ns.broadcast_to(ns.reshape(native(a), tuple(along)), tuple(shape))
+            grids.append(wrap_result(ns.asarray(grid, copy=True), dev))
+    return tuple(grids)
 
 
 def tril(x: ndarray, /, *, k: int = 0) -> ndarray:

@@ -92,19 +92,13 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
 def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
     """The arrays broadcast against each other, as a tuple of read-only views (as from
     broadcast_to: a broadcast's elements share memory, so a write would land in several)."""
-    results = _broadcast_arrays(*arrays)
-    out = []
-    for r in results:
-        a = native(r)
-        if type(a) is np.ndarray:  # (NumPy's are writable with a FutureWarning; CuPy has no flag)
-            a = a.view()
-            a.flags.writeable = False
-            r = wrap_result(a, r._device)
-        out.append(r)
-    return tuple(out)
-
-
-_broadcast_arrays = delegating(broadcast_arrays)  # (the plain delegate, by that name)
+    # Not np.broadcast_arrays: its results are writable (with a FutureWarning), and it stops
+    # at 32 dimensions where capabilities() says 64.
+    expect_array("broadcast_arrays", *arrays)
+    if len(arrays) > 1:
+        check_device(*arrays)
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return tuple(broadcast_to(a, shape) for a in arrays)  # type: ignore[arg-type]
 
 
 @delegating

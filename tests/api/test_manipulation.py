@@ -192,3 +192,25 @@ def test_join_messages_name_the_inputs_dtypes():
     with pytest.raises(TypeError, match="int8, uint64, uint8") as e:
         dlt.concat(xs)
     assert "int16" not in str(e.value)  # (an intermediate the user never wrote)
+
+
+def test_broadcasts_and_grids_reach_the_dimensions_capabilities_promise():
+    # np.broadcast_arrays (and np.meshgrid through it) stop at 32 dimensions.
+    n = dlt.__array_namespace_info__().capabilities()["max dimensions"]
+    assert n >= 40
+    a, b = dlt.broadcast_arrays(dlt.ones((1,) * 40), dlt.ones((2,) + (1,) * 39))
+    assert a.shape == b.shape == (2,) + (1,) * 39
+    grids = dlt.meshgrid(*[dlt.ones(1)] * 40)
+    assert len(grids) == 40 and grids[0].shape == (1,) * 40
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_matches_numpy_with_fresh_arrays(indexing):
+    coords = [np.arange(3.0), np.arange(2.0), np.arange(4.0)]
+    xs = [dlt.asarray(c) for c in coords]
+    grids = dlt.meshgrid(*xs, indexing=indexing)
+    for g, want in zip(grids, np.meshgrid(*coords, indexing=indexing)):
+        np.testing.assert_array_equal(np.from_dlpack(g), want)
+    grids[0][0, 0, 0] = 9.0  # writable, and not a view of the coordinates
+    assert float(xs[0][0]) == 0.0
+    assert dlt.meshgrid() == () and dlt.meshgrid(xs[0])[0].shape == (3,)

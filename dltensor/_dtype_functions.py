@@ -31,7 +31,7 @@ _FLOATING_KINDS = ("real floating", "complex floating")
 SCALAR_TYPES: dict[np.dtype[Any], frozenset[type]] = {}
 for _np, _d in FROM_NUMPY.items():
     _kind = _d.kind
-    if _kind is None and _np.kind == "V" and _d.name.startswith(("bfloat", "float")):
+    if _kind is None and _d.name.startswith(("bfloat", "float")):  # (e5m2's NumPy kind: "f")
         _kind = "real floating"  # ml_dtypes' floats compute like float16 here
     SCALAR_TYPES[_np] = frozenset(
         {bool} if _kind == "bool" else

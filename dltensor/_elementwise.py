@@ -70,11 +70,17 @@ def _xp(a: Any) -> ModuleType:
     return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
 
 
+def _kind(d: np.dtype[Any]) -> str:
+    """A dtype's kind for choosing fix-ups: NumPy's, but "F" for ml_dtypes' floats (NumPy says
+    "V" of most, "f" of float8_e5m2), to which the "f" fix-ups apply too."""
+    return "F" if d in _EXTENSION_FLOATS else d.kind
+
+
 def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callable[..., Any]:
     """The backend function computing an op for a dtype kind: the ufunc ``xp.<ufunc>``, or
     the row's fix-up ``fix = (kinds, fn(xp, *arrays))`` where NumPy departs from the spec for
     those kinds."""
-    if fix and kind in fix[0]:
+    if fix and (kind in fix[0] or kind == "F" and "f" in fix[0]):
         return partial(fix[1], xp)
     fn: Callable[..., Any] = getattr(xp, ufunc)
     return fn
@@ -154,9 +160,11 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                 raise _type_error(name, category, x2)
             rt = da if da is db or da == db else NUMPY_PROMOTION.get((da, db))
             if rt is None:
+                why = "no signed integer with uint64" if da.kind in "iu" and db.kind in "iu" \
+                    else "it mixes no kinds"
                 raise TypeError(f"{name}: {FROM_NUMPY[da].name} and {FROM_NUMPY[db].name} have "
-                                "no promotion in the array API (it mixes no kinds, and no "
-                                "signed integer with uint64); convert one with astype()")
+                                f"no promotion in the array API ({why}); convert one with "
+                                "astype()")
             return a, b, rt, dev
         scalar = _scalar_operand(name, category, x2, operator)
         if scalar is NotImplemented:
@@ -177,10 +185,13 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
     if rt not in allowed:
         raise TypeError(f"{name} does not take a Python {type(scalar).__name__} (it would "
                         f"make the result {FROM_NUMPY[rt].name})")
-    if da.kind == "V" or type(a) is not _np_ndarray:
+    if da in _EXTENSION_FLOATS or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
-        # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign)
+        # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign;
+        # and ml_dtypes converts no int past int64, so ints go as floats)
+        if rt in _EXTENSION_FLOATS and type(scalar) is int:
+            scalar = float(scalar)
         scalar = _xp(a).full((), scalar, dtype=rt)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
@@ -201,7 +212,7 @@ def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2:
         return ops
     a, b, rt, dev = ops
     xp = _xp(b if type(a) in _SCALARS else a)
-    return wrap_result(_function(ufunc, fix, xp, rt.kind)(a, b), dev)
+    return wrap_result(_function(ufunc, fix, xp, _kind(rt))(a, b), dev)
 
 
 def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
@@ -211,10 +222,11 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
     # The fast path's tables, keyed by the NumPy dtype of x1: the function computing it, and
     # the Python scalar types that keep that dtype (complex may change it; ml_dtypes arrays
     # need their scalars converted: both go the general way).
-    fns = {d: _function(ufunc, fix, np, d.kind) for d in CATEGORIES[category]}
+    fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     if reflected:
         fns = {d: (lambda fn: lambda a, b: fn(b, a))(fn) for d, fn in fns.items()}
-    scalars = {d: SCALAR_TYPES[d] - {complex} if d.kind != "V" else frozenset() for d in fns}
+    scalars = {d: SCALAR_TYPES[d] - {complex} if d not in _EXTENSION_FLOATS else frozenset()
+               for d in fns}
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
@@ -271,9 +283,13 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
             raise ValueError(f"{name}: this array is read-only (its producer said so); "
                              "operate on a copy")
         xp = _xp(a)
-        fn = _function(ufunc, fix, xp, rt.kind)
+        fn = _function(ufunc, fix, xp, _kind(rt))
         if type(fn) is partial:  # a fix-up computes a new array
-            xp.copyto(a, fn(a, b))
+            r = fn(a, b)
+            if r.shape != a.shape:  # (copyto would drop leading length-1 axes silently)
+                raise ValueError(f"{name}: the result's shape {r.shape} is not the array's "
+                                 f"{a.shape}; an in-place operation cannot change it")
+            xp.copyto(a, r)
         else:
             fn(a, b, out=a)
         return self
@@ -287,7 +303,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
 
 def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                 ) -> Callable[..., Any]:
-    fns = {d: _function(ufunc, fix, np, d.kind) for d in CATEGORIES[category]}
+    fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
     def f(x: Any, /) -> Any:
@@ -307,7 +323,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                     o._device = _cpu
                     return o
                 with on(x._device):
-                    return wrap_result(_function(ufunc, fix, _xp(a), a.dtype.kind)(a),
+                    return wrap_result(_function(ufunc, fix, _xp(a), _kind(a.dtype))(a),
                                        x._device)
         raise _type_error(name, category, x, unary=True)
 
@@ -611,7 +627,13 @@ UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
 
 # matmul's dtype, promotion and device rules are the element-wise ones; NumPy/CuPy check the
 # shapes (ValueError). Python scalars are not operands of @ (the spec excludes it).
-_matmul = _make_binary("__matmul__", "numeric", "matmul", operator=True)
+def _matmul_extension_float(xp: Any, a: Any, b: Any) -> Any:
+    r = xp.matmul(a, b)  # NumPy has no loop for ml_dtypes' floats: float32, cast back
+    return r if r.dtype == a.dtype else r.astype(a.dtype)
+
+
+_matmul = _make_binary("__matmul__", "numeric", "matmul", ("F", _matmul_extension_float),
+                       operator=True)
 
 
 def _matmul_operator(self: ndarray, other: object, /) -> Any:

@@ -322,7 +322,10 @@ def __float__(self: ndarray, /) -> float:
 
 
 def __complex__(self: ndarray, /) -> complex:
-    return complex(_scalar(self, "complex"))
+    v = complex(_scalar(self, "complex"))
+    if v.real != v.real and self.dtype.kind != "complex floating":
+        return complex(v.real, v.real)  # the spec: NaN + NaN j for a real NaN (not NaN + 0j)
+    return v
 
 
 def __index__(self: ndarray, /) -> int:

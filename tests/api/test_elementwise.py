@@ -555,3 +555,53 @@ def test_clip_special_cases():
     nan_min = dt.clip(dt.asarray(np.array([0.5])), dt.asarray(np.array([nan])), 1.0)
     assert np.isnan(np.asarray(nan_min)[0])
     assert dt.clip(dt.asarray(np.array([5], np.int8)), 0, 1000).dtype is dt.int8
+
+
+# --- ml_dtypes' floats compute like float16 (NumPy calls most of them kind "V", e5m2 "f") ---
+
+def _ml(values, name):
+    import ml_dtypes
+    return dt.asarray(np.array(values, dtype=getattr(ml_dtypes, name)))
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float8_e5m2"])  # (e4m3fn has no infinity)
+def test_extension_floats_take_the_floor_divide_special_cases(name):
+    # The fix-ups were chosen by NumPy's kind "f": -1 // inf gave -1, inf // 1 gave NaN.
+    x = _ml([-1.0, 1.0], name)
+    got = np.from_dlpack(dt.astype(x // math.inf, dt.float32))
+    assert got.tolist() == [-0.0, 0.0] and math.copysign(1, got[0]) == -1
+    assert np.from_dlpack(dt.astype(math.inf // x, dt.float32)).tolist() == [-math.inf,
+                                                                             math.inf]
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float8_e4m3fn", "float8_e5m2"])
+def test_extension_floats_take_python_scalars_and_keep_their_dtype(name):
+    # float8_e5m2 (NumPy kind "f") refused every Python scalar; ints past int64 were a TypeError.
+    x = _ml([1.0, 2.0], name)
+    for r in (x * 2, x + 0.5, 2 - x, dt.clip(x, 0, 1)):
+        assert r.dtype == x.dtype
+    assert np.from_dlpack(x == 1.0).tolist() == [True, False]
+    assert dt.result_type(x, 1.0) == x.dtype
+    assert (x < 10**20).dtype == dt.bool
+    assert (x @ x).dtype == x.dtype  # (NumPy's matmul makes float32 of them)
+    m = _ml([[1.0, 0.0], [0.0, 1.0]], name)
+    m @= m
+    assert m.dtype == x.dtype
+
+
+@pytest.mark.parametrize("op", ["__ifloordiv__", "__ipow__", "__iadd__"])
+def test_in_place_ops_refuse_a_broadcast_that_changes_the_shape(op):
+    # The fix-up path (floor_divide, pow of floats) copied a (1, 3) result into (3,) silently.
+    x = dt.asarray([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        getattr(x, op)(dt.asarray([[2.0, 2.0, 2.0]]))
+    assert np.from_dlpack(x).tolist() == [1.0, 2.0, 3.0]
+
+
+def test_complex_of_a_real_nan_is_nan_nan_j():
+    # The 2025.12 __complex__: "If self is NaN, the result is NaN + NaN j".
+    z = complex(dt.asarray(math.nan))
+    assert math.isnan(z.real) and math.isnan(z.imag)
+    assert complex(dt.asarray(1.5)) == 1.5 + 0j
+    z = complex(dt.asarray(complex(math.nan, 0.0)))  # a complex array's own parts
+    assert math.isnan(z.real) and z.imag == 0.0

@@ -364,6 +364,16 @@ class ndarray:
         def T(self) -> ndarray: ...
 
 
+def copy_flag(copy: object) -> bool | None:
+    """``copy=`` as the spec takes it: None, True or False (NumPy's bools too), never a truthy
+    1 or "yes" that would reach a producer as is (tests/test_malformed.py)."""
+    if copy is None or type(copy) is bool:
+        return copy
+    if type(copy) is np.bool_:
+        return bool(copy)
+    raise TypeError(f"copy must be True, False or None, not {copy!r}")
+
+
 def _unpickle(a: npt.NDArray[Any]) -> ndarray:
     return wrap(a)
 
@@ -435,8 +445,7 @@ def _array_read_only(a: Any) -> bool:
 def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             dl_device: tuple[int, int] | None, copy: bool | None) -> Any:
     """Every export NumPy's producer does not make: other devices, extension dtypes, copies."""
-    if copy is not None and type(copy) is not bool:
-        raise TypeError(f"copy must be True, False or None, not {copy!r}")
+    copy = copy_flag(copy)
     if max_version is not None:
         try:
             if not isinstance(max_version, tuple):

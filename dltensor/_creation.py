@@ -8,6 +8,7 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
+import functools
 import operator
 from typing import Any
 
@@ -75,15 +76,26 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             and (npdt is None or npdt.kind in "iu"):
         # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
         # element past the dtype: the spec's default integer dtype, exactly, or OverflowError.
-        npdt = npdt or np.dtype(np.int64)
+        npdt = npdt or _INT64
         n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
-        info = np.iinfo(npdt)
-        if n and not (info.min <= lo <= info.max and info.min <= lo + (n - 1) * step_ <= info.max):
+        if n == 0:
+            return _make("empty", device, (0,), dtype=npdt)
+        low, high = _bounds(npdt)
+        if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
             raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
                                 f"{npdt}")
-        if n <= 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
-            return _make("full", device, (n,), lo, dtype=npdt)
+        if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
+            return _make("full", device, (1,), lo, dtype=npdt)
     return _make("arange", device, lo, hi, step_, dtype=npdt or np.dtype(np.float64))
+
+
+_INT64 = np.dtype(np.int64)
+
+
+@functools.cache
+def _bounds(npdt: np.dtype[Any]) -> tuple[int, int]:
+    info = np.iinfo(npdt)
+    return int(info.min), int(info.max)
 
 
 def _real(v: Any) -> int | float:
@@ -239,7 +251,7 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
             along = [1] * len(shape)
             along[axis] = shape[axis]
             grid = ns.broadcast_to(ns.reshape(native(a), tuple(along)), tuple(shape))
-            grids.append(wrap_result(ns.asarray(grid, copy=True), dev))
+            grids.append(wrap_result(grid.copy(), dev))  # (C order, as NumPy's grids)
     return tuple(grids)
 
 

@@ -62,15 +62,18 @@ class Device:
 
 
 CPU = Device(DLDeviceType.kDLCPU, 0)
-_cache: dict[str, Device] = {"cpu": CPU}
+_cache: dict[object, Device] = {"cpu": CPU, (1, 0): CPU}
+_INTS = (int, DLDeviceType)
 
 
 def as_device(device: object) -> Device:
     """A Device from a Device, a ``(device_type, device_id)`` pair or a string like ``"cuda:1"``."""
     if type(device) is Device:
         return CPU if device == CPU else device
-    # Only strings are cached: they are few, and a tuple like (1, 0.0) equals (1, 0).
-    d = _cache.get(device) if type(device) is str else None
+    # Strings and pairs of ints are cached (a pair like (1, 0.0) equals (1, 0): not those).
+    cached = type(device) is str or (type(device) is tuple and len(device) == 2
+                                     and type(device[0]) in _INTS and type(device[1]) is int)
+    d = _cache.get(device) if cached else None
     if d is not None:
         return d
     if isinstance(device, tuple) and len(device) == 2:
@@ -88,7 +91,7 @@ def as_device(device: object) -> Device:
                         f"or a string like 'cuda:0', not {type(device).__name__}")
     if d == CPU:
         return CPU  # the one CPU object: the fast paths test `device is CPU`
-    if type(device) is str and len(_cache) < 256:  # (arrays with __dlpack_device__ come and go)
+    if cached and len(_cache) < 256:  # (arrays with __dlpack_device__ come and go: not cached)
         _cache[device] = d
     return d
 

@@ -90,7 +90,10 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                 return wrap(a[key, ...], self._device)
             except (IndexError, OverflowError):  # (NumPy's words for 2**63 miss the point)
                 raise _out_of_bounds(key, a.shape[0]) from None
-        return wrap(a[_check_slice(key)], self._device)
+        try:
+            return wrap(a[key], self._device)
+        except TypeError:  # a slice of floats or other non-integers
+            raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
     if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
         # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
         # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
@@ -122,11 +125,17 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         key = _backend_key(self, key, True)
     elif tk is slice:
         key = _check_slice(key)
-    elif not -a.shape[0] <= key < a.shape[0]:
-        raise _out_of_bounds(key, a.shape[0])
     if self._device is CPU:
-        a[key] = _value_for(self, a, value)
+        v = _value_for(self, a, value)
+        try:
+            a[key] = v
+        except (IndexError, OverflowError):
+            if tk is not int:
+                raise
+            raise _out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63 mislead)
     else:
+        if tk is int and not -a.shape[0] <= key < a.shape[0]:
+            raise _out_of_bounds(key, a.shape[0])
         with on(self._device):
             v = _value_for(self, a, value)
             if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
@@ -196,8 +205,8 @@ def _check_slice(s: slice) -> slice:
     if ((start is None or type(start) is int) and (stop is None or type(stop) is int)
             and (step is None or type(step) is int)):
         return s
-    try:
-        return slice(*[None if v is None else _index(v) for v in bounds])
+    try:  # (bools are ints here, as in Python's own slices: x[True:] is x[1:])
+        return slice(*[None if v is None else operator.index(v) for v in bounds])
     except TypeError:
         raise IndexError(f"slice bounds must be integers or None, not {s!r}") from None
 

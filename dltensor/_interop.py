@@ -7,6 +7,7 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 
 from __future__ import annotations
 
+import array
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dlpack
-from ._array import CPU_READABLE, from_tensor, held_streams, ndarray, wrap
+from ._array import CPU_READABLE, copy_flag, from_tensor, held_streams, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
@@ -47,10 +48,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
             imp = _importers.get(tp)
             if imp is not None:
                 return imp(x)
-    if copy is not None and type(copy) is not bool:
-        # Checked before any producer sees it: a truthy string used to mean "copy" here and
-        # reached the producer as is (tests/test_malformed.py).
-        raise TypeError(f"copy must be True, False or None, not {copy!r}")
+    copy = copy_flag(copy)  # (checked before any producer sees it)
     if device is not None:
         device = as_device(device)  # (a bad one refused before a capsule is consumed)
     if isinstance(x, ndarray):
@@ -318,8 +316,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
             imp = _importers.get(tp)
             if imp is not None:
                 return imp(obj)
-    if copy is not None and type(copy) is not bool:  # see from_dlpack
-        raise TypeError(f"copy must be True, False or None, not {copy!r}")
+    copy = copy_flag(copy)
     if dtype is not None and type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
     if device is not None:
@@ -407,9 +404,11 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             # int64 for ints alone, too small for them; with floats, float64 or complex128.
             kinds = {type(e) for e in _leaves(obj)}
             if kinds <= {bool, int}:
-                big = next(e for e in _leaves(obj) if not -2 ** 63 <= e < 2 ** 63)
-                raise OverflowError(f"Python integer {big} is out of bounds for int64, the "
-                                    "default integer dtype; give dtype= (uint64?) or use floats")
+                big = next((e for e in _leaves(obj) if not -2 ** 63 <= e < 2 ** 63), None)
+                if big is not None:  # (else uint8 from buffers, say: no int past int64)
+                    raise OverflowError(f"Python integer {big} is out of bounds for int64, "
+                                        "the default integer dtype; give dtype= (uint64?) or "
+                                        "use floats")
             if a.dtype.kind == "O" and kinds <= {bool, int, float, complex}:
                 a = np.asarray(obj, dtype=np.complex128 if complex in kinds else np.float64)
         default = _DEFAULT_FOR_KIND.get(a.dtype.kind)
@@ -434,8 +433,8 @@ def _too_big(a: npt.NDArray[Any]) -> bool:
 def _leaves(obj: Any) -> list[Any]:
     """The scalars of a scalar or nested sequence (any Sequence NumPy reads as one, such as
     a range: a check of lists and tuples alone let range(2**63, ...) wrap to negatives)."""
-    if isinstance(obj, (list, tuple, range)) or (
-            isinstance(obj, Sequence) and not isinstance(obj, (str, bytes, ndarray))):
+    if isinstance(obj, (list, tuple, range)) or (isinstance(obj, Sequence) and not isinstance(
+            obj, (str, bytes, bytearray, memoryview, array.array, ndarray))):
         return [e for item in obj for e in _leaves(item)]
     return [obj]
 

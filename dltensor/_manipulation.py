@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._array import ndarray
+from ._array import copy_flag, ndarray
 from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
@@ -163,9 +163,7 @@ _repeat = delegate("repeat")
 
 def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) -> ndarray:
     """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
-    if copy is not None and type(copy) is not bool:
-        raise TypeError(f"copy must be True, False or None, not {copy!r}")
-    result: ndarray = _reshape(x, shape, copy=copy)
+    result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
     return result
 
 

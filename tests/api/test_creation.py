@@ -263,3 +263,27 @@ def test_broadcast_shapes_checks_its_dimensions():
             dlt.broadcast_shapes(bad, (3,))
     r = dlt.broadcast_shapes((np.int64(2),), (1,))
     assert r == (2,) and type(r[0]) is int
+
+
+def test_review_regressions_of_the_creation_fixes():
+    # meshgrid's grids are C-ordered fresh arrays (a copy in 'K' order kept the broadcast's
+    # strides, and reshape(copy=False) then failed)
+    X, _ = dlt.meshgrid(dlt.arange(3.0), dlt.arange(2.0))
+    assert dlt.reshape(X, (-1,), copy=False).shape == (6,)
+    # a list of buffers holds small ints, not ints past int64 (StopIteration escaped)
+    import array
+    for buf in (bytearray(b"ab"), memoryview(b"ab"), array.array("B", b"ab")):
+        assert _ints(dlt.asarray([buf])) == [[97, 98]]
+    # an empty range whatever its start
+    assert dlt.arange(2**63, 0).shape == (0,) and dlt.arange(2**63, 0).dtype == dlt.int64
+    assert dlt.arange(-3, -5, dtype=dlt.uint8).shape == (0,)
+
+
+def test_copy_takes_numpy_bools():
+    x = dlt.asarray([1.0, 2.0])
+    for flag in (np.True_, np.False_):
+        assert dlt.asarray(x, copy=flag).shape == (2,)
+        assert dlt.from_dlpack(np.arange(3), copy=flag).shape == (3,)
+        assert dlt.reshape(x, (2,), copy=flag).shape == (2,)
+        assert np.from_dlpack(x.__dlpack__(copy=flag) and x).shape == (2,)
+    assert dlt.asarray(x, copy=np.True_).data_ptr != x.data_ptr

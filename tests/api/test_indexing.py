@@ -365,11 +365,15 @@ def test_huge_integer_indices_are_index_errors(i):
             call()
 
 
-def test_bool_slice_bounds_are_refused_on_every_path():
-    # The 1-D fast path passed x[True:] to NumPy; n-D keys and writes refused it.
+def test_slice_bounds_behave_alike_on_every_path():
+    # The 1-D fast path took x[True:] (as Python's lists do) where n-D keys and writes refused
+    # it: now bools are ints in slice bounds everywhere, and floats are refused everywhere.
     x = dlt.arange(5)
-    for call in (lambda: x[True:], lambda: x[:np.bool_(True)], lambda: x.__setitem__(
-            slice(True, None), 0), lambda: dlt.reshape(x, (1, 5))[True:, :]):
+    assert x[True:].shape == dlt.reshape(x, (1, 5))[:, True:].shape[1:] == (4,)
+    x[:True] = 9
+    assert int(x[0]) == 9 and int(x[1]) == 1
+    for call in (lambda: x[1.0:], lambda: x.__setitem__(slice(None, 2.0), 0),
+                 lambda: dlt.reshape(x, (1, 5))[0.5:, :]):
         with pytest.raises(IndexError, match="slice bounds"):
             call()
     assert x[np.int64(1):].shape == (4,)

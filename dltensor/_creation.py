@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import operator
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ from ._array import CPU_READABLE, ndarray, wrap
 from ._backends import NoBackendError
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import check_device, delegate_first, expect_array, fresh, namespace_for, native
-from ._dispatch import native_dtype, on
+from ._dispatch import native_dtype, on, strict_int
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import python_scalar
@@ -216,13 +215,12 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     for v, b in zip((start, stop), bounds):
         if b is None or type(b) is bool:
             raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")
-    if isinstance(num, (bool, np.bool_)) or not hasattr(num, "__index__"):
-        raise TypeError(f"linspace needs an int num, not {num!r}")
+    num = strict_int(num, "linspace's num")
     if dtype is None:
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
         npdt = native_dtype(dtype)
-    return _make("linspace", device, *bounds, operator.index(num), dtype=npdt,
+    return _make("linspace", device, *bounds, num, dtype=npdt,
                  endpoint=endpoint)
 
 
@@ -276,6 +274,5 @@ def _matrices(name: str, x: ndarray, k: int) -> ndarray:
     expect_array(name, x)
     if x.ndim < 2:
         raise ValueError(f"{name} needs an array of at least 2 dimensions, not {x.ndim}")
-    if isinstance(k, (bool, np.bool_)) or not hasattr(k, "__index__"):
-        raise TypeError(f"{name} needs an int k, not {k!r}")
+    strict_int(k, f"{name}'s k")
     return x

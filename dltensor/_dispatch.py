@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
@@ -151,6 +152,17 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
 
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def strict_int(v: Any, what: str) -> int:
+    """An int argument, Python's or NumPy's; TypeError naming ``what`` for a bool (NumPy reads
+    True as 1), a float (NumPy truncates) or a string (NumPy parses)."""
+    if not isinstance(v, (bool, np.bool_)):
+        try:
+            return operator.index(v)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an int, not {v!r}")
 
 
 def refuse_axes_of_0d(name: str, axis: Any) -> None:

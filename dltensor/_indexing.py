@@ -20,7 +20,7 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU
-from ._dispatch import check_device, fresh, namespace_for, on, wrap_result
+from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import python_scalar
 from ._dtypes import FROM_NUMPY, PROMOTION
 from ._interop import copied
@@ -211,12 +211,6 @@ def _check_slice(s: slice) -> slice:
         raise IndexError(f"slice bounds must be integers or None, not {s!r}") from None
 
 
-def _index(v: Any) -> int:
-    if type(v) is bool or type(v) is np.bool_:
-        raise TypeError("a bool is not an integer index")
-    return operator.index(v)
-
-
 def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
@@ -264,7 +258,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                 raise IndexError("a Python bool is not an array API index; use a 0-d "
                                  "boolean array as a mask")
             try:
-                k = _index(k)  # NumPy integers and the like
+                k = strict_int(k, "an index")  # NumPy integers and the like
                 if not -1 << 63 <= k < 1 << 63:
                     raise IndexError(f"index {k} is out of bounds (past the int64 range)")
             except TypeError:

@@ -8,13 +8,11 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-import operator
 from typing import Any
-
-import numpy as np
 
 from ._array import copy_flag, ndarray
 from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
+from ._dispatch import strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import NUMPY_PROMOTION
 
@@ -150,7 +148,7 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
             repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
     else:
         try:
-            repeats = _int(repeats)
+            repeats = strict_int(repeats, "repeats")
         except TypeError:
             raise TypeError(f"repeat needs repeats to be an int or an integer array, not "
                             f"{repeats!r}") from None
@@ -199,8 +197,8 @@ def ints(name: str, what: str, value: Any) -> int | tuple[int, ...]:
     or read a bool as 0 or 1 (TypeError for each, as the spec types these ints)."""
     try:
         if isinstance(value, tuple):
-            return tuple(_int(v) for v in value)
-        return _int(value)
+            return tuple(strict_int(v, what) for v in value)
+        return strict_int(value, what)
     except TypeError:
         raise TypeError(f"{name} needs {what} to be an int or a tuple of ints, not "
                         f"{value!r}") from None
@@ -211,7 +209,7 @@ def _dimension(d: Any) -> int | None:
     if d is None:
         return None
     try:
-        n = _int(d)
+        n = strict_int(d, "a dimension")
     except TypeError:
         raise TypeError(f"a dimension is an int or None, not {d!r}") from None
     if n < 0:
@@ -219,10 +217,6 @@ def _dimension(d: Any) -> int | None:
     return n
 
 
-def _int(v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)):
-        raise TypeError
-    return operator.index(v)
 
 
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:

@@ -8,7 +8,6 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
-import functools
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,7 @@ from ._dispatch import check_device, delegate_first, expect_array, fresh, namesp
 from ._dispatch import native_dtype, on, strict_int
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
-from ._dtype_functions import python_scalar
+from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import DType
 
 __all__ = [
@@ -79,7 +78,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
         if n == 0:
             return _make("empty", device, (0,), dtype=npdt)
-        low, high = _bounds(npdt)
+        low, high = int_bounds(npdt)
         if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
             raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
                                 f"{npdt}")
@@ -89,12 +88,6 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
 
 
 _INT64 = np.dtype(np.int64)
-
-
-@functools.cache
-def _bounds(npdt: np.dtype[Any]) -> tuple[int, int]:
-    info = np.iinfo(npdt)
-    return int(info.min), int(info.max)
 
 
 def _real(v: Any) -> int | float:

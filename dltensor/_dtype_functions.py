@@ -7,6 +7,7 @@ too, as one table keyed by NumPy dtype, because the element-wise functions share
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,13 @@ for _np, _d in FROM_NUMPY.items():
 COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
     ("float16", "complex64"), ("float32", "complex64"), ("float64", "complex128"),
     ("complex64", "complex64"), ("complex128", "complex128"))}
+
+
+@functools.cache
+def int_bounds(npdt: np.dtype[Any]) -> tuple[int, int]:
+    """The least and greatest Python int an integer dtype holds."""
+    info = np.iinfo(npdt)
+    return int(info.min), int(info.max)
 
 
 def python_scalar(x: object, default: Any = None) -> Any:
@@ -269,8 +277,8 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
         for s in scalars:
             npdt = scalar_dtype(s, npdt, "result_type")
             if type(s) is int and npdt.kind in "iu":  # as the operators check: it must fit
-                info = np.iinfo(npdt)
-                if not info.min <= s <= info.max:
+                low, high = int_bounds(npdt)
+                if not low <= s <= high:
                     raise OverflowError(f"Python integer {s} is out of bounds for "
                                         f"{FROM_NUMPY[npdt].name}")
         result = FROM_NUMPY[npdt]

@@ -21,7 +21,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
-from ._dtype_functions import python_scalar
+from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import FROM_NUMPY, PROMOTION
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
@@ -178,8 +178,7 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], tuple[int, int] | Litera
         for tv, kinds in _SCALAR_INTO.items():
             if kind in kinds:
                 if tv is int and kind in _INTEGER_KINDS:
-                    info = np.iinfo(np_dtype)
-                    rules[np_dtype, tv] = (int(info.min), int(info.max))
+                    rules[np_dtype, tv] = int_bounds(np_dtype)
                 else:
                     rules[np_dtype, tv] = True
     return rules
@@ -190,6 +189,13 @@ _SCALAR_RULE = _scalar_rules()
 
 def _out_of_bounds(i: int, size: int) -> IndexError:
     return IndexError(f"index {i} is out of bounds for an axis of size {size}")
+
+
+def _in_int64(i: int) -> int:
+    """An int index NumPy can take (past int64 its C long conversion raises OverflowError)."""
+    if not -1 << 63 <= i < 1 << 63:
+        raise IndexError(f"index {i} is out of bounds (past the int64 range)")
+    return i
 
 
 def _check_intp(k: Any) -> None:
@@ -221,8 +227,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     for k in parts:
         tk = type(k)
         if tk is int:
-            if not -1 << 63 <= k < 1 << 63:
-                raise IndexError(f"index {k} is out of bounds (past the int64 range)")
+            _in_int64(k)
             axes += 1
         elif tk is slice:
             k = _check_slice(k)
@@ -258,9 +263,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                 raise IndexError("a Python bool is not an array API index; use a 0-d "
                                  "boolean array as a mask")
             try:
-                k = strict_int(k, "an index")  # NumPy integers and the like
-                if not -1 << 63 <= k < 1 << 63:
-                    raise IndexError(f"index {k} is out of bounds (past the int64 range)")
+                k = _in_int64(strict_int(k, "an index"))  # NumPy integers and the like
             except TypeError:
                 raise IndexError(
                     f"{tk.__name__} is not an array API index: use integers, slices, ..., None, "

@@ -434,7 +434,7 @@ def _leaves(obj: Any) -> list[Any]:
     """The scalars of a scalar or nested sequence (any Sequence NumPy reads as one, such as
     a range: a check of lists and tuples alone let range(2**63, ...) wrap to negatives)."""
     if isinstance(obj, (list, tuple, range)) or (isinstance(obj, Sequence) and not isinstance(
-            obj, (str, bytes, bytearray, memoryview, array.array, ndarray))):
+            obj, (str, bytes, bytearray, memoryview, array.array))):
         return [e for item in obj for e in _leaves(item)]
     return [obj]
 

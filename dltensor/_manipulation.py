@@ -147,11 +147,7 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
             # wraps negative here, which NumPy refuses with ValueError.
             repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
     else:
-        try:
-            repeats = strict_int(repeats, "repeats")
-        except TypeError:
-            raise TypeError(f"repeat needs repeats to be an int or an integer array, not "
-                            f"{repeats!r}") from None
+        repeats = strict_int(repeats, "repeat's repeats (else an integer array)")
     result: ndarray = _repeat(x, repeats, axis=axis)
     return result
 
@@ -208,15 +204,10 @@ def _dimension(d: Any) -> int | None:
     """A shape's entry: None (unknown), or a non-negative int (a NumPy one made Python's)."""
     if d is None:
         return None
-    try:
-        n = strict_int(d, "a dimension")
-    except TypeError:
-        raise TypeError(f"a dimension is an int or None, not {d!r}") from None
+    n = strict_int(d, "a dimension (else None)")
     if n < 0:
         raise ValueError(f"a dimension cannot be negative: {n}")
     return n
-
-
 
 
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:

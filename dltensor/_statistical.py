@@ -54,10 +54,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> nd
     dev = x._device
     a = native(x)
     if a.ndim == 0:
-        if name.startswith("cumulative"):  # as NumPy: a 0-d array's one element, in 1-D
-            a = a.reshape(1)  # (array-api-compat's include_initial assumes an axis)
-        else:
-            refuse_axes_of_0d(name, kwargs.get("axis"))
+        refuse_axes_of_0d(name, kwargs.get("axis"))
     r = getattr(namespace_for(dev), name)(a, dtype=native_dtype(dtype), **kwargs)
     result: ndarray = wrap_result(r, dev)
     return result
@@ -67,15 +64,24 @@ def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | Non
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
-    return _with_dtype("cumulative_sum", x, dtype, axis=axis, include_initial=include_initial)
+    return _with_dtype("cumulative_sum", _one_d(x), dtype, axis=axis,
+                       include_initial=include_initial)
 
 
 def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    return _with_dtype("cumulative_prod", x, dtype, axis=axis,
+    return _with_dtype("cumulative_prod", _one_d(x), dtype, axis=axis,
                        include_initial=include_initial)
+
+
+def _one_d(x: ndarray) -> ndarray:
+    """A 0-d array as NumPy's cumulative functions take it: its one element, in 1-D
+    (array-api-compat's include_initial assumes an axis)."""
+    if isinstance(x, ndarray) and x.ndim == 0:
+        return wrap_result(native(x).reshape(1), x._device)  # type: ignore[no-any-return]
+    return x
 
 
 @delegating

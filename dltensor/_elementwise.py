@@ -636,16 +636,24 @@ _matmul = _make_binary("__matmul__", "numeric", "matmul", ("F", _matmul_extensio
                        operator=True)
 
 
+def _matmul_other(name: str, other: object) -> bool:
+    """Whether ``other`` is an operand of @ (an array); NumPy's types are refused in our words
+    (as by the element-wise operators), anything else is left to Python (NotImplemented)."""
+    if isinstance(other, _NUMPY_TYPES):
+        raise _type_error(name, "numeric", other, unary=True)
+    return isinstance(other, ndarray)
+
+
 def _matmul_operator(self: ndarray, other: object, /) -> Any:
-    return _matmul(self, other) if isinstance(other, ndarray) else NotImplemented
+    return _matmul(self, other) if _matmul_other("__matmul__", other) else NotImplemented
 
 
 def _rmatmul_operator(self: ndarray, other: object, /) -> Any:
-    return _matmul(other, self) if isinstance(other, ndarray) else NotImplemented
+    return _matmul(other, self) if _matmul_other("__rmatmul__", other) else NotImplemented
 
 
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
-    if not isinstance(other, ndarray):
+    if not _matmul_other("__imatmul__", other):
         return NotImplemented
     r = _matmul(self, other)
     if r.dtype is not self.dtype or r.shape != self.shape:

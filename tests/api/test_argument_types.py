@@ -129,7 +129,8 @@ def test_numpy_scalars_are_weak_python_scalars(s):
 def test_numpy_arrays_in_operators_are_refused_in_our_words():
     # (NumPy's own message would be "operand 'ndarray' does not support ufuncs")
     x = dt.ones(2)
-    for op in (lambda: x + np.ones(2), lambda: np.ones(2) + x, lambda: x < np.ones(2)):
+    for op in (lambda: x + np.ones(2), lambda: np.ones(2) + x, lambda: x < np.ones(2),
+               lambda: x @ np.ones(2), lambda: np.ones(2) @ x):
         with pytest.raises(TypeError, match="numpy.ndarray.*dltensor.asarray"):
             op()
 

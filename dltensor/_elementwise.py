@@ -134,8 +134,8 @@ def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
     scalar = python_scalar(x)
     if scalar is not None:
         return scalar
-    if operator and not isinstance(x, _NUMPY_TYPES):
-        return NotImplemented
+    if operator and (not isinstance(x, _NUMPY_TYPES) or isinstance(x, (str, bytes))):
+        return NotImplemented  # (NumPy's str_ and bytes_ are left to Python, as str is)
     raise _type_error(name, category, x)
 
 

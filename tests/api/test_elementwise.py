@@ -442,6 +442,8 @@ def test_comparison_with_foreign_types_is_not_implemented():
     x = dt.asarray(np.arange(3.0))
     assert x.__eq__("a") is NotImplemented and x.__ne__(None) is NotImplemented
     assert (x == "a") is False and (x != None) is True  # noqa: E711
+    # NumPy's str_ and bytes_ are strings: foreign too (they raised TypeError)
+    assert (x == np.str_("a")) is False and (x != np.bytes_(b"a")) is True
     assert x.__add__("a") is NotImplemented and x.__radd__([1]) is NotImplemented
     with pytest.raises(TypeError):
         x + "a"

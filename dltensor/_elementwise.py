@@ -26,7 +26,7 @@ from ._array import ndarray
 from ._devices import CPU
 from ._dispatch import NULL_CONTEXT, common_device, on, type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype
-from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION
+from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
@@ -160,11 +160,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                 raise _type_error(name, category, x2)
             rt = da if da is db or da == db else NUMPY_PROMOTION.get((da, db))
             if rt is None:
-                why = "no signed integer with uint64" if da.kind in "iu" and db.kind in "iu" \
-                    else "it mixes no kinds"
-                raise TypeError(f"{name}: {FROM_NUMPY[da].name} and {FROM_NUMPY[db].name} have "
-                                f"no promotion in the array API ({why}); convert one with "
-                                "astype()")
+                raise no_promotion(name, FROM_NUMPY[da], FROM_NUMPY[db])
             return a, b, rt, dev
         scalar = _scalar_operand(name, category, x2, operator)
         if scalar is NotImplemented:

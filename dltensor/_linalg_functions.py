@@ -13,7 +13,7 @@ from typing import Any
 from ._array import ndarray, wrap
 from ._dispatch import check_device, namespace_for, wrap_result
 from ._devices import Device
-from ._dtypes import PROMOTION
+from ._dtypes import PROMOTION, no_promotion
 from ._elementwise import _matmul
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
@@ -42,8 +42,7 @@ def require_pair(name: str, x1: ndarray, x2: ndarray, kinds: frozenset[Any] = NU
     require(name, x2, kinds)
     d1, d2 = x1.dtype, x2.dtype
     if d1 is not d2 and (d1, d2) not in PROMOTION:
-        raise TypeError(f"{name}: {d1.name} and {d2.name} cannot be promoted together (the "
-                        "array API defines no promotion across kinds); cast one with astype")
+        raise no_promotion(name, d1, d2)
     return check_device(x1, x2)
 
 

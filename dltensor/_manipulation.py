@@ -14,7 +14,7 @@ from ._array import copy_flag, ndarray
 from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
 from ._dispatch import strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
-from ._dtypes import NUMPY_PROMOTION
+from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -23,17 +23,14 @@ __all__ = [
 ]
 
 
-def result_dtype(arrays: Sequence[Any]) -> Any:
+def result_dtype(name: str, arrays: Sequence[Any]) -> Any:
     """The spec's promoted backend dtype of ``arrays``; TypeError where it defines none."""
     dt = arrays[0].dtype
     for a in arrays[1:]:
         if a.dtype != dt:
             r = NUMPY_PROMOTION.get((dt, a.dtype))
             if r is None:
-                names = ", ".join(sorted({str(b.dtype) for b in arrays}))
-                raise TypeError(f"arrays of dtypes {names} have no common dtype in the array "
-                                "API (it mixes no kinds, and no signed integer with uint64); use "
-                                "astype() first")
+                raise no_promotion(name, *(FROM_NUMPY[b.dtype] for b in arrays))
             dt = r
     return dt
 
@@ -51,7 +48,7 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
     natives = [native(a) for a in arrays]
     # NumPy would promote int64 with uint64 to float64, or ints with floats: the spec does not.
     result: ndarray = wrap_result(getattr(namespace_for(dev), name)(
-        natives, axis=axis, dtype=result_dtype(natives)), dev)
+        natives, axis=axis, dtype=result_dtype(name, natives)), dev)
     return result
 
 

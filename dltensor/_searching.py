@@ -17,7 +17,7 @@ from ._devices import CPU, Device
 from ._dispatch import check_device, delegating, expect_array, namespace_for, native, on
 from ._dispatch import wrap_result
 from ._dtype_functions import scalar_dtype
-from ._dtypes import NUMPY_PROMOTION
+from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -102,8 +102,7 @@ def _where(dev: Device, condition: ndarray, x1: Any, x2: Any, x1_array: bool,
         if a1.dtype != a2.dtype:
             dt = NUMPY_PROMOTION.get((a1.dtype, a2.dtype))
             if dt is None:
-                raise TypeError(f"{a1.dtype} and {a2.dtype} cannot be promoted together (the "
-                                "array API defines no promotion across kinds)")
+                raise no_promotion("where", FROM_NUMPY[a1.dtype], FROM_NUMPY[a2.dtype])
             a1, a2 = a1.astype(dt, copy=False), a2.astype(dt, copy=False)
     elif x1_array:
         a1 = native(x1)

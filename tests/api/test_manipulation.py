@@ -63,7 +63,7 @@ def test_join_refuses_promotions_the_spec_lacks(a, b):
         return
     x, y = dlt.asarray(np.ones(2, a)), dlt.asarray(np.ones(2, b))
     for join in (dlt.concat, dlt.stack):
-        with pytest.raises(TypeError, match="no common dtype"):
+        with pytest.raises(TypeError, match=r"(concat|stack): .* have no promotion in the array"):
             join([x, y])
 
 
@@ -189,7 +189,7 @@ def test_unstack_of_a_0d_array_is_an_axis_error():
 def test_join_messages_name_the_inputs_dtypes():
     xs = [dlt.ones(1, dtype=dlt.int8), dlt.ones(1, dtype=dlt.uint8),
           dlt.asarray(np.ones(1, np.uint64))]
-    with pytest.raises(TypeError, match="int8, uint64, uint8") as e:
+    with pytest.raises(TypeError, match="concat: int8, uint8 and uint64 have no promotion") as e:
         dlt.concat(xs)
     assert "int16" not in str(e.value)  # (an intermediate the user never wrote)
 

@@ -173,18 +173,23 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension 0")
 
 
-def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None
-                   ) -> Callable[..., Any]:
+def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None,
+                   signature: inspect.Signature | None = None) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2).
     For those with an ``axis`` parameter (``axis_at`` not None: its index in ``args`` when it
-    may be passed by position, as squeeze's, else -1), a 0-d array refuses any axis but None."""
+    may be passed by position, as squeeze's, else -1), a 0-d array refuses any axis but None.
+    With the spec's ``signature``, calls outside it are refused (see ``_outside``)."""
     has_axis = axis_at is not None
     axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
     funcs: dict[Device, Callable[..., Any]] = {}
+    n_args, keywords = _accepted(signature)
 
     def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if len(args) > n_args or kwargs and keywords is not None and \
+                not keywords.issuperset(kwargs):
+            raise _outside(name, signature, x, args, kwargs)
         if type(x) is not ndarray:
             expect_array(name, x)
             return generic(x, *args, **kwargs)
@@ -201,6 +206,32 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
 
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def _accepted(signature: inspect.Signature | None) -> tuple[float, frozenset[str] | None]:
+    """How many arguments may follow the first by position, and the keywords accepted (None:
+    any, for dltensor's own calls, which pass no signature)."""
+    params = list(signature.parameters.values())[1:] if signature else []
+    if signature is None or any(p.kind is p.VAR_POSITIONAL for p in params):
+        return float("inf"), None
+    return (sum(p.kind is not p.KEYWORD_ONLY for p in params),
+            frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY))
+
+
+def _outside(name: str, signature: inspect.Signature | None, x: Any, args: tuple[Any, ...],
+             kwargs: dict[str, Any]) -> TypeError:
+    """The TypeError for a call outside the spec's signature: a keyword-only parameter given by
+    position, or one of NumPy's own (``out=``, ``initial=``, ``where=``, ``kind=``), which the
+    backend would take and answer for something else."""
+    assert signature is not None  # (only calls checked against one get here)
+    try:
+        signature.bind(x, *args, **kwargs)
+    except TypeError as e:
+        plain = signature.replace(parameters=[p.replace(annotation=p.empty) for p in
+                                              signature.parameters.values()],
+                                  return_annotation=signature.empty)
+        return TypeError(f"{name}() {e}; the array API's signature is {name}{plain}")
+    raise AssertionError("a call refused by its signature's counts that binds to it")
 
 
 def _expecting_arrays(name: str, f: Callable[..., Any], params: list[inspect.Parameter]
@@ -233,9 +264,10 @@ def delegating(template: _F) -> _F:
                   and not any("ndarray" in str(p.annotation) for p in params[1:]))
     if only_first:
         axis = sig.parameters.get("axis")
-        f = (delegate_first(template.__name__) if axis is None else delegate_first(
-            template.__name__, -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1,
-            None if axis.default is axis.empty else axis.default))
+        f = (delegate_first(template.__name__, signature=sig) if axis is None else
+             delegate_first(template.__name__,
+                            -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1,
+                            None if axis.default is axis.empty else axis.default, sig))
     else:
         f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)

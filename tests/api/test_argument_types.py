@@ -35,8 +35,9 @@ def _takes_a_scalar_first(params):
         params[0].annotation == "Any" and len(required) == 2)
 
 
-def _call(f, params, first, x=None):
-    """f(first, ...), with ``x`` (default: a CPU array) for the other array parameters."""
+def _call(f, params, first, x=None, **extra):
+    """f(first, ..., **extra), with ``x`` (default: a CPU array) for the other array
+    parameters."""
     x = dt.ones((2, 2)) if x is None else x
     args = [first]
     for p in params[1:]:
@@ -46,7 +47,7 @@ def _call(f, params, first, x=None):
             args.append({"shape": (4,), "repetitions": (2,), "repeats": 2, "axes": (1, 0),
                          "source": 0, "destination": 1, "n": 2}.get(p.name, x))
     kwargs = {p.name: x for p in params if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
-    return f(*args, **kwargs)
+    return f(*args, **kwargs, **extra)
 
 
 @pytest.mark.parametrize("f, params", list(_array_first_functions()))
@@ -56,6 +57,19 @@ def test_a_non_array_where_an_array_belongs_is_a_type_error(f, params, first):
         pytest.skip("takes a Python scalar there")
     with pytest.raises(TypeError):
         _call(f, params, first)
+
+
+@pytest.mark.parametrize("f, params", list(_array_first_functions()))
+def test_arguments_outside_the_spec_signature_are_type_errors(f, params):
+    # The spec's keyword-only parameters are not positional, and NumPy's own (out=, initial=,
+    # where=...) are not parameters: passed on to NumPy they answered for something else.
+    x = dt.ones((2, 2))
+    if not any(p.kind is p.VAR_POSITIONAL for p in params):
+        n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        with pytest.raises(TypeError, match="positional argument"):
+            f(*[x] * (n + 1))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'out'"):
+        _call(f, params, x, out=None)
 
 
 def test_the_check_covers_the_whole_namespace():

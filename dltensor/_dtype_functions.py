@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from ._array import ndarray
+from ._array import copy_flag, ndarray
 from ._devices import Device
 from ._dtypes import FROM_NUMPY, PROMOTION, DType
 from ._interop import computed, move
@@ -121,13 +121,11 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     if not isinstance(x, ndarray):
         raise TypeError(f"astype takes a dltensor array, not {type(x).__name__}")
     _check_dtype(dtype, "astype")
-    if copy is not True and copy is not False:
-        raise TypeError(f"astype: copy must be True or False, not {copy!r}")
+    if copy is None:  # (astype's copy is a bool; None, "if needed", is asarray's)
+        raise TypeError("astype: copy must be True or False, not None")
+    copy = bool(copy_flag(copy))
     src = x.dtype
-    if src.kind == "complex floating" and dtype.kind not in ("complex floating", "bool"):
-        # (to bool is defined: 0 + 0j is False, all else True)
-        raise TypeError(f"astype: casting {src.name} to {dtype.name} would drop the imaginary "
-                        "part; cast real(x) or imag(x) instead")
+    refuse_complex_to_real("astype", src, dtype)
     if device is not None:
         from ._devices import as_device
         dev = as_device(device)
@@ -138,6 +136,14 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         return x
     target = dtype.numpy
     return computed(x, (lambda a: a.copy()) if dtype is src else (lambda a: a.astype(target)))
+
+
+def refuse_complex_to_real(name: str, src: DType, dtype: DType) -> None:
+    """TypeError for a cast of complex to a real dtype, which the spec's astype says should not
+    be permitted (it would drop the imaginary parts; to bool is defined: 0 + 0j is False)."""
+    if src.kind == "complex floating" and dtype.kind not in ("complex floating", "bool"):
+        raise TypeError(f"{name}: casting {src.name} to {dtype.name} would drop the imaginary "
+                        "part; cast real(x) or imag(x) instead")
 
 
 def can_cast(from_: DType | ndarray, to: DType, /) -> bool:

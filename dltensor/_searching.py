@@ -47,8 +47,9 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
                  sorter: ndarray | None = None) -> ndarray:
     """Indices where the elements of ``x2`` would be inserted to keep sorted ``x1`` sorted."""
     if side not in ("left", "right"):
-        raise ValueError(f"side must be 'left' or 'right', not {side!r}")
-    expect_array("searchsorted", x1)
+        raise (ValueError if isinstance(side, str) else TypeError)(
+            f"side must be 'left' or 'right', not {side!r}")
+    expect_array("searchsorted", x1, *(() if sorter is None else (sorter,)))
     dev = check_device(x1, *(a for a in (x2, sorter) if isinstance(a, ndarray)))
     ns = namespace_for(dev)
     a1 = native(x1)

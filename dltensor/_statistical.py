@@ -19,6 +19,7 @@ from ._array import ndarray, wrap
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
+from ._dtype_functions import refuse_complex_to_real
 from ._dtypes import DType
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
@@ -55,7 +56,10 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> nd
     a = native(x)
     if a.ndim == 0:
         refuse_axes_of_0d(name, kwargs.get("axis"))
-    r = getattr(namespace_for(dev), name)(a, dtype=native_dtype(dtype), **kwargs)
+    nd = native_dtype(dtype)
+    if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
+        refuse_complex_to_real(name, x.dtype, dtype)
+    r = getattr(namespace_for(dev), name)(a, dtype=nd, **kwargs)
     result: ndarray = wrap_result(r, dev)
     return result
 

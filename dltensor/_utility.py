@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import delegate, expect_array
+from ._dispatch import delegate, expect_array, native
+from ._manipulation import result_dtype
 
 __all__ = ["all", "any", "diff"]
 
@@ -28,8 +29,9 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
          append: ndarray | None = None) -> ndarray:
     """The ``n``-th forward difference of ``x`` along ``axis`` (``prepend``/``append`` are
     joined to ``x`` first)."""
-    expect_array("diff", x)
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
+    expect_array("diff", x, *edges.values())
+    result_dtype("diff", [native(a) for a in (x, *edges.values())])  # (spec promotion only)
     result: ndarray = _diff(x, axis=axis, n=n, **edges)
     return result

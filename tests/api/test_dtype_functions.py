@@ -236,3 +236,12 @@ def test_result_type_checks_python_ints_fit_as_the_operators_do(dtype, value):
     with pytest.raises(OverflowError):
         dt.asarray([1], dtype=dtype) + value
     assert dt.result_type(dtype, 1) == dtype
+
+
+def test_astype_copy_takes_numpy_bools_as_asarray_does_but_not_none():
+    x = dt.asarray([1, 2], dtype=dt.int32)
+    y = dt.astype(x, dt.int32, copy=np.False_)
+    assert y is x
+    for bad in (None, 1, "no"):
+        with pytest.raises(TypeError, match="copy"):
+            dt.astype(x, dt.int32, copy=bad)

@@ -168,3 +168,14 @@ def test_sorting_a_0d_array_is_an_axis_error(fn):
         fn(dlt.asarray(3.0))
     with pytest.raises(IndexError):
         fn(dlt.asarray(3.0), descending=True)
+
+
+def test_searchsorted_checks_side_and_sorter_types():
+    x1, x2 = dlt.asarray([3, 1, 2]), dlt.asarray([2])
+    with pytest.raises(TypeError, match="dltensor arrays"):  # (NumPy took the list)
+        dlt.searchsorted(x1, x2, sorter=[1, 2, 0])
+    with pytest.raises(TypeError, match="side"):  # a wrong type, not a wrong value
+        dlt.searchsorted(x1, x2, side=1)
+    with pytest.raises(ValueError, match="side"):
+        dlt.searchsorted(x1, x2, side="middle")
+    assert np.asarray(dlt.searchsorted(x1, x2, sorter=dlt.asarray([1, 2, 0]))).tolist() == [1]

@@ -181,3 +181,23 @@ def test_no_degrees_of_freedom_left_is_nan(f):
             assert f(m, axis=0, correction=2).shape == (3,)
             assert f(m, axis=(0, 1), correction=6, keepdims=True).shape == (1, 1)
     assert float(f(x, correction=2)) > 0  # one degree left: finite
+
+
+def test_diff_joins_only_arrays_and_by_the_spec_promotion():
+    # NumPy joined a scalar or a list to x and promoted: uint8 with -1 gave int64.
+    x = dlt.asarray([1, 2], dtype=dlt.uint8)
+    for edge in (-1, [0], np.zeros(1, np.uint8)):
+        with pytest.raises(TypeError, match="dltensor arrays"):
+            dlt.diff(x, append=edge)
+    assert dlt.diff(x, prepend=dlt.asarray([0], dtype=dlt.uint16)).dtype is dlt.uint16
+    with pytest.raises(TypeError, match="no promotion"):
+        dlt.diff(dlt.asarray([1.0, 2.0]), prepend=dlt.asarray([0]))
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "cumulative_sum", "cumulative_prod"])
+def test_a_real_dtype_for_a_complex_reduction_is_refused_as_astype_refuses_it(name):
+    # x "should be cast to" dtype: NumPy dropped the imaginary parts (a ComplexWarning).
+    z = dlt.asarray([1 + 2j, 3 + 4j])
+    with pytest.raises(TypeError, match="imaginary"):
+        getattr(dlt, name)(z, dtype=dlt.float64)
+    assert getattr(dlt, name)(z, dtype=dlt.complex64).dtype is dlt.complex64

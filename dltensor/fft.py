@@ -15,7 +15,8 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import delegate
+from ._dispatch import AxisError, delegate, strict_int
+from ._interop import copied
 from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
 
@@ -31,10 +32,24 @@ _backend = {name: delegate(name, "fft") for name in __all__}
 
 def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> ndarray:
     require(name, x, kinds)
-    if kwargs.get("s") is not None and kwargs.get("axes") is None:
+    s, axes = kwargs.get("s"), kwargs.get("axes")
+    if s is not None and axes is None:
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
         raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "
                          "be None)")
+    if "axis" in kwargs and x.ndim == 0:  # (NumPy: "tuple index out of range")
+        raise AxisError(f"{name}: axis {kwargs['axis']} is out of bounds for an array of "
+                        "dimension 0")
+    if "axes" in kwargs and (x.ndim == 0 if axes is None else len(axes) == 0):
+        if name in ("rfftn", "irfftn"):  # (their last axis is halved: there must be one)
+            raise ValueError(f"{name} must transform at least one axis")
+        return copied(x)  # all of no axes: x as it is, a new array (NumPy returned x itself)
+    if name == "irfftn" and s is not None and axes is not None and len(s) and s[-1] == -1 and \
+            type(axes[-1]) is int and -x.ndim <= axes[-1] < x.ndim:
+        # -1: "all elements along axis i of the input must be used", so the last axis's output
+        # is 2 * (M - 1) long, as with s None (NumPy reads -1 as M, using M // 2 + 1 of them)
+        s = (*s[:-1], 2 * (x.shape[axes[-1]] - 1))
+        kwargs["s"] = s
     result: ndarray = _backend[name](x, **kwargs)
     return result
 
@@ -117,9 +132,15 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
         dtype = _DEFAULT_REAL_FLOAT
     elif type(dtype) is not DType or dtype.kind != "real floating":
         raise ValueError(f"dtype must be a real floating-point dltensor dtype, not {dtype!r}")
+    n = strict_int(n, "n")
+    if n < 0:
+        raise ValueError(f"n must be a window length, 0 or more, not {n}")
     dev = get_default_device() if device is None else as_device(device)
     # n values, made on the host: a device copy of them is the array asked for, not a move.
-    out = wrap(f(n, d=d).astype(dtype.numpy, copy=False))
+    # (n = 0: NumPy divides by zero; the spec's shapes are (0,) and (1,), rfftfreq's 0/0 NaN,
+    # as in PyTorch and JAX)
+    host = f(n, d=d) if n else np.full(0 if f is np.fft.fftfreq else 1, np.nan)
+    out = wrap(host.astype(dtype.numpy, copy=False))
     if dev == CPU:
         return out
     from ._interop import move
@@ -137,9 +158,4 @@ def ifftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndar
 
 
 def _shift(name: str, x: ndarray, axes: int | Sequence[int] | None) -> ndarray:
-    if getattr(x, "ndim", None) == 0 and axes in (None, ()):
-        # all of no axes: x as it is (NumPy fails to unpack its shape)
-        require(name, x, FLOATING)
-        from ._interop import copied
-        return copied(x)
-    return _transform(name, x, FLOATING, axes=axes)
+    return _transform(name, x, FLOATING, axes=(axes,) if type(axes) is int else axes)

@@ -10,12 +10,14 @@ takes a dltensor dtype.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import delegate
+from ._dispatch import delegate, strict_int
+from ._interop import copied
 from ._dtypes import DType, int64
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
@@ -148,6 +150,9 @@ def matrix_norm(x: ndarray, /, *, keepdims: bool = False,
 def matrix_power(x: ndarray, n: int, /) -> ndarray:
     """Each square matrix raised to the integer power ``n`` (negative: of its inverse)."""
     require("matrix_power", x, FLOATING)
+    n = strict_int(n, "matrix_power's n")  # (CuPy takes only Python ints)
+    if n == 1:  # NumPy returns x itself, not a new array
+        return copied(x)
     result: ndarray = _backend["matrix_power"](x, n)
     return result
 
@@ -239,5 +244,7 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
 def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
                 keepdims: bool = False, ord: int | float = 2) -> ndarray:
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Real):  # (NumPy took a list)
+        raise TypeError(f"vector_norm's ord must be an int or a float, not {ord!r}")
     result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
     return result

@@ -322,3 +322,57 @@ def test_qr_takes_the_spec_modes_only():
     for mode in ("raw", "r", "economic"):
         with pytest.raises(ValueError, match="mode"):
             dlt.linalg.qr(dlt.asarray(R), mode=mode)
+
+
+def test_results_that_numpy_returns_as_the_input_itself_are_new_arrays():
+    # matrix_power(x, 1) and fftn over no axes returned x's own buffer: a write to the
+    # result changed the input (PyTorch copies).
+    x = dlt.asarray([[2.0, 1.0], [1.0, 3.0]])
+    c = dlt.asarray([1 + 0j, 2 + 0j])
+    for result, source in ((dlt.linalg.matrix_power(x, 1), x), (dlt.fft.fftn(c, axes=()), c),
+                           (dlt.fft.ifftn(dlt.asarray(c[0]), axes=None), c)):
+        before = np.asarray(source).copy()
+        result[...] = 7
+        assert np.asarray(source).tolist() == before.tolist()
+    assert np.asarray(dlt.linalg.matrix_power(x, np.int64(2))).tolist() == [[5.0, 5.0], [5.0, 10.0]]
+    with pytest.raises(TypeError, match="int"):
+        dlt.linalg.matrix_power(x, 1.0)
+
+
+def test_transforms_with_no_axis_to_transform_say_so():
+    with pytest.raises(IndexError, match="dimension 0"):  # (an AxisError: an invalid axis)
+        dlt.fft.fft(dlt.asarray(1 + 0j))
+    for f, x in ((dlt.fft.rfftn, dlt.ones(2)), (dlt.fft.irfftn, dlt.ones(2, dtype=dlt.complex64))):
+        with pytest.raises(ValueError, match="at least one axis"):
+            f(x, axes=())
+        with pytest.raises(ValueError, match="at least one axis"):
+            f(x[0])
+
+
+def test_irfftn_s_of_minus_one_uses_every_input_element():
+    # The spec: "If n equals M[i] or -1, all elements along axis i ... must be used", so the
+    # last axis's output is 2 * (M - 1) long, as PyTorch has it (NumPy made it M).
+    c = np.random.default_rng(0).standard_normal((4, 5)) + 0j
+    got = dlt.fft.irfftn(dlt.asarray(c), s=(-1,), axes=(1,))
+    assert got.shape == (4, 8)
+    assert np.allclose(np.asarray(got), np.fft.irfftn(c, s=(8,), axes=(1,)))
+
+
+def test_frequencies_of_an_empty_window():
+    # NumPy divided by zero; PyTorch and JAX give the spec's shapes (n,) and (n // 2 + 1,).
+    assert dlt.fft.fftfreq(0).shape == (0,)
+    r = dlt.fft.rfftfreq(0)
+    assert r.shape == (1,) and np.isnan(np.asarray(r)).all()
+    for f in (dlt.fft.fftfreq, dlt.fft.rfftfreq):
+        with pytest.raises(ValueError):
+            f(-1)
+        with pytest.raises(TypeError):
+            f(2.5)
+
+
+def test_vector_norm_ord_is_a_real_number():
+    x = dlt.asarray([3.0, 4.0])
+    for bad in ([0], True, "fro", None):
+        with pytest.raises(TypeError, match="ord"):  # (NumPy took [0], giving [inf])
+            dlt.linalg.vector_norm(x, ord=bad)
+    assert float(dlt.linalg.vector_norm(x, ord=np.int64(1))) == 7.0

@@ -84,6 +84,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
                                 f"{npdt}")
         if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
             return _make("full", device, (1,), lo, dtype=npdt)
+        if step_ < 0 and npdt.kind == "u":
+            # Counted up, then reversed: CuPy casts the step to the dtype (uint8(-1) overflows)
+            up = _make("arange", device, lo + (n - 1) * step_, lo + 1, -step_, dtype=npdt)
+            return _make("flip", up._device, up._compute()).__copy__()
     return _make("arange", device, lo, hi, step_, dtype=npdt or np.dtype(np.float64))
 
 
@@ -213,8 +217,24 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
         npdt = native_dtype(dtype)
-    return _make("linspace", device, *bounds, num, dtype=npdt,
-                 endpoint=endpoint)
+    dev, ns, ctx = target(device)
+    with ctx:
+        if dev.device_type == DLDeviceType.kDLCUDA and np.dtype(npdt).kind == "c":
+            r = linspace_by_parts(ns, bounds, num, npdt, endpoint)
+        else:
+            r = ns.linspace(*bounds, num, dtype=npdt, endpoint=endpoint)
+        result: ndarray = wrap_result(r, dev)
+    return result
+
+
+def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool) -> Any:
+    """A complex linspace as two real ones: CuPy's takes float() of the complex step. (Each
+    part in float64, then cast, as NumPy computes a complex64 linspace in complex128.)"""
+    parts = [ns.linspace(*(complex(b).real if i == 0 else complex(b).imag for b in bounds),
+                         num, dtype=np.float64, endpoint=endpoint) for i in (0, 1)]
+    out = ns.empty((num,), dtype=dtype)
+    out.real[...], out.imag[...] = parts
+    return out
 
 
 def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:

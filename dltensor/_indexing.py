@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._devices import CPU
+from ._devices import CPU, Device
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import FROM_NUMPY, PROMOTION
@@ -49,6 +49,8 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         if x.ndim != 1:
             raise ValueError(f"take on a {x.ndim}-D array needs an axis")
         axis = 0
+    _check_bounds(indices._compute(), x.shape[axis] if -x.ndim <= axis < x.ndim else None,
+                  x._device)
     result: ndarray = wrap_result(
         namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis), x._device)
     return result
@@ -60,6 +62,8 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
     if indices.ndim != x.ndim:
         raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
                          f"not {indices.ndim}")
+    _check_bounds(indices._compute(), x.shape[axis] if -x.ndim <= axis < x.ndim else None,
+                  x._device)
     result: ndarray = wrap_result(namespace_for(x._device).take_along_axis(
         x._compute(), indices._compute(), axis=axis), x._device)
     return result
@@ -72,7 +76,6 @@ def _check_indices(name: str, x: object, indices: object) -> None:
     check_device(x, indices)
     if indices.dtype.kind not in _INTEGER_KINDS:
         raise TypeError(f"{name} needs integer indices, not {indices.dtype.name}")
-    _check_intp(indices._compute())
 
 
 # --- x[key] -------------------------------------------------------------------------------------
@@ -122,7 +125,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                          "dltensor.asarray(x, copy=True)")
     tk = type(key)
     if not ((tk is int or tk is slice) and a.ndim == 1):
-        key = _backend_key(self, key, True)
+        with on(self._device):  # (a GPU's index checks run on the array's GPU)
+            key = _backend_key(self, key, True)
     elif tk is slice:
         key = _check_slice(key)
     if self._device is CPU:
@@ -198,11 +202,25 @@ def _in_int64(i: int) -> int:
     return i
 
 
-def _check_intp(k: Any) -> None:
-    """uint64 index arrays: NumPy casts them to intp, wrapping 2**64 - 1 to -1 (the last
-    element, silently); such an index is out of bounds of any axis."""
-    if k.dtype == np.uint64 and k.size and int(k.max()) > np.iinfo(np.intp).max:
-        raise IndexError(f"index {int(k.max())} is out of bounds (past the largest intp)")
+def _check_bounds(k: Any, n: int | None, dev: Device) -> None:
+    """Integer index array ``k`` for an axis of size ``n`` (None: an axis that is not there,
+    which the backend reports): IndexError for any index outside [-n, n).
+
+    NumPy checks them itself, except uint64 ones past intp, which it casts to intp, wrapping
+    2**64 - 1 to -1 (the last element, silently). CuPy checks none: it wraps every index
+    (its take computes ``i % n``), so on a GPU all are checked here (two reductions)."""
+    if not k.size:
+        return
+    if type(k) is _np_ndarray:
+        if k.dtype == np.uint64 and int(k.max()) > np.iinfo(np.intp).max:
+            raise IndexError(f"index {int(k.max())} is out of bounds (past the largest intp)")
+        return
+    if n is None:
+        return
+    with on(dev):  # (the reductions run on the indices' GPU)
+        lo, hi = int(k.min()), int(k.max())
+    if hi >= n or lo < -n:
+        raise _out_of_bounds(hi if hi >= n else lo, n)
 
 
 def _check_slice(s: slice) -> slice:
@@ -249,15 +267,17 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                 axes += k.ndim
             elif kind in _INTEGER_KINDS:
                 # A 0-d integer array is an integer (the spec says so), here and beside slices.
-                int_array = int_array or k.ndim != 0
+                if k.ndim:  # (a 0-d one becomes an int below, which the backend checks)
+                    int_array = True
+                    _check_bounds(k._compute(), x.shape[axes] if axes < x.ndim else None,
+                                  x._device)
                 axes += 1
-                _check_intp(k._compute())
             else:
                 raise IndexError(f"index arrays must have an integer or bool dtype, "
                                  f"not {k.dtype.name}")
             k = k._compute()
-            if k.ndim == 0 and type(k) is _np_ndarray and kind != "bool":
-                k = int(k)  # a view, as for an int (CuPy's stay arrays: int() syncs)
+            if k.ndim == 0 and kind != "bool":
+                k = _in_int64(int(k))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
             if tk is bool or tk is np.bool_:
                 raise IndexError("a Python bool is not an array API index; use a 0-d "

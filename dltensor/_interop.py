@@ -387,10 +387,14 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         raise TypeError("dltensor arrays hold numbers, not strings")
     try:
         a = np.asarray(obj) if dtype is None else np.asarray(obj, dtype=dtype.numpy)
-    except BufferError:
-        # A sequence holding arrays NumPy cannot read (CUDA): built from their host copies
-        # and placed on their device, where a sequence of arrays belongs.
+    except (BufferError, TypeError):
+        # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
+        # and PyTorch's TypeError): built from their host copies and placed on their device,
+        # where a sequence of arrays belongs.
+        obj = _foreign_taken(obj)
         devices = _devices_in(obj)
+        if not devices - {CPU}:
+            raise  # (nothing on a device NumPy cannot read: NumPy's own error stands)
         if len(devices) != 1:
             raise ValueError(f"cannot make one array of arrays on different devices "
                              f"({', '.join(sorted(map(str, devices)))})") from None
@@ -448,6 +452,15 @@ def _devices_in(obj: Any) -> set[Device]:
     return set()
 
 
+def _foreign_taken(obj: Any) -> Any:
+    """A nested sequence with each other library's DLPack array in it taken as an ndarray."""
+    if isinstance(obj, (list, tuple)):
+        return [_foreign_taken(e) for e in obj]
+    if hasattr(obj, "__dlpack_device__") and not isinstance(obj, (ndarray, np.ndarray)):
+        return asarray(obj)
+    return obj
+
+
 def _on_host(obj: Any) -> Any:
     """A nested sequence with each ndarray in it copied to the CPU."""
     if isinstance(obj, ndarray):
@@ -465,7 +478,9 @@ def _holds_arrays(obj: Any) -> bool:
     """Whether a sequence holds arrays, whose dtype (not the scalar default) must win."""
     if isinstance(obj, (list, tuple)):
         return any(_holds_arrays(e) for e in obj)
-    return isinstance(obj, (ndarray, np.ndarray, np.generic))
+    # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)
+    return isinstance(obj, (ndarray, np.ndarray, np.generic)) or hasattr(obj, "__dlpack__") \
+        or hasattr(obj, "__array__")
 
 
 def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,

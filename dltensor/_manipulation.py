@@ -12,7 +12,7 @@ from typing import Any
 
 from ._array import copy_flag, ndarray
 from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
-from ._dispatch import strict_int
+from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
@@ -142,7 +142,8 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
         if repeats.dtype.name == "uint64":
             # NumPy casts repeats to intp only safely, which uint64 is not. A count past 2**63
             # wraps negative here, which NumPy refuses with ValueError.
-            repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
+            with on(repeats._device):  # (CuPy's astype allocates on its current GPU)
+                repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
     else:
         repeats = strict_int(repeats, "repeat's repeats (else an integer array)")
     result: ndarray = _repeat(x, repeats, axis=axis)
@@ -154,7 +155,11 @@ _repeat = delegate("repeat")
 
 def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) -> ndarray:
     """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
-    result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
+    try:
+        result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
+    except AttributeError:  # CuPy's shape setter, which array-api-compat uses for copy=False
+        raise ValueError(f"reshape: no view of this array has shape {shape}; copy=False "
+                         "forbids the copy it needs") from None
     return result
 
 

@@ -8,11 +8,13 @@ with the spec's field names.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
+from ._dispatch import device_of, expect_array, namespace_for, native, on, wrap_result
 from ._dtype_functions import python_scalar, scalar_dtype
 from ._searching import scalar_array
 
@@ -79,11 +81,20 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     dev = device_of((a1, a2))
     ns = namespace_for(dev)
     n1, n2 = native(a1), native(a2)
-    # A float or complex scalar takes a floating array's dtype, as in equal() (isin is value
-    # equality): 0.1 is not in float64 terms among float32 0.1s. Ints compare exactly as they are.
-    if type(a1) in (float, complex) and n2.dtype.kind in "fc":
-        n1 = scalar_array(ns, dev, a1, scalar_dtype(a1, n2.dtype, "isin"))
-    elif type(a2) in (float, complex) and n1.dtype.kind in "fc":
-        n2 = scalar_array(ns, dev, a2, scalar_dtype(a2, n1.dtype, "isin"))
-    result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
+    with on(dev):  # (CuPy makes the scalar's array and computes on the arrays' GPU)
+        # A float or complex scalar takes a floating array's dtype, as in equal() (isin is
+        # value equality): 0.1 is not in float64 terms among float32 0.1s; beside an integer
+        # array it is a float64 or complex128 0-d array (CuPy's isin takes no Python float).
+        # Ints compare exactly as they are.
+        if type(a1) in (float, complex):
+            n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
+        elif type(a2) in (float, complex):
+            n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
+        result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
     return result
+
+
+def _scalar_dtype(value: Any, array_dtype: Any) -> Any:
+    if array_dtype.kind in "fc":
+        return scalar_dtype(value, array_dtype, "isin")
+    return np.dtype(type(value))

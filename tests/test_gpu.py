@@ -20,6 +20,7 @@ import pytest
 import dltensor as dt
 from dltensor import _dlpack
 from dltensor._devices import as_device
+from device_cases import CASES, assert_same, outcome
 
 
 def _gpu_count() -> int:
@@ -122,6 +123,23 @@ def test_compute_stays_on_the_device(cupy):
     for r in results:
         assert r.device == x.device, r
     np.testing.assert_allclose(np.asarray(results[0].to_device("cpu")), np.exp(np.arange(10.0)) + 1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_cuda_agrees_with_the_cpu(cupy, case):
+    # The same call on both devices (tests/device_cases.py): the same error class, or the same
+    # dtype, shape and values, made on the GPU. (tests/test_device_cases.py checks each case
+    # on the CPU in CI.)
+    assert_same(case, outcome(case, "cpu"), outcome(case, "cuda:0"), "cuda:0")
+
+
+@pytest.mark.skipif(N_GPUS < 2, reason="needs two GPUs")
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_the_second_gpu_agrees_while_the_first_is_current(cupy, case):
+    # CuPy computes and allocates on its current device: every call on cuda:1 arrays must
+    # run there, also while cuda:0 is current.
+    with cupy.cuda.Device(0):
+        assert_same(case, outcome(case, "cpu"), outcome(case, "cuda:1"), "cuda:1")
 
 
 def test_where_cupy_departs_from_the_spec(cupy):

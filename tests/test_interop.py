@@ -651,3 +651,13 @@ def test_an_array_only_object_asked_for_a_copy_is_copied_once():
     a = np.arange(4.0)
     y = dltensor.asarray(Counting(a), copy=True)
     assert Counting.asked == [True] and y.data_ptr != ptr(a)  # its own copy, not a second
+
+
+def test_a_list_of_other_libraries_arrays_keeps_their_dtype():
+    # As NumPy's arrays in a list do (and np.asarray, torch.stack): the arrays' dtype, not the
+    # Python-scalar default (a list of float32 PyTorch tensors made float64).
+    for seq in ([torch.ones(2), torch.zeros(2)], [jnp.ones(2, jnp.float32)],
+                [xs.ones(2, dtype=xs.float32)]):
+        got = dltensor.asarray(seq)
+        assert got.dtype == dltensor.float32 and got.shape == (len(seq), 2)
+    assert dltensor.asarray([torch.tensor(3, dtype=torch.int16)]).dtype == dltensor.int16

@@ -287,3 +287,22 @@ def test_copy_takes_numpy_bools():
         assert dlt.reshape(x, (2,), copy=flag).shape == (2,)
         assert np.from_dlpack(x.__dlpack__(copy=flag) and x).shape == (2,)
     assert dlt.asarray(x, copy=np.True_).data_ptr != x.data_ptr
+
+
+@pytest.mark.parametrize("bounds, num, endpoint, dtype", [
+    ((0, 1 + 2j), 5, True, np.complex128), ((1 - 1j, 3.5 + 2j), 7, False, np.complex64),
+    ((2j, -3), 1, True, np.complex128), ((0, 1j), 0, True, np.complex128)])
+def test_complex_linspace_by_parts_is_numpys(bounds, num, endpoint, dtype):
+    # The GPU path (CuPy's linspace takes float() of a complex step) builds the real and
+    # imaginary parts apart; run here with NumPy, it must give NumPy's values exactly.
+    from dltensor._creation import linspace_by_parts
+    got = linspace_by_parts(np, list(bounds), num, dtype, endpoint)
+    want = np.linspace(*bounds, num, dtype=dtype, endpoint=endpoint)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_unsigned_arange_counts_down():
+    # (made counting up, then reversed: CuPy casts a negative step to the unsigned dtype)
+    x = dlt.arange(10, 0, -3, dtype=dlt.uint8)
+    assert x.dtype is dlt.uint8 and np.asarray(x).tolist() == [10, 7, 4, 1]
+    assert np.asarray(x).flags.c_contiguous

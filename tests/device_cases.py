@@ -1,0 +1,288 @@
+"""Cases run on two devices and compared: the CUDA paths against the CPU's (tests/test_gpu.py).
+
+Each case is a function of a device that builds its inputs there and returns what one call
+gives; ``raises`` is the exception class the spec (and the CPU) gives, or None for a value.
+tests/test_device_cases.py runs every case on the CPU, so a case that does not do what it
+says fails in CI, not only on the rare machine with a GPU. Results are compared as host values
+with their dtype and shape (see ``outcome``), never by identity.
+
+The table covers the CUDA paths a static review found untested or wrong on CuPy: indices
+out of bounds (CuPy wraps them), complex linspace, unsigned arange counting down, reshape's
+copy=False, isin with float scalars, and one row per function family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+import dltensor as dt
+
+
+class Case(NamedTuple):
+    id: str
+    run: Callable[[str], Any]
+    raises: type[BaseException] | None = None
+    rtol: float = 1e-6
+
+
+def a(d: str, data: Any, dtype: Any = None) -> dt.ndarray:
+    """An array of ``data`` on device ``d``."""
+    return dt.asarray(np.asarray(data), dtype=dtype, device=d)
+
+
+def m(d: str) -> dt.ndarray:
+    """A symmetric positive-definite 3x3 matrix on ``d``."""
+    return a(d, [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+
+
+def z(d: str) -> dt.ndarray:
+    """Complex values where CuPy's formulas and the spec's special cases part."""
+    return a(d, [1e-20 + 1e-20j, -1e-10 + 2j, 3 - 0.5j, 0j, 1e3 + 1e3j])
+
+
+def _setitem(x: dt.ndarray, key: Any, value: Any) -> dt.ndarray:
+    x[key] = value
+    return x
+
+
+def _inplace(x: dt.ndarray, op: str, y: Any) -> dt.ndarray:
+    return getattr(x, f"__i{op}__")(y)
+
+
+def _reconstructed_qr(x: dt.ndarray) -> dt.ndarray:
+    q, r = dt.linalg.qr(x)
+    return q @ r
+
+
+def _reconstructed_svd(x: dt.ndarray) -> dt.ndarray:
+    u, s, vh = dt.linalg.svd(x, full_matrices=False)
+    return (u * s[..., None, :]) @ vh
+
+
+def _int_index(d: str) -> dt.ndarray:
+    return a(d, [0, 2, -1])
+
+
+R = np.arange(12.0).reshape(3, 4)
+CASES: list[Case] = [
+    # --- indexing: CuPy wraps out-of-bounds indices (its take computes i % n) -------------------
+    Case("getitem-int-array", lambda d: a(d, R)[_int_index(d), a(d, [1, 1, 3])]),
+    Case("getitem-int-array-out-of-bounds", lambda d: a(d, R)[a(d, [0, 3]), a(d, [0, 0])],
+         IndexError),
+    Case("getitem-int-array-negative-out-of-bounds", lambda d: a(d, [1.0, 2.0])[a(d, [-3])],
+         IndexError),
+    Case("getitem-uint64-past-intp", lambda d: a(d, [1.0, 2.0])[a(d, [2**64 - 1], dt.uint64)],
+         IndexError),
+    Case("getitem-0d-index-is-an-int", lambda d: a(d, R)[a(d, 1), 1:]),
+    Case("getitem-0d-index-out-of-bounds", lambda d: a(d, R)[a(d, 3), :], IndexError),
+    Case("getitem-mask", lambda d: a(d, R)[a(d, R) > 4]),
+    Case("getitem-slices", lambda d: a(d, R)[1:, ::-2]),
+    Case("setitem-int-array", lambda d: _setitem(a(d, R), (a(d, [0, 2]), a(d, [1, 3])), -1.0)),
+    Case("setitem-int-array-out-of-bounds",
+         lambda d: _setitem(a(d, R), (a(d, [0, 3]), a(d, [1, 3])), -1.0), IndexError),
+    Case("setitem-mask", lambda d: _setitem(a(d, R), a(d, R) > 6, a(d, 0.5))),
+    Case("setitem-negative-zero", lambda d: dt.copysign(1.0, _setitem(a(d, R), (0, 0), -0.0))),
+    Case("take", lambda d: dt.take(a(d, R), a(d, [3, 0, -1]), axis=1)),
+    Case("take-out-of-bounds", lambda d: dt.take(a(d, R), a(d, [4]), axis=1), IndexError),
+    Case("take-on-an-empty-axis", lambda d: dt.take(a(d, np.ones((2, 0))), a(d, [0]), axis=1),
+         IndexError),
+    Case("take-along-axis", lambda d: dt.take_along_axis(a(d, R), a(d, [[3], [0], [-4]]),
+                                                         axis=1)),
+    Case("take-along-axis-out-of-bounds",
+         lambda d: dt.take_along_axis(a(d, R), a(d, [[4], [0], [0]]), axis=1), IndexError),
+    # --- conversions -------------------------------------------------------------------------
+    Case("bool-int-float-complex-index",
+         lambda d: (bool(a(d, 2.0)), int(a(d, 7)), float(a(d, 0.5)), complex(a(d, 1j)),
+                    [0, 1, 2][a(d, 1)], f"{a(d, 0.25):.2f}", 3.0 in a(d, R), len(list(a(d, R))))),
+    Case("complex-of-real-nan", lambda d: complex(a(d, float("nan"))).imag),
+    # --- element-wise and operators ------------------------------------------------------------
+    Case("complex-fix-ups", lambda d: tuple(f(z(d)) for f in (
+        dt.expm1, dt.log1p, dt.tanh, dt.tan, dt.sign, dt.sqrt, dt.exp, dt.log, dt.acosh)),
+         rtol=1e-9),
+    Case("pow-and-floor-divide", lambda d: (a(d, [2, -3, 5]) ** a(d, [3, 2, 0]),
+                                            a(d, [7, -7, 0]) // a(d, [2, 2, 3]),
+                                            a(d, [7.0, -7.0, 1.0]) // a(d, [0.0, 2.0, -0.0]),
+                                            a(d, [5, -5], dt.int8) % 3)),
+    Case("integer-pow-negative-exponent", lambda d: a(d, [2]) ** a(d, [-1]), ValueError),
+    Case("scalars-are-weak", lambda d: (a(d, [1, 2], dt.uint8) + 255, a(d, [1.5], dt.float32) * 3,
+                                        a(d, [1], dt.float32) + 1j, 2 ** a(d, [0.5], dt.float32))),
+    Case("scalar-out-of-range", lambda d: a(d, [1], dt.uint8) + 256, OverflowError),
+    Case("clip-int", lambda d: dt.clip(a(d, [-5, 0, 300], dt.int16), min=-2, max=7)),
+    Case("clip-nan-bound", lambda d: dt.clip(a(d, [1.0, 2.0]), max=a(d, float("nan")))),
+    Case("where-scalars", lambda d: (dt.where(a(d, [True, False]), 1.5, a(d, [0.0, -0.0])),
+                                     dt.where(a(d, [False]), a(d, [1.0]), -0.0))),
+    Case("inplace-operators", lambda d: (_inplace(a(d, R), "add", 1.0),
+                                         _inplace(a(d, R), "mul", a(d, R)),
+                                         _inplace(a(d, [7, 8]), "floordiv", 2),
+                                         _inplace(a(d, [1, 2]), "lshift", a(d, [1, 3])),
+                                         _inplace(a(d, np.eye(2)), "matmul", a(d, 2 * np.eye(2))))),
+    Case("inplace-would-change-dtype", lambda d: _inplace(a(d, [1, 2]), "add", 1.5), TypeError),
+    Case("inplace-would-broadcast-self", lambda d: _inplace(a(d, [1.0]), "add", a(d, [1.0, 2.0])),
+         ValueError),
+    Case("mixed-kinds", lambda d: a(d, [1]) + a(d, [1.0]), TypeError),
+    Case("real-imag-conj", lambda d: (dt.real(z(d)), dt.imag(z(d)), dt.conj(z(d)), dt.abs(z(d)))),
+    # --- creation ------------------------------------------------------------------------------
+    Case("full-and-like", lambda d: (dt.full((2, 2), 7, dtype=dt.int8, device=d),
+                                     dt.ones_like(a(d, R)), dt.full_like(a(d, R), -0.0),
+                                     dt.zeros((0, 3), device=d))),
+    Case("eye-k", lambda d: (dt.eye(3, 5, k=2, device=d), dt.eye(4, k=-1, dtype=dt.int32,
+                                                                 device=d))),
+    Case("linspace-complex", lambda d: (dt.linspace(0, 1 + 2j, 5, device=d),
+                                        dt.linspace(1 - 1j, 3.5, 4, endpoint=False,
+                                                    dtype=dt.complex64, device=d))),
+    Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
+    Case("arange-unsigned-down", lambda d: (dt.arange(10, 0, -1, dtype=dt.uint8, device=d),
+                                            dt.arange(10, 0, -3, dtype=dt.uint16, device=d))),
+    Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
+                                              dt.arange(3, 0, device=d))),
+    Case("arange-out-of-range", lambda d: dt.arange(250, 260, dtype=dt.uint8, device=d),
+         OverflowError),
+    Case("meshgrid-tril-triu", lambda d: (*dt.meshgrid(a(d, [1, 2]), a(d, [3, 4, 5])),
+                                          dt.tril(a(d, R), k=1), dt.triu(a(d, R), k=-1))),
+    Case("asarray-of-a-sequence-of-arrays", lambda d: dt.asarray([a(d, [1.0]), a(d, [2.0])])),
+    # --- manipulation --------------------------------------------------------------------------
+    Case("joins", lambda d: (dt.concat([a(d, R), a(d, R)], axis=None),
+                             dt.stack([a(d, [1, 2]), a(d, [3, 4])], axis=1))),
+    Case("joins-without-promotion", lambda d: dt.concat([a(d, [1]), a(d, [1], dt.uint64)]),
+         TypeError),
+    Case("broadcasts", lambda d: (dt.broadcast_to(a(d, [1.0, 2.0]), (3, 2)),
+                                  *dt.broadcast_arrays(a(d, [[1], [2]]), a(d, [1, 2, 3])))),
+    Case("broadcast-results-are-read-only",
+         lambda d: _setitem(dt.broadcast_to(a(d, [1.0, 2.0]), (3, 2)), (0, 0), 5.0), ValueError),
+    Case("repeat", lambda d: (dt.repeat(a(d, [1, 2]), 3), dt.repeat(a(d, R), a(d, [1, 0, 2]), axis=0),
+                              dt.repeat(a(d, [1, 2]), a(d, [2, 1], dt.uint64)))),
+    Case("reshape", lambda d: (dt.reshape(a(d, R), (4, 3)), dt.reshape(a(d, R), (-1,), copy=True))),
+    Case("reshape-copy-false-impossible", lambda d: dt.reshape(a(d, R).mT, (12,), copy=False),
+         ValueError),
+    Case("reorder", lambda d: (dt.roll(a(d, R), 1, axis=1), dt.roll(a(d, R), -5),
+                               dt.flip(a(d, R), axis=0), dt.moveaxis(a(d, R), 0, 1),
+                               dt.permute_dims(a(d, R), (1, 0)), a(d, R).mT)),
+    Case("reshape-like", lambda d: (dt.squeeze(a(d, [[1.0, 2.0]]), axis=0),
+                                    dt.expand_dims(a(d, R), axis=(0, -1)),
+                                    dt.tile(a(d, [1, 2]), (2, 2)), *dt.unstack(a(d, R), axis=1))),
+    # --- statistics ----------------------------------------------------------------------------
+    Case("reductions", lambda d: (dt.prod(a(d, R) + 1, axis=0), dt.mean(a(d, R), axis=1),
+                                  dt.max(a(d, R), axis=0, keepdims=True), dt.min(a(d, R)),
+                                  dt.sum(a(d, [200, 100], dt.uint8)),
+                                  dt.sum(a(d, R), dtype=dt.float32))),
+    Case("std-var", lambda d: (dt.std(a(d, R), axis=0, correction=1), dt.var(a(d, R)),
+                               dt.var(a(d, [1.0, 2.0]), correction=2))),
+    Case("cumulative", lambda d: (dt.cumulative_sum(a(d, R), axis=1, include_initial=True),
+                                  dt.cumulative_prod(a(d, [1, 2, 3], dt.int8)),
+                                  dt.cumulative_sum(a(d, [True, True])))),
+    Case("max-of-empty", lambda d: dt.max(a(d, np.ones(0))), ValueError),
+    Case("reduction-axis-of-0d", lambda d: dt.sum(a(d, 1.0), axis=0), IndexError),
+    # --- searching, sets, sorting --------------------------------------------------------------
+    Case("argmax-argmin-count", lambda d: (dt.argmax(a(d, R), axis=1, keepdims=True),
+                                           dt.argmin(a(d, R)),
+                                           dt.count_nonzero(a(d, R) > 3, axis=0, keepdims=True),
+                                           *dt.nonzero(a(d, R) > 8))),
+    Case("searchsorted", lambda d: (dt.searchsorted(a(d, [1.0, 2.0, 3.0]), 2.0, side="right"),
+                                    dt.searchsorted(a(d, [3, 1, 2]), a(d, [2]),
+                                                    sorter=a(d, [1, 2, 0])))),
+    Case("unique", lambda d: (*dt.unique_all(a(d, [3.0, 1.0, 3.0, np.nan, np.nan])),
+                              *dt.unique_counts(a(d, [2, 2, 1])),
+                              *dt.unique_inverse(a(d, [[2, 1], [1, 2]])),
+                              dt.unique_values(a(d, [-0.0, 0.0, 1.0])))),
+    Case("isin", lambda d: (dt.isin(a(d, [1, 2, 3]), a(d, [2, 5])), dt.isin(2.0, a(d, [1, 2])),
+                            dt.isin(a(d, [1, 2]), 2.5), dt.isin(0.1, a(d, [0.1], dt.float32)),
+                            dt.isin(a(d, [1, 2]), a(d, [1]), invert=True))),
+    Case("sorting", lambda d: (dt.sort(a(d, [3.0, np.nan, -1.0, 2.0]), descending=True),
+                               dt.argsort(a(d, [2, 1, 2, 1]), descending=True, stable=True),
+                               dt.argsort(a(d, R), axis=0))),
+    # --- dtypes and utilities ------------------------------------------------------------------
+    Case("astype", lambda d: (dt.astype(a(d, [1.7, -2.5]), dt.int32), dt.astype(a(d, [0, 2]),
+                                                                              dt.bool),
+                              dt.astype(a(d, [1 + 1j]), dt.complex64))),
+    Case("astype-complex-to-real", lambda d: dt.astype(a(d, [1j]), dt.float64), TypeError),
+    Case("all-any-diff", lambda d: (dt.all(a(d, R) > -1, axis=0), dt.any(a(d, R) > 10),
+                                    dt.diff(a(d, R), axis=1, n=2),
+                                    dt.diff(a(d, [1, 4]), prepend=a(d, [0])))),
+    # --- linalg ----------------------------------------------------------------------------------
+    Case("linalg-decompositions", lambda d: (
+        dt.linalg.cholesky(m(d)), dt.linalg.cholesky(m(d), upper=True), dt.linalg.det(m(d)),
+        dt.linalg.inv(m(d)), dt.linalg.eigvalsh(m(d)), dt.linalg.eigh(m(d)).eigenvalues,
+        dt.linalg.svdvals(m(d)), _reconstructed_qr(m(d)), _reconstructed_svd(m(d)),
+        *dt.linalg.slogdet(m(d)), dt.linalg.pinv(m(d)), dt.linalg.matrix_rank(m(d))),
+         rtol=1e-9),
+    Case("linalg-products", lambda d: (
+        dt.linalg.solve(m(d), a(d, [1.0, 2.0, 3.0])), dt.linalg.trace(a(d, R[:, :3]), offset=1),
+        dt.vecdot(a(d, R), a(d, R)), dt.tensordot(a(d, R), a(d, R.T), axes=1),
+        dt.linalg.outer(a(d, [1, 2]), a(d, [3, 4, 5])), dt.linalg.cross(a(d, [1, 0, 0]),
+                                                                   a(d, [0, 1, 0])),
+        dt.linalg.diagonal(a(d, R), offset=-1), dt.linalg.matrix_power(m(d), np.int64(3)),
+        dt.linalg.matrix_power(m(d), -1), dt.linalg.matrix_norm(m(d), ord="nuc"),
+        dt.linalg.vector_norm(a(d, R), axis=(0, 1), ord=3)), rtol=1e-9),
+    Case("linalg-needs-floats", lambda d: dt.linalg.inv(a(d, [[1, 0], [0, 1]])), TypeError),
+    # --- fft -------------------------------------------------------------------------------------
+    Case("fft-transforms", lambda d: (
+        dt.fft.fftn(a(d, R, dt.complex128)), dt.fft.ifftn(a(d, R, dt.complex64), axes=(0,)),
+        dt.fft.rfftn(a(d, R)), dt.fft.irfftn(a(d, R, dt.complex128), s=(3, -1), axes=(0, 1)),
+        dt.fft.hfft(a(d, [1, 2j, 3], dt.complex128)), dt.fft.ihfft(a(d, [1.0, 2.0, 4.0])),
+        dt.fft.irfft(a(d, [1, 2, 3], dt.complex64), n=5, norm="ortho"),
+        dt.fft.fftshift(a(d, R), axes=1), dt.fft.ifftshift(a(d, R))), rtol=1e-5),
+    Case("fft-frequencies", lambda d: (dt.fft.fftfreq(5, d=0.5, device=d),
+                                       dt.fft.rfftfreq(6, dtype=dt.float32, device=d))),
+    Case("fft-needs-complex", lambda d: dt.fft.fft(a(d, [1.0, 2.0])), TypeError),
+]
+
+
+class Outcome(NamedTuple):
+    raised: type[BaseException] | None
+    value: Any  # host values: (dtype name, shape, NumPy array, device) for each array
+
+
+_SPEC_ERRORS = (TypeError, IndexError, ValueError, OverflowError, BufferError, RuntimeError)
+
+
+def outcome(case: Case, device: str) -> Outcome:
+    try:
+        return Outcome(None, _host(case.run(device), device))
+    except _SPEC_ERRORS as e:
+        return Outcome(type(e), str(e))
+
+
+def _host(r: Any, device: str) -> Any:
+    if isinstance(r, dt.ndarray):
+        return (r.dtype.name, r.shape, np.asarray(r.to_device("cpu")), str(r.device))
+    if isinstance(r, (tuple, list)):
+        return tuple(_host(e, device) for e in r)
+    return r
+
+
+def error_class(e: type[BaseException]) -> type[BaseException]:
+    """The spec's class for an exception (AxisError, say, counts as the IndexError it is)."""
+    return next(c for c in _SPEC_ERRORS if issubclass(e, c))
+
+
+def assert_same(case: Case, want: Outcome, got: Outcome, device: str) -> None:
+    """``got`` (on ``device``) is ``want`` (on the CPU): the same error class, or the same
+    dtypes, shapes and values (to ``case.rtol``), with arrays made on ``device``."""
+    if want.raised is not None or got.raised is not None:
+        assert got.raised is not None and want.raised is not None and \
+            error_class(got.raised) is error_class(want.raised), (case.id, want, got)
+        return
+    _same(case, want.value, got.value, device)
+
+
+def _same(case: Case, want: Any, got: Any, device: str) -> None:
+    if isinstance(want, tuple) and len(want) == 4 and isinstance(want[2], np.ndarray):
+        (wd, ws, wv, _), (gd, gs, gv, gdev) = want, got
+        assert (gd, gs) == (wd, ws), (case.id, want, got)
+        assert gdev == device, (case.id, "made on", gdev, "not", device)
+        if wv.dtype.kind in "fc":
+            np.testing.assert_allclose(gv, wv, rtol=case.rtol, atol=1e-12, equal_nan=True,
+                                       err_msg=case.id)
+            # signed zeros and infinities exactly
+            assert (np.signbit(gv.real) == np.signbit(wv.real))[wv.real == 0].all(), case.id
+        else:
+            assert np.array_equal(gv, wv), (case.id, want, got)
+    elif isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), (case.id, want, got)
+        for w, g in zip(want, got):
+            _same(case, w, g, device)
+    else:
+        assert got == want or (want != want and got != got), (case.id, want, got)

@@ -107,7 +107,10 @@ class ndarray:
         """The backend array computing on this memory (made on first use, zero-copy)."""
         a = self._array
         if a is None:
-            a = self._array = backend_for(self._device).view(self._tensor)
+            t = self._tensor
+            a = self._array = backend_for(self._device).view(t)
+            if t.read_only and type(a) is not np.ndarray:  # (NumPy's views say it themselves)
+                mark_read_only(a if a.base is None else a.base)
         return a
 
     # --- attributes --------------------------------------------------------------------------
@@ -438,8 +441,28 @@ def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple
 
 
 def _array_read_only(a: Any) -> bool:
-    # CuPy arrays have no writeable flag: a computed CuPy array is always writable.
-    return type(a) is np.ndarray and not a.flags.writeable
+    if type(a) is np.ndarray:
+        return not a.flags.writeable
+    # (one truth test in the common case: no CuPy array marked)
+    return bool(_READ_ONLY) and (id(a) in _READ_ONLY or id(a.base) in _READ_ONLY)
+
+
+# CuPy arrays have no writeable flag: the ones dltensor made read-only, by id, each dropped
+# when its array dies. A view's base is the array it was made from (CuPy names the root), so
+# views of a read-only import are read-only too.
+_READ_ONLY: dict[int, weakref.ref[Any]] = {}
+
+
+def mark_read_only(a: Any) -> None:
+    """Make a backend array read-only: NumPy's flag, or for CuPy's the table above."""
+    if type(a) is np.ndarray:
+        a.flags.writeable = False
+        return
+    key = id(a)
+
+    def forget(_: object) -> None:
+        _READ_ONLY.pop(key, None)
+    _READ_ONLY[key] = weakref.ref(a, forget)
 
 
 def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._array import ndarray, wrap
+from ._array import _array_read_only, ndarray, wrap
 from ._devices import CPU, Device
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
@@ -118,7 +118,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     if a is None:
         a = self._compute()
     t = self._tensor
-    if (t is not None and t.read_only) or (type(a) is _np_ndarray and not a.flags.writeable):
+    if (t is not None and t.read_only) or _array_read_only(a):
         why = ("its producer exported it so" if t is not None and t.read_only else
                "a view of read-only memory, or of a broadcast whose elements share memory")
         raise ValueError(f"this array is read-only ({why}); write into a copy: "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._array import copy_flag, ndarray
+from ._array import copy_flag, mark_read_only, ndarray
 from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
 from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
@@ -96,9 +96,14 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
     return tuple(broadcast_to(a, shape) for a in arrays)  # type: ignore[arg-type]
 
 
-@delegating
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
-    """A view of ``x`` broadcast to ``shape``."""
+    """A read-only view of ``x`` broadcast to ``shape`` (its elements share memory)."""
+    result: ndarray = _broadcast_to(x, shape)
+    mark_read_only(result._compute())  # (NumPy's is already; CuPy's has no flag of its own)
+    return result
+
+
+_broadcast_to = delegate_first("broadcast_to")
 
 
 def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:

@@ -382,6 +382,28 @@ def test_read_only_and_copied_exports(cupy, torch):
         held.__dlpack__(stream=1)  # a legacy capsule cannot say read-only
 
 
+def test_read_only_reaches_views_and_broadcasts(cupy, torch):
+    # CuPy arrays have no writeable flag: dltensor marks them (views of a read-only import,
+    # broadcasts), and writes, in-place operators and exports all see it.
+    t = torch.arange(4.0, device="cuda")
+    held = dt.from_dlpack(t)
+    held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
+    ro = dt.from_dlpack(held.__dlpack__(max_version=(1, 0), stream=1))
+    for view in (ro[1:], dt.reshape(ro, (2, 2)), dt.flip(ro), ro[None, :].mT):
+        assert view.read_only
+        with pytest.raises(ValueError, match="read-only"):
+            view[...] = 1.0
+        with pytest.raises(ValueError, match="read-only"):
+            view += 1.0
+        cap = view.__dlpack__(max_version=(1, 0), stream=1)
+        assert dt.from_dlpack(cap).read_only
+    b = dt.broadcast_to(dt.ones(2, device="cuda:0"), (3, 2))
+    assert b.read_only and not dt.ones(2, device="cuda:0").read_only
+    with pytest.raises(ValueError, match="read-only"):
+        b[0, 0] = 5.0
+    assert float(t.sum()) == 6.0  # nothing was written
+
+
 # --- the conformance suite with CUDA as the default device -------------------------------------
 
 def test_conformance_suite_with_cuda_default():

@@ -207,3 +207,25 @@ def test_no_dltensor_operation_writes_read_only_memory(source, view, dtype):
             pass
         assert buf.tobytes() == before
     assert x.read_only
+
+
+def test_the_table_of_read_only_cupy_arrays_follows_their_lives():
+    # CuPy arrays have no writeable flag; dltensor keeps the read-only ones in a table keyed by
+    # id. Exercised here with a stand-in that has what the table uses (a weakref and .base):
+    # a marked array and its views are read-only, others not, and the entry goes with it.
+    from dltensor._array import _READ_ONLY, _array_read_only, mark_read_only
+
+    class Backend:
+        def __init__(self, base=None):
+            self.base = base
+
+    before = len(_READ_ONLY)
+    root, other = Backend(), Backend()
+    mark_read_only(root)
+    view = Backend(base=root)
+    assert _array_read_only(root) and _array_read_only(view) and not _array_read_only(other)
+    del root, view
+    assert len(_READ_ONLY) == before  # (no leak, and no stale id to match a new object)
+    a = np.ones(2)
+    mark_read_only(a)
+    assert not a.flags.writeable

@@ -53,6 +53,9 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         device = as_device(device)  # (a bad one refused before a capsule is consumed)
     if isinstance(x, ndarray):
         return _finish(x, None, device, copy)
+    if type(x) is _np_ndarray and x.dtype in FROM_NUMPY:
+        # (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8: taken as it is)
+        return _finish(wrap(x.view()), None, device, copy)
     if _dlpack.is_capsule(x):
         return _finish(from_tensor(_dlpack.consume_capsule(x)), None, device, copy)
     if not hasattr(x, "__dlpack__"):
@@ -105,10 +108,13 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
 
 
 def _refuse_known_bad(x: Any) -> None:
-    """BufferError for what a producer's __dlpack__ would export wrongly (see _REFUSALS)."""
+    """BufferError for what a producer's __dlpack__ would export wrongly (see _REFUSALS; its
+    subclasses too: a torch.Tensor subclass keeps its type through PyTorch's operations)."""
     tp = type(x)
     if tp not in _refusal_by_type:
-        _refusal_by_type[tp] = _REFUSALS.get(f"{tp.__module__}.{tp.__qualname__}")
+        _refusal_by_type[tp] = next((_REFUSALS[n] for n in (f"{c.__module__}.{c.__qualname__}"
+                                                           for c in tp.__mro__)
+                                     if n in _REFUSALS), None)
     refusal = _refusal_by_type[tp]
     if refusal is not None:
         why = refusal(x)
@@ -138,7 +144,8 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     try:
         capsule = _request(x, copy)
     except BufferError as e:
-        if copy is False and not isinstance(e, ValueError) and _exports_with_a_copy(x):
+        if copy is False and not isinstance(e, (ValueError, _dlpack.PreDLPack1Producer)) and \
+                _exports_with_a_copy(x):
             # Refused under copy=False, given with copying allowed: the copy it needs (the
             # spec's reason for this error), in the producer's words.
             raise CopyError(str(e)) from e

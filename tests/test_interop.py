@@ -612,6 +612,10 @@ def test_pre_2023_producer_is_asked_again_without_the_new_keywords():
     assert p.deleter_calls == 1 and len(p.exports) == 2
     del x
     assert p.deleter_calls == 2
+    # copy=False it cannot promise: refused as a producer too old, not as a needed copy
+    with pytest.raises(BufferError, match="pre-2023.12") as e:
+        dltensor.from_dlpack(p, copy=False)
+    assert not isinstance(e.value, ValueError)  # (CopyError is one: "a copy is needed")
 
 
 class _ArrayOnly:
@@ -661,3 +665,38 @@ def test_a_list_of_other_libraries_arrays_keeps_their_dtype():
         got = dltensor.asarray(seq)
         assert got.dtype == dltensor.float32 and got.shape == (len(seq), 2)
     assert dltensor.asarray([torch.tensor(3, dtype=torch.int16)]).dtype == dltensor.int16
+
+
+def test_torch_zero_tensors_with_no_memory_are_refused_not_read():
+    # PyTorch's zero tensors export a NULL data pointer with elements; NumPy's C consumer
+    # (the fast path for exact torch.Tensors) read that as "allocate": uninitialised values.
+    z = torch._efficientzerotensor(3)
+    for take in (dltensor.from_dlpack, dltensor.asarray):
+        with pytest.raises(BufferError, match="NULL data pointer"):
+            take(z)
+    assert np.asarray(dltensor.from_dlpack(z, copy=True)).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_torch_subclasses_are_checked_as_torch_tensors_are():
+    # A negative view of a subclass (its type survives PyTorch's operations) came in with the
+    # signs of its memory: [2, -4] for [-2, 4].
+    class Sub(torch.Tensor):
+        pass
+    neg = torch.tensor([1 + 2j, 3 - 4j]).as_subclass(Sub).conj().imag
+    assert neg.is_neg()
+    for take in (dltensor.from_dlpack, dltensor.asarray):
+        with pytest.raises(BufferError, match="negative view"):
+            take(neg)
+    assert np.asarray(dltensor.asarray(neg.resolve_neg())).tolist() == [-2.0, 4.0]
+
+
+def test_from_dlpack_of_numpy_ml_dtypes_arrays_with_copy_or_device():
+    # NumPy's __dlpack__ cannot export bfloat16 or float8; the plain call was fine, any
+    # keyword raised BufferError.
+    for dtype in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn):
+        a = np.arange(4).astype(dtype)
+        for kwargs in ({"copy": False}, {"device": "cpu"}, {"device": "cpu", "copy": False}):
+            x = dltensor.from_dlpack(a, **kwargs)
+            assert x.data_ptr == a.ctypes.data and x.dtype.name == np.dtype(dtype).name
+        c = dltensor.from_dlpack(a, copy=True)
+        assert c.data_ptr != a.ctypes.data and np.asarray(c).tolist() == a.tolist()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
@@ -112,6 +113,10 @@ class _Handoff:
         return capsule
 
 
+_c_void_p = ctypes.c_void_p
+_DATA_OFFSET = _dlpack.DLManagedTensorVersioned.dl_tensor.offset + _dlpack.DLTensor.data.offset
+
+
 def adopt(address: int) -> npt.NDArray[Any] | None:
     """NumPy's C consumer takes an owning DLManagedTensorVersioned* (from a trusted C producer's
     exchange API): a NumPy array over it, whose base calls the deleter, in C, once. None when
@@ -119,6 +124,10 @@ def adopt(address: int) -> npt.NDArray[Any] | None:
     """
     h = _Handoff()
     h.capsule = _capsule_new(address, _VERSIONED_NAME, _versioned_destructor)
+    if not _c_void_p.from_address(address + _DATA_OFFSET).value:
+        # NumPy reads a NULL data pointer as "allocate": uninitialised values for a tensor
+        # with elements (PyTorch's zero tensors export so). Refused, for __dlpack__ to say.
+        return None
     try:
         return np.from_dlpack(h)
     except (BufferError, RuntimeError, TypeError, ValueError):

@@ -25,7 +25,12 @@ from .abi import (
     DLDeviceType,
 )
 
-__all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "valid_bits", "live_count"]
+__all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "valid_bits", "live_count",
+           "PreDLPack1Producer"]
+
+
+class PreDLPack1Producer(BufferError):
+    """A producer too old (before the 2023.12 standard) to take ``dl_device`` or ``copy``."""
 
 # DLTensor: data, device_type, device_id, ndim, code, bits, lanes, shape*, strides*, byte_offset.
 _DLTENSOR = "QiiiBBHQQQ"
@@ -358,7 +363,7 @@ def request_capsule(x: Any, *,
     except TypeError:
         if dl_device is not None or copy is not None:
             # An old producer cannot honour these; asking without them would be a lie.
-            raise BufferError(
+            raise PreDLPack1Producer(
                 f"{type(x).__name__}.__dlpack__ does not take dl_device/copy (a pre-2023.12 "
                 "producer); call from_dlpack without device= and copy=") from None
         # (Producers this old predate PyTorch's -1 default; some take no stream at all.)

@@ -113,7 +113,7 @@ class _Handoff:
         return capsule
 
 
-_c_void_p = ctypes.c_void_p
+_pointer_at = ctypes.c_void_p.from_address
 _DATA_OFFSET = _dlpack.DLManagedTensorVersioned.dl_tensor.offset + _dlpack.DLTensor.data.offset
 
 
@@ -124,7 +124,7 @@ def adopt(address: int) -> npt.NDArray[Any] | None:
     """
     h = _Handoff()
     h.capsule = _capsule_new(address, _VERSIONED_NAME, _versioned_destructor)
-    if not _c_void_p.from_address(address + _DATA_OFFSET).value:
+    if not _pointer_at(address + _DATA_OFFSET).value:
         # NumPy reads a NULL data pointer as "allocate": uninitialised values for a tensor
         # with elements (PyTorch's zero tensors export so). Refused, for __dlpack__ to say.
         return None

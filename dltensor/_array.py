@@ -96,6 +96,9 @@ class ndarray:
 
     # NumPy defers binary operators with an ndarray on the right to our reflected ones.
     __array_ufunc__ = None
+    # Unhashable, as NumPy's arrays are: == is element-wise (attached after the class is made,
+    # so Python does not drop object's __hash__ by itself).
+    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("dltensor.ndarray cannot be constructed directly; use dltensor.asarray() "

@@ -78,6 +78,9 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
         if n == 0:
             return _make("empty", device, (0,), dtype=npdt)
+        if n >= 1 << 63:  # (NumPy's count overflows to an empty array)
+            raise ValueError(f"arange({lo}, {hi}, {step_}) would have {n} elements, past the "
+                             "largest array size")
         low, high = int_bounds(npdt)
         if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
             raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
@@ -213,6 +216,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         if b is None or type(b) is bool:
             raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")
     num = strict_int(num, "linspace's num")
+    # (ints as floats, as NumPy computes them: ints past int64 became NumPy objects)
+    bounds = [float(b) if type(b) is int else b for b in bounds]
     if dtype is None:
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
@@ -268,24 +273,26 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
 
 def tril(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The lower triangle of the matrices in ``x`` (elements above diagonal ``k`` zeroed)."""
-    result: ndarray = _tril(_matrices("tril", x, k), k=k)
+    result: ndarray = _tril(x, k=_diagonal("tril", x, k))
     return result
 
 
 def triu(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The upper triangle of the matrices in ``x`` (elements below diagonal ``k`` zeroed)."""
-    result: ndarray = _triu(_matrices("triu", x, k), k=k)
+    result: ndarray = _triu(x, k=_diagonal("triu", x, k))
     return result
 
 
 _tril, _triu = delegate_first("tril"), delegate_first("triu")
 
 
-def _matrices(name: str, x: ndarray, k: int) -> ndarray:
-    """x, checked to be a stack of matrices (NumPy makes a 1-D array a matrix of its rows,
-    a shape the spec's "same shape as x" rules out) with an int diagonal offset."""
+def _diagonal(name: str, x: ndarray, k: int) -> int:
+    """The diagonal offset ``k`` as an int NumPy takes, after checking ``x`` is a stack of
+    matrices (NumPy makes a 1-D array a matrix of its rows, a shape the spec's "same shape as
+    x" rules out). Offsets past the matrix are clipped to it: the same triangle, where NumPy
+    overflows a C long (and took a 0-d array's k as an array)."""
     expect_array(name, x)
     if x.ndim < 2:
         raise ValueError(f"{name} needs an array of at least 2 dimensions, not {x.ndim}")
-    strict_int(k, f"{name}'s k")
-    return x
+    rows, cols = x.shape[-2:]
+    return min(max(strict_int(k, f"{name}'s k"), -rows), cols)

@@ -346,7 +346,9 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
                        copy)
     if isinstance(obj, np.generic):
         # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
-        return _finish(_from_numpy(np.asarray(obj), _no_copy(copy)), dtype, device, copy)
+        if copy is False:  # (an array of a NumPy scalar is a copy of it, as NumPy says)
+            raise ValueError("copy=False: a NumPy scalar must be copied into an array")
+        return _finish(_from_numpy(np.asarray(obj), None), dtype, device, copy)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)

@@ -141,3 +141,11 @@ def test_copies_own_their_memory(copier):
     a[0, 0] = 100.0
     assert float(y[0, 0]) == 0.0
     assert not y.read_only
+
+
+def test_arrays_are_unhashable_as_numpys_are():
+    # == is element-wise, so equal arrays need not hash alike: no hash at all (as NumPy)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(dlt.ones(2))
+    with pytest.raises(TypeError):
+        {dlt.asarray(1.0)}

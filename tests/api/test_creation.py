@@ -306,3 +306,24 @@ def test_unsigned_arange_counts_down():
     x = dlt.arange(10, 0, -3, dtype=dlt.uint8)
     assert x.dtype is dlt.uint8 and np.asarray(x).tolist() == [10, 7, 4, 1]
     assert np.asarray(x).flags.c_contiguous
+
+
+def test_creation_edges_from_the_hunt():
+    # arange's exact count past the largest size was an empty array (NumPy's count overflows)
+    for args in ((0, 2**63), (-2**62, 2**62), (-2**63, 0)):
+        with pytest.raises(ValueError, match="elements"):
+            dlt.arange(*args)
+    # tril/triu take k as the int it stands for, and any int (NumPy: a C long)
+    x = dlt.ones((3, 3))
+    want = np.tril(np.ones((3, 3)), 1).tolist()
+    for k in (1, np.uint64(1), dlt.asarray(1)):
+        assert np.asarray(dlt.tril(x, k=k)).tolist() == want
+    assert not np.asarray(dlt.tril(x, k=-2**63)).any()
+    assert np.asarray(dlt.triu(x, k=-2**70)).all()
+    # linspace of ints past int64 (they fit float64, which linspace computes in)
+    assert np.asarray(dlt.linspace(2**70, 2**71, 3)).tolist() == [2.0**70, 1.5 * 2**70, 2.0**71]
+    # a NumPy scalar must be copied: copy=False refuses, as np.asarray does
+    s = np.float64(1.5)
+    with pytest.raises(ValueError, match="copy=False"):
+        dlt.asarray(s, copy=False)
+    assert float(dlt.asarray(s)) == 1.5

@@ -451,9 +451,19 @@ def _array_read_only(a: Any) -> bool:
 
 
 # CuPy arrays have no writeable flag: the ones dltensor made read-only, by id, each dropped
-# when its array dies. A view's base is the array it was made from (CuPy names the root), so
-# views of a read-only import are read-only too.
+# when its array dies (its weakref's callback runs before an id can be reused). A CuPy view's
+# base is the root array, so views of a marked root (a read-only import) are read-only; views
+# of a marked view (a broadcast) are marked as dltensor makes them (inherit_read_only).
 _READ_ONLY: dict[int, weakref.ref[Any]] = {}
+
+
+def inherit_read_only(source: Any, result: Any) -> Any:
+    """``result``, a backend array a call made from ``source``: marked read-only when it is a
+    CuPy view of a read-only ``source`` (NumPy's views carry the flag themselves)."""
+    if _READ_ONLY and type(result) is not np.ndarray and getattr(result, "base", None) \
+            is not None and _array_read_only(source):
+        mark_read_only(result)
+    return result
 
 
 def mark_read_only(a: Any) -> None:

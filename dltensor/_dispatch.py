@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ._array import CPU_READABLE, ndarray, wrap
+from ._array import CPU_READABLE, inherit_read_only, ndarray, wrap
 from ._backends import backend_for
 from ._devices import CPU, Device, as_device
 from ._dtypes import DType
@@ -148,7 +148,10 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
         nargs = [native(a) if not isinstance(a, (list, tuple)) else type(a)(native(e) for e in a)
                  for a in args]
         kwargs = {k: native(v) for k, v in kwargs.items()}
-        return wrap_result(getattr(ns, name)(*nargs, **kwargs), dev)
+        r = getattr(ns, name)(*nargs, **kwargs)
+        if arrays and type(r) is not _np_ndarray:  # (a CuPy view of a read-only array)
+            inherit_read_only(native(arrays[0]), r)
+        return wrap_result(r, dev)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -202,7 +205,9 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
                               else kwargs.get("axis", axis_default))
         r = fn(a if a is not None else x._compute(), *args, **kwargs)
-        return wrap(r, CPU) if type(r) is _np_ndarray else wrap_result(r, dev)
+        if type(r) is _np_ndarray:
+            return wrap(r, CPU)
+        return wrap_result(inherit_read_only(a if a is not None else x._array, r), dev)
 
     f.__name__ = f.__qualname__ = name
     return f

@@ -259,6 +259,7 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
     """
     result = None
     scalars = []
+    given: list[DType] = []
     for a in arrays_and_dtypes:
         if type(a) not in _SCALARS:
             a = python_scalar(a, a)
@@ -269,10 +270,13 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
         if dt is None:
             raise TypeError(f"result_type takes arrays, dtypes and Python scalars, "
                             f"not {type(a).__name__}")
+        given.append(dt)
         if result is None or result is dt:
             result = dt
         else:
-            result = _dtypes.result_type_pair(result, dt)
+            result = PROMOTION.get((result, dt))
+            if result is None:  # (naming the dtypes given, not an intermediate)
+                raise _dtypes.no_promotion("result_type", *given)
     if result is None:
         raise ValueError("result_type needs at least one array or dtype (scalars alone have "
                          "no dtype)")

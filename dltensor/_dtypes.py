@@ -164,10 +164,3 @@ def no_promotion(name: str, *dtypes: DType) -> TypeError:
            else "it mixes no kinds")
     return TypeError(f"{name}: {', '.join(names[:-1])} and {names[-1]} have no promotion in "
                      f"the array API ({why}); convert with astype()")
-
-
-def result_type_pair(a: DType, b: DType) -> DType:
-    r = PROMOTION.get((a, b))
-    if r is None:
-        raise no_promotion("result_type", a, b)
-    return r

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._array import _array_read_only, ndarray, wrap
+from ._array import _array_read_only, inherit_read_only, ndarray, wrap
 from ._devices import CPU, Device
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
@@ -110,7 +110,7 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
         # (an integer-array or mask key copies: fresh memory; anything else is a view)
         return wrap(r, dev if r.base is not None else fresh(dev))
     with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
-        return wrap(a[_backend_key(self, key, False)], dev)
+        return wrap(inherit_read_only(a, a[_backend_key(self, key, False)]), dev)
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
@@ -377,7 +377,7 @@ def __iter__(self: ndarray, /) -> Iterator[ndarray]:
         raise TypeError("iteration over a 0-d array")
     a = self._compute()
     dev = self._device
-    return (wrap(a[i, ...], dev) for i in range(a.shape[0]))
+    return (wrap(inherit_read_only(a, a[i, ...]), dev) for i in range(a.shape[0]))
 
 
 def __contains__(self: ndarray, value: object, /) -> bool:
@@ -394,7 +394,8 @@ def _T(self: ndarray) -> ndarray:
     if self.ndim != 2:
         raise ValueError(f"x.T needs a 2-D array, not {self.ndim}-D; use x.mT for stacks of "
                          "matrices or permute_dims() for other axis orders")
-    return wrap(self._compute().T, self._device)
+    a = self._compute()
+    return wrap(inherit_read_only(a, a.T), self._device)
 
 
 def __copy__(self: ndarray) -> ndarray:

@@ -400,10 +400,10 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
         # and PyTorch's TypeError): built from their host copies and placed on their device,
         # where a sequence of arrays belongs.
-        obj = _foreign_taken(obj)
         devices = _devices_in(obj)
         if not devices - {CPU}:
             raise  # (nothing on a device NumPy cannot read: NumPy's own error stands)
+        obj = _foreign_taken(obj)
         if len(devices) != 1:
             raise ValueError(f"cannot make one array of arrays on different devices "
                              f"({', '.join(sorted(map(str, devices)))})") from None
@@ -453,11 +453,17 @@ def _leaves(obj: Any) -> list[Any]:
 
 
 def _devices_in(obj: Any) -> set[Device]:
-    """The devices of the ndarrays in a nested sequence."""
+    """The devices of the arrays in a nested sequence (ours, and other libraries' as they say,
+    before anything is imported)."""
     if isinstance(obj, ndarray):
         return {obj._device}
     if isinstance(obj, (list, tuple)):
         return set().union(*map(_devices_in, obj)) if obj else set()
+    if hasattr(obj, "__dlpack_device__") and not isinstance(obj, np.ndarray):
+        try:
+            return {as_device(tuple(obj.__dlpack_device__()))}
+        except Exception:
+            return set()  # (NumPy's error about the sequence stands)
     return set()
 
 

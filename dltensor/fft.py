@@ -40,16 +40,16 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
     if "axis" in kwargs and x.ndim == 0:  # (NumPy: "tuple index out of range")
         raise AxisError(f"{name}: axis {kwargs['axis']} is out of bounds for an array of "
                         "dimension 0")
-    if "axes" in kwargs and (x.ndim == 0 if axes is None else len(axes) == 0):
+    if "axes" in kwargs and not s and (x.ndim == 0 if axes is None else len(axes) == 0):
         if name in ("rfftn", "irfftn"):  # (their last axis is halved: there must be one)
             raise ValueError(f"{name} must transform at least one axis")
         return copied(x)  # all of no axes: x as it is, a new array (NumPy returned x itself)
-    if name == "irfftn" and s is not None and axes is not None and len(s) and s[-1] == -1 and \
-            type(axes[-1]) is int and -x.ndim <= axes[-1] < x.ndim:
+    if name == "irfftn" and s and axes and s[-1] == -1:
         # -1: "all elements along axis i of the input must be used", so the last axis's output
         # is 2 * (M - 1) long, as with s None (NumPy reads -1 as M, using M // 2 + 1 of them)
-        s = (*s[:-1], 2 * (x.shape[axes[-1]] - 1))
-        kwargs["s"] = s
+        last = strict_int(axes[-1], "an axis")
+        if -x.ndim <= last < x.ndim:  # (else NumPy says the axis is invalid)
+            kwargs["s"] = (*s[:-1], 2 * (x.shape[last] - 1))
     result: ndarray = _backend[name](x, **kwargs)
     return result
 
@@ -158,4 +158,6 @@ def ifftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndar
 
 
 def _shift(name: str, x: ndarray, axes: int | Sequence[int] | None) -> ndarray:
-    return _transform(name, x, FLOATING, axes=(axes,) if type(axes) is int else axes)
+    if axes is not None and not isinstance(axes, Sequence):
+        axes = (strict_int(axes, f"{name}'s axes"),)  # one axis (a NumPy int too)
+    return _transform(name, x, FLOATING, axes=axes)

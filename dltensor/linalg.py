@@ -18,6 +18,7 @@ import numpy as np
 from ._array import ndarray
 from ._dispatch import delegate, strict_int
 from ._interop import copied
+from ._dtype_functions import refuse_complex_to_real
 from ._dtypes import DType, int64
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
@@ -234,8 +235,11 @@ def svdvals(x: ndarray, /) -> ndarray:
 def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
     """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
     require("trace", x, NUMERIC)
-    if dtype is not None and type(dtype) is not DType:
-        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not {dtype!r}")
+    if dtype is not None:
+        if type(dtype) is not DType:
+            raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not "
+                            f"{dtype!r}")
+        refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
     result: ndarray = _backend["trace"](x, offset=offset,
                                         dtype=None if dtype is None else dtype.numpy)
     return result

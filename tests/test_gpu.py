@@ -401,6 +401,10 @@ def test_read_only_reaches_views_and_broadcasts(cupy, torch):
     assert b.read_only and not dt.ones(2, device="cuda:0").read_only
     with pytest.raises(ValueError, match="read-only"):
         b[0, 0] = 5.0
+    for view in (b[0], b.mT, dt.flip(b), list(b)[1], dt.broadcast_arrays(b, b)[0][1:]):
+        assert view.read_only  # (a CuPy view's base is the root, x: marked as made)
+        with pytest.raises(ValueError, match="read-only"):
+            view[...] = 5.0
     assert float(t.sum()) == 6.0  # nothing was written
 
 

@@ -213,7 +213,7 @@ def test_the_table_of_read_only_cupy_arrays_follows_their_lives():
     # CuPy arrays have no writeable flag; dltensor keeps the read-only ones in a table keyed by
     # id. Exercised here with a stand-in that has what the table uses (a weakref and .base):
     # a marked array and its views are read-only, others not, and the entry goes with it.
-    from dltensor._array import _READ_ONLY, _array_read_only, mark_read_only
+    from dltensor._array import _READ_ONLY, _array_read_only, inherit_read_only, mark_read_only
 
     class Backend:
         def __init__(self, base=None):
@@ -224,7 +224,14 @@ def test_the_table_of_read_only_cupy_arrays_follows_their_lives():
     mark_read_only(root)
     view = Backend(base=root)
     assert _array_read_only(root) and _array_read_only(view) and not _array_read_only(other)
-    del root, view
+    # a broadcast: a marked view of a writable root; its own views have that root as base
+    broadcast = Backend(base=other)
+    mark_read_only(broadcast)
+    of_broadcast = inherit_read_only(broadcast, Backend(base=other))
+    copy = inherit_read_only(broadcast, Backend())  # (a copy has no base: writable)
+    assert _array_read_only(of_broadcast) and not _array_read_only(copy)
+    assert not _array_read_only(inherit_read_only(other, Backend(base=other)))
+    del root, view, broadcast, of_broadcast
     assert len(_READ_ONLY) == before  # (no leak, and no stale id to match a new object)
     a = np.ones(2)
     mark_read_only(a)

@@ -245,3 +245,9 @@ def test_astype_copy_takes_numpy_bools_as_asarray_does_but_not_none():
     for bad in (None, 1, "no"):
         with pytest.raises(TypeError, match="copy"):
             dt.astype(x, dt.int32, copy=bad)
+
+
+def test_result_type_names_the_dtypes_given_not_an_intermediate():
+    with pytest.raises(TypeError, match="int8, uint8 and float32") as e:
+        dt.result_type(dt.int8, dt.uint8, dt.float32)
+    assert "int16" not in str(e.value)

@@ -376,3 +376,22 @@ def test_vector_norm_ord_is_a_real_number():
         with pytest.raises(TypeError, match="ord"):  # (NumPy took [0], giving [inf])
             dlt.linalg.vector_norm(x, ord=bad)
     assert float(dlt.linalg.vector_norm(x, ord=np.int64(1))) == 7.0
+
+
+def test_fft_axes_given_as_numpy_ints_and_s_without_axes():
+    r = dlt.asarray([1.0, 2.0, 3.0])
+    assert np.asarray(dlt.fft.fftshift(r, axes=np.int64(0))).tolist() == [3.0, 1.0, 2.0]
+    with pytest.raises(TypeError):
+        dlt.fft.fftshift(r, axes=True)
+    c = dlt.asarray(np.ones((2, 3)) + 0j)
+    for axes in ((1,), [np.int64(1)], (-1,)):
+        assert dlt.fft.irfftn(c, s=(-1,), axes=axes).shape == (2, 4)
+    with pytest.raises(ValueError):  # an s for no axes is still NumPy's error, not a copy
+        dlt.fft.fftn(c, s=(3,), axes=())
+
+
+def test_trace_refuses_a_real_dtype_for_complex_input_as_sum_does():
+    z = dlt.ones((2, 2), dtype=dlt.complex128) * 1j
+    with pytest.raises(TypeError, match="imaginary"):
+        dlt.linalg.trace(z, dtype=dlt.float64)
+    assert complex(dlt.linalg.trace(z, dtype=dlt.complex64)) == 2j

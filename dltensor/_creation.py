@@ -8,6 +8,7 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -50,11 +51,14 @@ def target(device: Device | str | tuple[int, int] | None
     return dev, ns, _nullcontext
 
 
-def _make(name: str, device: Device | str | tuple[int, int] | None, *args: Any,
-          **kwargs: Any) -> ndarray:
+def _make(name: str | Callable[..., Any], device: Device | str | tuple[int, int] | None,
+          *args: Any, **kwargs: Any) -> ndarray:
+    """``ns.name(*args, **kwargs)`` (or ``name(ns, *args, **kwargs)``) on ``device``."""
     dev, ns, ctx = target(device)
     with ctx:
-        result: ndarray = wrap_result(getattr(ns, name)(*args, **kwargs), dev)
+        r = getattr(ns, name)(*args, **kwargs) if isinstance(name, str) else \
+            name(ns, *args, **kwargs)
+        result: ndarray = wrap_result(r, dev)
         return result
 
 
@@ -87,14 +91,23 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
                                 f"{npdt}")
         if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
             return _make("full", device, (1,), lo, dtype=npdt)
-        if step_ < 0 and npdt.kind == "u":
+        if step_ < 0 and npdt.kind == "u" and _on_cuda(device):
             # Counted up, then reversed: CuPy casts the step to the dtype (uint8(-1) overflows)
-            up = _make("arange", device, lo + (n - 1) * step_, lo + 1, -step_, dtype=npdt)
-            return _make("flip", up._device, up._compute()).__copy__()
+            return _make(_count_down, device, lo, n, step_, npdt)
     return _make("arange", device, lo, hi, step_, dtype=npdt or np.dtype(np.float64))
 
 
 _INT64 = np.dtype(np.int64)
+
+
+def _on_cuda(device: Device | str | tuple[int, int] | None) -> bool:
+    dev = get_default_device() if device is None else as_device(device)
+    return dev.device_type == DLDeviceType.kDLCUDA
+
+
+def _count_down(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
+    """``n`` values from ``start`` down by ``-step``: counted up, reversed, copied."""
+    return ns.flip(ns.arange(start + (n - 1) * step, start + 1, -step, dtype=dtype)).copy()
 
 
 def _real(v: Any) -> int | float:
@@ -222,14 +235,9 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
         npdt = native_dtype(dtype)
-    dev, ns, ctx = target(device)
-    with ctx:
-        if dev.device_type == DLDeviceType.kDLCUDA and np.dtype(npdt).kind == "c":
-            r = linspace_by_parts(ns, bounds, num, npdt, endpoint)
-        else:
-            r = ns.linspace(*bounds, num, dtype=npdt, endpoint=endpoint)
-        result: ndarray = wrap_result(r, dev)
-    return result
+    if np.dtype(npdt).kind == "c" and _on_cuda(device):
+        return _make(linspace_by_parts, device, bounds, num, npdt, endpoint)
+    return _make("linspace", device, *bounds, num, dtype=npdt, endpoint=endpoint)
 
 
 def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool) -> Any:

@@ -187,11 +187,15 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
     funcs: dict[Device, Callable[..., Any]] = {}
-    n_args, keywords = _accepted(signature)
+    n_args, keywords, required = _accepted(signature)
+    n_required = len(required)
+    # the required parameters not given by position, for each count of positional arguments
+    by_keyword = [frozenset(required[i:]) for i in range(n_required)]
 
     def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if len(args) > n_args or kwargs and keywords is not None and \
-                not keywords.issuperset(kwargs):
+        n = len(args)
+        if n > n_args or kwargs and keywords is not None and not keywords.issuperset(kwargs) \
+                or n < n_required and not by_keyword[n].issubset(kwargs):
             raise _outside(name, signature, x, args, kwargs)
         if type(x) is not ndarray:
             expect_array(name, x)
@@ -213,21 +217,26 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     return f
 
 
-def _accepted(signature: inspect.Signature | None) -> tuple[float, frozenset[str] | None]:
-    """How many arguments may follow the first by position, and the keywords accepted (None:
-    any, for dltensor's own calls, which pass no signature)."""
+def _accepted(signature: inspect.Signature | None
+              ) -> tuple[float, frozenset[str] | None, tuple[str, ...]]:
+    """How many arguments may follow the first by position, the keywords accepted (None: any,
+    for dltensor's own calls, which pass no signature), and the required parameters after the
+    first that may come by position (a positional-or-keyword one, squeeze's axis, by keyword)."""
     params = list(signature.parameters.values())[1:] if signature else []
-    if signature is None or any(p.kind is p.VAR_POSITIONAL for p in params):
-        return float("inf"), None
-    return (sum(p.kind is not p.KEYWORD_ONLY for p in params),
-            frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY))
+    if signature is None or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return float("inf"), None, ()
+    positional = [p for p in params if p.kind is not p.KEYWORD_ONLY]
+    return (len(positional),
+            frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY),
+            tuple(p.name for p in positional if p.default is p.empty))
 
 
 def _outside(name: str, signature: inspect.Signature | None, x: Any, args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> TypeError:
     """The TypeError for a call outside the spec's signature: a keyword-only parameter given by
-    position, or one of NumPy's own (``out=``, ``initial=``, ``where=``, ``kind=``), which the
-    backend would take and answer for something else."""
+    position, one of NumPy's own (``out=``, ``initial=``, ``where=``, ``kind=``), which the
+    backend would take and answer for something else, or a required one left out (NumPy's
+    squeeze takes no axis as every length-1 axis)."""
     assert signature is not None  # (only calls checked against one get here)
     try:
         signature.bind(x, *args, **kwargs)
@@ -269,10 +278,10 @@ def delegating(template: _F) -> _F:
                   and not any("ndarray" in str(p.annotation) for p in params[1:]))
     if only_first:
         axis = sig.parameters.get("axis")
-        f = (delegate_first(template.__name__, signature=sig) if axis is None else
-             delegate_first(template.__name__,
-                            -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1,
-                            None if axis.default is axis.empty else axis.default, sig))
+        axis_at = (None if axis is None else
+                   -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1)
+        default = None if axis is None or axis.default is axis.empty else axis.default
+        f = delegate_first(template.__name__, axis_at, default, sig)
     else:
         f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)

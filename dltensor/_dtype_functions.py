@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from ._array import copy_flag, ndarray
+from ._array import ndarray
 from ._devices import Device
 from ._dtypes import FROM_NUMPY, PROMOTION, DType
 from ._interop import computed, move
@@ -121,9 +121,10 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     if not isinstance(x, ndarray):
         raise TypeError(f"astype takes a dltensor array, not {type(x).__name__}")
     _check_dtype(dtype, "astype")
-    if copy is None:  # (astype's copy is a bool; None, "if needed", is asarray's)
-        raise TypeError("astype: copy must be True or False, not None")
-    copy = bool(copy_flag(copy))
+    if isinstance(copy, np.bool_):
+        copy = bool(copy)
+    if type(copy) is not bool:  # (None, "if needed", is asarray's, not astype's)
+        raise TypeError(f"astype: copy must be True or False, not {copy!r}")
     src = x.dtype
     refuse_complex_to_real("astype", src, dtype)
     if device is not None:

@@ -636,7 +636,8 @@ def _matmul_other(name: str, other: object) -> bool:
     """Whether ``other`` is an operand of @ (an array); NumPy's types are refused in our words
     (as by the element-wise operators), anything else is left to Python (NotImplemented)."""
     if isinstance(other, _NUMPY_TYPES):
-        raise _type_error(name, "numeric", other, unary=True)
+        raise TypeError(f"{name} takes dltensor arrays, not {type_name(other)}; convert it "
+                        "with dltensor.asarray()")
     return isinstance(other, ndarray)
 
 

@@ -19,17 +19,16 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import _array_read_only, inherit_read_only, ndarray, wrap
-from ._devices import CPU, Device
+from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
-from ._dtypes import FROM_NUMPY, PROMOTION
+from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
 
 __all__ = ["take", "take_along_axis"]
 
 _np_ndarray = np.ndarray
-_INTEGER_KINDS = ("signed integer", "unsigned integer")
 # Python scalar type -> the dtype kinds it may be written into (the spec's scalar promotion).
 _SCALAR_INTO = {
     bool: ("bool",),
@@ -49,8 +48,7 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         if x.ndim != 1:
             raise ValueError(f"take on a {x.ndim}-D array needs an axis")
         axis = 0
-    _check_bounds(indices._compute(), x.shape[axis] if -x.ndim <= axis < x.ndim else None,
-                  x._device)
+    _check_bounds(indices._compute(), x, axis)
     result: ndarray = wrap_result(
         namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis), x._device)
     return result
@@ -62,8 +60,7 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
     if indices.ndim != x.ndim:
         raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
                          f"not {indices.ndim}")
-    _check_bounds(indices._compute(), x.shape[axis] if -x.ndim <= axis < x.ndim else None,
-                  x._device)
+    _check_bounds(indices._compute(), x, axis)
     result: ndarray = wrap_result(namespace_for(x._device).take_along_axis(
         x._compute(), indices._compute(), axis=axis), x._device)
     return result
@@ -74,7 +71,7 @@ def _check_indices(name: str, x: object, indices: object) -> None:
         raise TypeError(f"{name} needs dltensor arrays, not {type(x).__name__} and "
                         f"{type(indices).__name__}")
     check_device(x, indices)
-    if indices.dtype.kind not in _INTEGER_KINDS:
+    if indices.dtype.kind not in INTEGER_KINDS:
         raise TypeError(f"{name} needs integer indices, not {indices.dtype.name}")
 
 
@@ -118,15 +115,15 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     if a is None:
         a = self._compute()
     t = self._tensor
-    if (t is not None and t.read_only) or _array_read_only(a):
+    if (t is not None and t.read_only) or (
+            not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a)):
         why = ("its producer exported it so" if t is not None and t.read_only else
                "a view of read-only memory, or of a broadcast whose elements share memory")
         raise ValueError(f"this array is read-only ({why}); write into a copy: "
                          "dltensor.asarray(x, copy=True)")
     tk = type(key)
     if not ((tk is int or tk is slice) and a.ndim == 1):
-        with on(self._device):  # (a GPU's index checks run on the array's GPU)
-            key = _backend_key(self, key, True)
+        key = _backend_key(self, key, True)
     elif tk is slice:
         key = _check_slice(key)
     if self._device is CPU:
@@ -181,7 +178,7 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], tuple[int, int] | Litera
         kind = dt.kind or "real floating"  # bfloat16, float8: held floats
         for tv, kinds in _SCALAR_INTO.items():
             if kind in kinds:
-                if tv is int and kind in _INTEGER_KINDS:
+                if tv is int and kind in INTEGER_KINDS:
                     rules[np_dtype, tv] = int_bounds(np_dtype)
                 else:
                     rules[np_dtype, tv] = True
@@ -202,22 +199,24 @@ def _in_int64(i: int) -> int:
     return i
 
 
-def _check_bounds(k: Any, n: int | None, dev: Device) -> None:
-    """Integer index array ``k`` for an axis of size ``n`` (None: an axis that is not there,
-    which the backend reports): IndexError for any index outside [-n, n).
+def _check_bounds(k: Any, x: ndarray, axis: Any) -> None:
+    """Integer index array ``k`` for ``axis`` of ``x``: IndexError for any index outside
+    [-n, n), n the axis's size (an axis that is not there is the backend's to report).
 
     NumPy checks them itself, except uint64 ones past intp, which it casts to intp, wrapping
     2**64 - 1 to -1 (the last element, silently). CuPy checks none: it wraps every index
     (its take computes ``i % n``), so on a GPU all are checked here (two reductions)."""
-    if not k.size:
-        return
     if type(k) is _np_ndarray:
-        if k.dtype == np.uint64 and int(k.max()) > np.iinfo(np.intp).max:
+        if k.dtype == np.uint64 and k.size and int(k.max()) > np.iinfo(np.intp).max:
             raise IndexError(f"index {int(k.max())} is out of bounds (past the largest intp)")
         return
-    if n is None:
+    try:
+        n = x.shape[operator.index(axis)]
+    except (TypeError, IndexError):
         return
-    with on(dev):  # (the reductions run on the indices' GPU)
+    if not k.size:
+        return
+    with on(x._device):  # (the reductions run on the indices' GPU)
         lo, hi = int(k.min()), int(k.max())
     if hi >= n or lo < -n:
         raise _out_of_bounds(hi if hi >= n else lo, n)
@@ -265,12 +264,12 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             if kind == "bool":
                 mask = True
                 axes += k.ndim
-            elif kind in _INTEGER_KINDS:
+            elif kind in INTEGER_KINDS:
                 # A 0-d integer array is an integer (the spec says so), here and beside slices.
                 if k.ndim:  # (a 0-d one becomes an int below, which the backend checks)
                     int_array = True
-                    _check_bounds(k._compute(), x.shape[axes] if axes < x.ndim else None,
-                                  x._device)
+                    if not basic:  # (else its axis is unknown: refused below anyway)
+                        _check_bounds(k._compute(), x, axes)
                 axes += 1
             else:
                 raise IndexError(f"index arrays must have an integer or bool dtype, "
@@ -356,7 +355,7 @@ def __complex__(self: ndarray, /) -> complex:
 
 def __index__(self: ndarray, /) -> int:
     a = _scalar(self, "operator.index")
-    if self.dtype.kind not in _INTEGER_KINDS:
+    if self.dtype.kind not in INTEGER_KINDS:
         raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
     return int(a)
 

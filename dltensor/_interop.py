@@ -39,23 +39,23 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     ``device`` moves the result there (copying); ``copy=True`` always copies, ``copy=False``
     never does and raises BufferError where a copy would be needed.
     """
-    if device is None and copy is None:
-        tp = type(x)
-        if tp is _np_ndarray:
-            if x.dtype in FROM_NUMPY:
-                return wrap(x.view())
-        else:
-            imp = _importers.get(tp)
-            if imp is not None:
-                return imp(x)
+    tp = type(x)
+    if tp is _np_ndarray and x.dtype in FROM_NUMPY:
+        # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8);
+        # _finish, below, applies device= and copy=.
+        taken = wrap(x.view())
+        if device is None and copy is None:
+            return taken
+        x = taken
+    elif device is None and copy is None:
+        imp = _importers.get(tp)
+        if imp is not None:
+            return imp(x)
     copy = copy_flag(copy)  # (checked before any producer sees it)
     if device is not None:
         device = as_device(device)  # (a bad one refused before a capsule is consumed)
     if isinstance(x, ndarray):
         return _finish(x, None, device, copy)
-    if type(x) is _np_ndarray and x.dtype in FROM_NUMPY:
-        # (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8: taken as it is)
-        return _finish(wrap(x.view()), None, device, copy)
     if _dlpack.is_capsule(x):
         return _finish(from_tensor(_dlpack.consume_capsule(x)), None, device, copy)
     if not hasattr(x, "__dlpack__"):
@@ -491,6 +491,8 @@ def _has_str(seq: Any) -> bool:
 
 def _holds_arrays(obj: Any) -> bool:
     """Whether a sequence holds arrays, whose dtype (not the scalar default) must win."""
+    if type(obj) in _SCALARS:
+        return False
     if isinstance(obj, (list, tuple)):
         return any(_holds_arrays(e) for e in obj)
     # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)

@@ -99,7 +99,8 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     """A read-only view of ``x`` broadcast to ``shape`` (its elements share memory)."""
     result: ndarray = _broadcast_to(x, shape)
-    mark_read_only(result._compute())  # (NumPy's is already; CuPy's has no flag of its own)
+    if result._device.device_type == 2:  # (NumPy's is read-only already; CuPy's has no flag)
+        mark_read_only(result._compute())
     return result
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import device_of, expect_array, namespace_for, native, on, wrap_result
+from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
 from ._dtype_functions import python_scalar, scalar_dtype
 from ._searching import scalar_array
 
@@ -81,16 +81,15 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     dev = device_of((a1, a2))
     ns = namespace_for(dev)
     n1, n2 = native(a1), native(a2)
-    with on(dev):  # (CuPy makes the scalar's array and computes on the arrays' GPU)
-        # A float or complex scalar takes a floating array's dtype, as in equal() (isin is
-        # value equality): 0.1 is not in float64 terms among float32 0.1s; beside an integer
-        # array it is a float64 or complex128 0-d array (CuPy's isin takes no Python float).
-        # Ints compare exactly as they are.
-        if type(a1) in (float, complex):
-            n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
-        elif type(a2) in (float, complex):
-            n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
-        result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
+    # A float or complex scalar takes a floating array's dtype, as in equal() (isin is value
+    # equality): 0.1 is not in float64 terms among float32 0.1s; beside an integer array it is
+    # a float64 or complex128 0-d array (CuPy's isin takes no Python float). Ints compare
+    # exactly as they are.
+    if type(a1) in (float, complex):
+        n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
+    elif type(a2) in (float, complex):
+        n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
+    result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
     return result
 
 

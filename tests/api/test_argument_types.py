@@ -70,6 +70,11 @@ def test_arguments_outside_the_spec_signature_are_type_errors(f, params):
             f(*[x] * (n + 1))
     with pytest.raises(TypeError, match="unexpected keyword argument 'out'"):
         _call(f, params, x, out=None)
+    required = [p for p in params[1:] if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if required and not _takes_a_scalar_first(params):  # (NumPy's squeeze took no axis)
+        with pytest.raises(TypeError, match="missing"):
+            f(x)
 
 
 def test_the_check_covers_the_whole_namespace():

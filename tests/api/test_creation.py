@@ -302,10 +302,13 @@ def test_complex_linspace_by_parts_is_numpys(bounds, num, endpoint, dtype):
 
 
 def test_unsigned_arange_counts_down():
-    # (made counting up, then reversed: CuPy casts a negative step to the unsigned dtype)
     x = dlt.arange(10, 0, -3, dtype=dlt.uint8)
     assert x.dtype is dlt.uint8 and np.asarray(x).tolist() == [10, 7, 4, 1]
-    assert np.asarray(x).flags.c_contiguous
+    # The GPU path (CuPy casts a negative step to the unsigned dtype: uint8(-1) overflows)
+    # counts up and reverses; run here with NumPy, it must give the same fresh array.
+    from dltensor._creation import _count_down
+    got = _count_down(np, 10, 4, -3, np.dtype(np.uint8))
+    assert got.dtype == np.uint8 and got.tolist() == [10, 7, 4, 1] and got.flags.c_contiguous
 
 
 def test_creation_edges_from_the_hunt():

@@ -337,7 +337,10 @@ def _isinf(xp: Any, v: Any) -> Any:
 def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
     r = xp.floor_divide(a, b)
     # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the
-    # signed zero / infinity of the true quotient when exactly one operand is infinite.
+    # signed zero / infinity of the true quotient when exactly one operand is infinite: as
+    # computed, so a Python float is taken in the result's dtype (1e39 is inf in float32).
+    with _quiet(xp):
+        a, b = (xp.asarray(v, dtype=r.dtype) if type(v) is float else v for v in (a, b))
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if one_inf.any():
         with _quiet(xp):
@@ -350,8 +353,8 @@ def _pow(xp: Any, a: Any, b: Any) -> Any:
     if getattr(b, "size", 1) == 1 and bool(b == 0.5):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
-        with _quiet(xp):
-            r = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
+        with _quiet(xp):  # (a Python scalar base's abs is a float64: r's dtype kept)
+            r = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r).astype(r.dtype, copy=False)
     return r
 
 
@@ -414,6 +417,10 @@ def _tan(xp: Any, a: Any) -> Any:
 
 
 def _sign(xp: Any, a: Any) -> Any:
+    if a.dtype.kind != "c":
+        # ml_dtypes' floats give sign(-0.0) = -0; the spec (and NumPy's floats) say 0: + 0.0
+        r = xp.sign(a)
+        return r + xp.zeros((), dtype=r.dtype)
     # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
     nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
     return xp.where(xp.isnan(a), nan, xp.sign(a))
@@ -442,7 +449,7 @@ UNARY: dict[str, _Row] = {
     "log10": ("floating-point", "log10"), "logical_not": ("bool", "logical_not"),
     "negative": ("numeric", "negative"), "positive": ("numeric", "positive"),
     "real": ("numeric", "real"), "reciprocal": ("floating-point", "reciprocal"),
-    "round": ("numeric", "round"), "sign": ("numeric", "sign", ("c", _sign)),
+    "round": ("numeric", "round"), "sign": ("numeric", "sign", ("cF", _sign)),
     "signbit": ("real floating-point", "signbit"), "sin": ("floating-point", "sin"),
     "sinh": ("floating-point", "sinh"), "sqrt": ("floating-point", "sqrt"),
     "square": ("numeric", "square"), "tan": ("floating-point", "tan", ("c", _tan)),
@@ -592,6 +599,12 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     lo, hi = bounds
     xp = _xp(a)
     with on(x._device) if x._device.device_type == _CUDA else NULL_CONTEXT:
+        if dt.kind in "iu":
+            # An array bound of a wider integer dtype, clamped to x's range as the scalars
+            # are: the result, cast back to x's dtype, would wrap (int8 clipped at 200: -56).
+            info = np.iinfo(dt)
+            lo, hi = (v if v is None or type(v) in _SCALARS or v.dtype == dt
+                      else xp.clip(v, info.min, info.max) for v in (lo, hi))
         if lo is None and hi is None:
             r = a.copy()
         elif xp is np or dt.kind not in "fc":

@@ -607,3 +607,25 @@ def test_complex_of_a_real_nan_is_nan_nan_j():
     assert complex(dt.asarray(1.5)) == 1.5 + 0j
     z = complex(dt.asarray(complex(math.nan, 0.0)))  # a complex array's own parts
     assert math.isnan(z.real) and z.imag == 0.0
+
+
+def test_elementwise_edges_from_the_hunt():
+    # pow of a Python scalar base by a one-element float32 exponent of 0.5 kept float64 from
+    # the sqrt fix-up's abs() of the scalar
+    x = dt.asarray([0.5], dtype=dt.float32)
+    assert dt.pow(2.0, x).dtype is dt.float32 and (2 ** x).dtype is dt.float32
+    assert (3 ** dt.asarray(0.5, dtype=dt.float16)).dtype is dt.float16
+    # floor_divide by a float that is infinite in the array's dtype is floor_divide by inf
+    f = dt.asarray([-1.0, 1.0], dtype=dt.float32)
+    with np.errstate(all="ignore"):
+        assert np.array_equal(np.asarray(dt.floor_divide(f, -1e39)),
+                              np.asarray(dt.floor_divide(f, float("-inf"))))
+        assert np.asarray(dt.floor_divide(1e39, dt.asarray([2.0], dtype=dt.float32))).tolist() \
+            == [float("inf")]
+    # clip by an array bound of a wider integer dtype clamps as a scalar bound does (it wrapped)
+    i = dt.asarray([0, 50, 100], dtype=dt.int8)
+    assert np.asarray(dt.clip(i, min=dt.asarray(200, dtype=dt.int16))).tolist() == [127] * 3
+    assert np.asarray(dt.clip(i, max=dt.asarray(-200, dtype=dt.int16))).tolist() == [-128] * 3
+    # sign(-0.0) is 0 for ml_dtypes' floats too
+    s = np.asarray(dt.sign(dt.asarray([-0.0], dtype=dt.bfloat16))).astype(np.float32)
+    assert s[0] == 0 and not np.signbit(s[0])

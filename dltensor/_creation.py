@@ -20,7 +20,7 @@ from ._dispatch import check_device, delegate_first, expect_array, fresh, namesp
 from ._dispatch import native_dtype, on, strict_int
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
-from ._dtype_functions import int_bounds, python_scalar
+from ._dtype_functions import int_bounds, python_scalar, scalar_into
 from ._dtypes import DType
 
 __all__ = [
@@ -168,7 +168,7 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     npdt = _fill_dtype(value if value is not None else fill_value)
     if dtype is not None:
         npdt = native_dtype(dtype) or npdt
-    return _make("full", device, shape, value, dtype=npdt)
+    return _make("full", device, shape, scalar_into(value, npdt), dtype=npdt)
 
 
 def _like(name: str, x: ndarray, dtype: DType | None,

@@ -8,15 +8,16 @@ too, as one table keyed by NumPy dtype, because the element-wise functions share
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from . import _dtypes
 from ._array import ndarray
 from ._devices import Device
-from ._dtypes import FROM_NUMPY, PROMOTION, DType
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType
 from ._interop import computed, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -139,6 +140,43 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     return computed(x, (lambda a: a.copy()) if dtype is src else (lambda a: a.astype(target)))
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def through_float32(f: _F, also: frozenset[np.dtype[Any]] = frozenset()) -> _F:
+    """``f`` computing on ml_dtypes' floats (and the NumPy dtypes in ``also``) as float32, its
+    float32 results cast back. NumPy's loops for them accumulate in the dtype itself (the
+    bfloat16 sum of 1000 ones was 256; float16 running sums stall at 2048) and order NaN as no
+    float (sort, unique_* and searchsorted gave unsorted, duplicated or wrong answers). float32
+    holds every value of these dtypes exactly, so only the final rounding differs."""
+    widen = EXTENSION_FLOATS | also
+
+    @functools.wraps(f)
+    def g(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if type(x) is ndarray and x._compute().dtype in widen:
+            asked = kwargs.get("dtype")
+            if asked is x.dtype:  # (x's own dtype: the default, computed in float32)
+                kwargs["dtype"] = asked = None
+            r = f(astype(x, _dtypes.float32), *args, **kwargs)
+            return r if asked is not None else _narrowed(r, x.dtype)
+        return f(x, *args, **kwargs)
+    return cast(_F, g)
+
+
+def _narrowed(r: Any, dtype: DType) -> Any:
+    """Results computed in float32 back in ``dtype`` (indices and counts as they are)."""
+    if isinstance(r, tuple):
+        items = [_narrowed(e, dtype) for e in r]
+        return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
+    return astype(r, dtype) if r.dtype is _dtypes.float32 else r
+
+
+def scalar_into(value: Any, dtype: Any) -> Any:
+    """A Python scalar as a backend takes it into NumPy dtype ``dtype``: an int as a float for
+    ml_dtypes' floats, which convert no int past int64 ("expected number, got int")."""
+    return float(value) if type(value) is int and dtype in EXTENSION_FLOATS else value
+
+
 def refuse_complex_to_real(name: str, src: DType, dtype: DType) -> None:
     """TypeError for a cast of complex to a real dtype, which the spec's astype says should not
     be permitted (it would drop the imaginary parts; to bool is defined: 0 + 0j is False)."""
@@ -189,8 +227,7 @@ def finfo(type: DType | ndarray, /) -> finfo_object:
     info = _finfo_cache.get(dt)
     if info is None:
         real = _REAL_OF.get(dt, dt)
-        if real.kind != "real floating" and not (real.kind is None and real.numpy is not None
-                                                  and real.numpy.kind == "V"):
+        if real.kind != "real floating" and real.numpy not in EXTENSION_FLOATS:
             raise TypeError(f"finfo takes a floating-point dtype, not {dt.name}; "
                             "use iinfo for integers")
         if real.kind is None:

@@ -151,6 +151,8 @@ def _build_promotion() -> dict[tuple[DType, DType], DType]:
 PROMOTION = _build_promotion()
 # The same table keyed by NumPy dtypes, for the hot paths that hold NumPy arrays.
 NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items()}
+# ml_dtypes' floats (bfloat16, float8) as NumPy dtypes: real floats with no kind of the spec's.
+EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.kind is None)
 
 
 INTEGER_KINDS = ("signed integer", "unsigned integer")

@@ -25,8 +25,8 @@ import numpy as np
 from ._array import ndarray
 from ._devices import CPU
 from ._dispatch import NULL_CONTEXT, common_device, on, type_name, wrap_result
-from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype
-from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
+from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_into
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
@@ -45,9 +45,8 @@ def _of(*kinds: str) -> frozenset[np.dtype[Any]]:
 
 # ml_dtypes' floats (bfloat16, float8...) compute like float16: real floating, one dtype at a
 # time (the spec's promotion table has no row for them).
-_EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.kind is None)
 _INT = _of("signed integer", "unsigned integer")
-_REAL_FLOAT = _of("real floating") | _EXTENSION_FLOATS
+_REAL_FLOAT = _of("real floating") | EXTENSION_FLOATS
 _COMPLEX = _of("complex floating")
 CATEGORIES = {
     "bool": _of("bool"),
@@ -73,7 +72,7 @@ def _xp(a: Any) -> ModuleType:
 def _kind(d: np.dtype[Any]) -> str:
     """A dtype's kind for choosing fix-ups: NumPy's, but "F" for ml_dtypes' floats (NumPy says
     "V" of most, "f" of float8_e5m2), to which the "f" fix-ups apply too."""
-    return "F" if d in _EXTENSION_FLOATS else d.kind
+    return "F" if d in EXTENSION_FLOATS else d.kind
 
 
 def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callable[..., Any]:
@@ -181,14 +180,12 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
     if rt not in allowed:
         raise TypeError(f"{name} does not take a Python {type(scalar).__name__} (it would "
                         f"make the result {FROM_NUMPY[rt].name})")
-    if da in _EXTENSION_FLOATS or type(a) is not _np_ndarray:
+    if da in EXTENSION_FLOATS or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
         # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign;
         # and ml_dtypes converts no int past int64, so ints go as floats)
-        if rt in _EXTENSION_FLOATS and type(scalar) is int:
-            scalar = float(scalar)
-        scalar = _xp(a).full((), scalar, dtype=rt)
+        scalar = _xp(a).full((), scalar_into(scalar, rt), dtype=rt)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
@@ -221,7 +218,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
     fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     if reflected:
         fns = {d: (lambda fn: lambda a, b: fn(b, a))(fn) for d, fn in fns.items()}
-    scalars = {d: SCALAR_TYPES[d] - {complex} if d not in _EXTENSION_FLOATS else frozenset()
+    scalars = {d: SCALAR_TYPES[d] - {complex} if d not in EXTENSION_FLOATS else frozenset()
                for d in fns}
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray

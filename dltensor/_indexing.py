@@ -21,7 +21,7 @@ import numpy as np
 from ._array import _array_read_only, inherit_read_only, ndarray, wrap
 from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
-from ._dtype_functions import int_bounds, python_scalar
+from ._dtype_functions import int_bounds, python_scalar, scalar_into
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
@@ -153,7 +153,7 @@ def _value_for(x: ndarray, a: Any, value: Any) -> Any:
             lo, hi = rule
             if not lo <= value <= hi:
                 raise OverflowError(f"{value} is out of bounds for {x.dtype.name}")
-        return value
+        return value if tv is not int else scalar_into(value, a.dtype)
     dt = x.dtype
     if tv in _SCALAR_INTO:
         raise TypeError(f"cannot write a Python {tv.__name__} into an array of dtype {dt.name} "

@@ -21,7 +21,7 @@ from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import fresh, on
-from ._dtypes import FROM_NUMPY, DType, dtype_from_numpy
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy
 
 __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 
@@ -395,7 +395,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
         raise TypeError("dltensor arrays hold numbers, not strings")
     try:
-        a = np.asarray(obj) if dtype is None else np.asarray(obj, dtype=dtype.numpy)
+        a = np.asarray(obj) if dtype is None else _asarray_in(obj, dtype.numpy)
     except (BufferError, TypeError):
         # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
         # and PyTorch's TypeError): built from their host copies and placed on their device,
@@ -434,6 +434,17 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     dev = get_default_device() if device is None else as_device(device)
     x = wrap(a)
     return x if dev is CPU else move(x, dev, copy=None)
+
+
+def _asarray_in(obj: Any, npdt: Any) -> npt.NDArray[Any]:
+    """NumPy's array of a scalar or sequence in ``npdt``; ints past int64 reach ml_dtypes'
+    floats through float64 (ml_dtypes converts no such int: "expected number, got int")."""
+    try:
+        return np.asarray(obj, dtype=npdt)
+    except TypeError:
+        if npdt not in EXTENSION_FLOATS:
+            raise
+        return np.asarray(obj, dtype=np.float64).astype(npdt)
 
 
 def _too_big(a: npt.NDArray[Any]) -> bool:

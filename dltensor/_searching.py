@@ -16,8 +16,8 @@ from ._array import ndarray, wrap
 from ._devices import CPU, Device
 from ._dispatch import check_device, delegating, expect_array, namespace_for, native, on
 from ._dispatch import wrap_result
-from ._dtype_functions import scalar_dtype
-from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
+from ._dtype_functions import scalar_dtype, scalar_into
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -59,6 +59,9 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         raise TypeError("searchsorted takes an array, int or float as x2, not complex")
     else:
         a2 = scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "searchsorted"))
+    if a1.dtype in EXTENSION_FLOATS and a2.dtype == a1.dtype:
+        # compared as float32 (which holds them exactly): NumPy orders their NaN as no float
+        a1, a2 = a1.astype(np.float32), a2.astype(np.float32)
     result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
     return result
 
@@ -68,6 +71,7 @@ def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
     losing -0.0's sign, so on a GPU it is full()."""
     if isinstance(value, np.generic):  # taken as the Python scalar it holds (scalar_dtype
         value = value.item()           # checked its range): NumPy would wrap np.int64(300)
+    value = scalar_into(value, dtype)
     if dev.device_type == 2:
         return ns.full((), value, dtype=dtype)
     return ns.asarray(value, dtype=dtype)

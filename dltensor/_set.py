@@ -15,7 +15,7 @@ import numpy as np
 from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
-from ._dtype_functions import python_scalar, scalar_dtype
+from ._dtype_functions import python_scalar, scalar_dtype, through_float32
 from ._searching import scalar_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -41,7 +41,8 @@ class UniqueInverseResult(NamedTuple):
 _R = TypeVar("_R")
 
 
-def _unique(name: str, result_type: Callable[..., _R], x: ndarray) -> _R:
+@through_float32
+def _unique(x: ndarray, name: str, result_type: Callable[..., _R]) -> _R:
     expect_array(name, x)
     dev = x._device
     r = getattr(namespace_for(dev), name)(native(x))
@@ -51,19 +52,20 @@ def _unique(name: str, result_type: Callable[..., _R], x: ndarray) -> _R:
 def unique_all(x: ndarray, /) -> UniqueAllResult:
     """The unique elements of ``x`` with first-occurrence indices, inverse indices (shaped like
     ``x``) and counts."""
-    return _unique("unique_all", UniqueAllResult, x)
+    return _unique(x, "unique_all", UniqueAllResult)
 
 
 def unique_counts(x: ndarray, /) -> UniqueCountsResult:
     """The unique elements of ``x`` and how often each occurs."""
-    return _unique("unique_counts", UniqueCountsResult, x)
+    return _unique(x, "unique_counts", UniqueCountsResult)
 
 
 def unique_inverse(x: ndarray, /) -> UniqueInverseResult:
     """The unique elements of ``x`` and the indices (shaped like ``x``) that rebuild ``x``."""
-    return _unique("unique_inverse", UniqueInverseResult, x)
+    return _unique(x, "unique_inverse", UniqueInverseResult)
 
 
+@through_float32
 @delegating
 def unique_values(x: ndarray, /) -> ndarray:
     """The unique elements of ``x``, sorted (each NaN counted as distinct)."""

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from ._array import ndarray
 from ._dispatch import delegating
+from ._dtype_functions import through_float32
 
 __all__ = ["argsort", "sort"]
 
 
+@through_float32
 @delegating
 def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
             stable: bool = True) -> ndarray:
     """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
 
 
+@through_float32
 @delegating
 def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
          stable: bool = True) -> ndarray:

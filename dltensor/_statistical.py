@@ -9,6 +9,7 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any
 
@@ -19,14 +20,15 @@ from ._array import ndarray, wrap
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
-from ._dtype_functions import refuse_complex_to_real
-from ._dtypes import DType
+from ._dtype_functions import refuse_complex_to_real, through_float32
+from ._dtypes import EXTENSION_FLOATS, DType
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
            "var"]
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
+_FLOAT16 = frozenset({np.dtype(np.float16)})  # (NumPy's running sums of it stall at 2048)
 
 
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
@@ -36,13 +38,20 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
         a = x._array
         if a is None:
             a = x._compute()
-        if axis is not None and a.ndim == 0:
-            refuse_axes_of_0d("sum", axis)
-        r = a.sum(axis=axis, keepdims=keepdims)
-        return wrap(r if type(r) is _np_ndarray else _asarray(r))
-    return _with_dtype("sum", x, dtype, axis=axis, keepdims=keepdims)
+        if a.dtype not in EXTENSION_FLOATS:
+            if axis is not None and a.ndim == 0:
+                refuse_axes_of_0d("sum", axis)
+            r = a.sum(axis=axis, keepdims=keepdims)
+            return wrap(r if type(r) is _np_ndarray else _asarray(r))
+    return _sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+@through_float32
+def _sum(x: ndarray, /, **kwargs: Any) -> ndarray:
+    return _with_dtype("sum", x, kwargs.pop("dtype"), **kwargs)
+
+
+@through_float32
 def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
          keepdims: bool = False) -> ndarray:
     """The product of the elements of ``x`` along ``axis`` (all axes by default)."""
@@ -64,6 +73,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> nd
     return result
 
 
+@functools.partial(through_float32, also=_FLOAT16)
 def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
@@ -72,6 +82,7 @@ def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | Non
                        include_initial=include_initial)
 
 
+@functools.partial(through_float32, also=_FLOAT16)
 def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
@@ -100,12 +111,14 @@ def min(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The smallest element of ``x`` along ``axis`` (NaN propagates)."""
 
 
+@through_float32
 @delegating
 def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
          keepdims: bool = False) -> ndarray:
     """The arithmetic mean of ``x`` along ``axis`` (floating-point, complex included)."""
 
 
+@through_float32
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The standard deviation of ``x`` along ``axis``, dividing by N - ``correction`` (NaN
@@ -113,6 +126,7 @@ def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     return _spread("std", x, axis, correction, keepdims)
 
 
+@through_float32
 def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The variance of ``x`` along ``axis``, dividing by N - ``correction`` (NaN where that is

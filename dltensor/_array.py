@@ -272,18 +272,15 @@ class ndarray:
                 return (_unpickle, (self._compute(),))
             except TypeError as e:  # a dtype NumPy has not (float4, or bfloat16 sans ml_dtypes)
                 raise TypeError(f"cannot pickle this array: {e}") from None
-        hint = ("pickle x.to_device('cpu')" if dev.device_type == DLDeviceType.kDLCUDA else
-                "dltensor cannot read this memory; hand it to a library that can with its "
-                "from_dlpack()")
         raise TypeError(f"cannot pickle an array on device {dev}: dltensor never copies "
-                        f"across devices silently; {hint}")
+                        f"across devices silently; {_to_cpu_hint(dev, 'pickle')}")
 
     def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
                   ) -> npt.NDArray[Any]:
         """A NumPy view (CPU-readable memory only: dltensor never copies across devices)."""
         if self._device.device_type not in CPU_READABLE:
-            raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory. "
-                              "Move it first with x.to_device('cpu')")
+            raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory: "
+                              f"{_to_cpu_hint(self._device, 'read')}")
         a: npt.NDArray[Any] = self._compute()
         if dtype is not None and a.dtype != dtype:
             if copy is False:
@@ -443,6 +440,16 @@ def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple
         DLPACK_FLAG_BITMASK_READ_ONLY if _array_read_only(a) else 0
 
 
+def _to_cpu_hint(device: Device, what: str) -> str:
+    """How to get memory on ``device`` to the CPU, to ``what`` it there: a move where dltensor
+    has a backend for it (CuPy for CUDA), else only its producer or another library can."""
+    if _backend_or_none(device) is not None:
+        return f"{what} x.to_device('cpu')"
+    return ("dltensor cannot read this memory (no backend for it); ask its producer for a "
+            "host copy (dltensor.from_dlpack(producer, device='cpu') does), or hand it to a "
+            "library that can read it with its from_dlpack()")
+
+
 def _array_read_only(a: Any) -> bool:
     if type(a) is np.ndarray:
         return not a.flags.writeable
@@ -577,7 +584,8 @@ def _make(x: ndarray, max_version: tuple[int, int] | None, extra_flags: int = 0)
     versioned = max_version is not None and max_version[0] >= 1
     if flags & DLPACK_FLAG_BITMASK_READ_ONLY and not versioned:
         raise BufferError("this array is read-only and a legacy DLPack capsule cannot say so; "
-                          "ask with max_version=(1, 0) or copy=True")
+                          "ask with max_version=(1, 0)" + (
+                              " or copy=True" if _backend_or_none(x._device) else ""))
     version = (1, min(max_version[1], _dlpack.DLPACK_MINOR_VERSION)
                if max_version[0] == 1 else _dlpack.DLPACK_MINOR_VERSION) \
         if versioned and max_version is not None else None  # (versioned implies not None)

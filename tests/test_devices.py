@@ -330,3 +330,19 @@ def test_sequences_of_device_arrays():
         dt.asarray([cuda, cuda])
     with pytest.raises(ValueError, match="different devices"):
         dt.asarray([cuda, [metal]])
+
+
+@pytest.mark.parametrize("device", [(METAL, 0), (ROCM, 0), (CUDA, 0)])
+def test_messages_about_held_memory_advise_only_what_can_work(device):
+    # to_device('cpu') cannot move memory dltensor has no backend for (CUDA: no CuPy here),
+    # so no message may send the user there; the producer's host copy can.
+    x = _fake(device)
+    for attempt in (lambda: np.asarray(x), lambda: __import__("pickle").dumps(x),
+                    lambda: dt.exp(x)):
+        with pytest.raises((BufferError, TypeError, RuntimeError)) as e:
+            attempt()
+        assert "to_device" not in str(e.value), e.value
+    x._tensor.flags |= 1  # READ_ONLY, as a read-only producer says
+    with pytest.raises(BufferError) as e:
+        x.__dlpack__()
+    assert "copy=True" not in str(e.value)  # (a copy of held memory is refused too)

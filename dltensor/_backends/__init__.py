@@ -43,7 +43,7 @@ def backend_for(device: Device) -> ModuleType:
             return b
         raise NoBackendError(
             f"dltensor cannot compute on device {device}: {b.missing_reason()}; hand the array "
-            "to a library that can with its from_dlpack(), or move it with to_device('cpu')")
+            "to a library that can with its from_dlpack()")
     raise NoBackendError(
         f"dltensor cannot compute on device {device}: it holds and hands on such memory but "
         "has no backend for it; hand the array to a library that can with its from_dlpack()")

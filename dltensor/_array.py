@@ -508,6 +508,9 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             raise TypeError(f"dl_device must be a (device_type, device_id) pair of ints, "
                             f"not {dl_device!r}") from None
     dev = x._device
+    if dev.device_type in CPU_READABLE and stream is not None and \
+            not (dev.device_type in _STREAMED_HOST and type(stream) is int):
+        raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
     if dl_device is not None and dl_device != (dev.device_type, dev.device_id):
         if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
             # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
@@ -523,11 +526,15 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         host = x.to_device(CPU)
         return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     if dev.device_type in CPU_READABLE:
-        if stream is not None and not (dev.device_type in _STREAMED_HOST and type(stream) is int):
-            raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
         a = x._array
         if dev is CPU and a is not None and a.dtype in _NUMPY_EXPORTS:
             return a.__dlpack__(max_version=max_version, copy=copy)  # NumPy's producer again
+        if copy and dl_device is not None and dev is not CPU:
+            # Asked for a copy on x's own (pinned, managed) device, which NumPy cannot
+            # allocate. (Asked with no dl_device, the copy is labelled the CPU it is on, as
+            # NumPy's from_dlpack(x, copy=True) takes it.)
+            raise BufferError(f"dltensor cannot allocate {dev} memory for a copy (NumPy "
+                              "allocates pageable CPU memory); ask with dl_device=(1, 0)")
     else:
         if stream is not None and dev.device_type in _FORBIDDEN_STREAMS:  # CUDA and ROCm
             if type(stream) is not int:

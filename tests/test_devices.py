@@ -346,3 +346,19 @@ def test_messages_about_held_memory_advise_only_what_can_work(device):
     with pytest.raises(BufferError) as e:
         x.__dlpack__()
     assert "copy=True" not in str(e.value)  # (a copy of held memory is refused too)
+
+
+def test_pinned_exports_check_streams_and_devices_whatever_dl_device_says():
+    import producers as P
+    a = np.arange(3, dtype=np.float32)
+    h = dt.asarray(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
+    for stream in ("s", 1.5):  # (dl_device=(1, 0) skipped the stream checks)
+        with pytest.raises(BufferError, match="stream"):
+            h.__dlpack__(max_version=(1, 0), stream=stream, dl_device=(1, 0))
+    # a copy asked on the pinned device itself: NumPy cannot allocate there (it came back on
+    # the CPU, a device not asked for); on the CPU, and asked with no dl_device, it is one
+    with pytest.raises(BufferError, match="dl_device=\\(1, 0\\)"):
+        h.__dlpack__(max_version=(1, 0), dl_device=(P.CUDA_HOST, 0), copy=True)
+    assert np.from_dlpack(h, copy=True).tolist() == [0.0, 1.0, 2.0]
+    c = dt.from_dlpack(h.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=True))
+    assert c.device == dt.ones(1).device and c.data_ptr != a.ctypes.data

@@ -508,11 +508,9 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             raise TypeError(f"dl_device must be a (device_type, device_id) pair of ints, "
                             f"not {dl_device!r}") from None
     dev = x._device
-    if dev.device_type in CPU_READABLE and stream is not None and \
-            not (dev.device_type in _STREAMED_HOST and type(stream) is int):
-        raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
     if dl_device is not None and dl_device != (dev.device_type, dev.device_id):
         if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
+            _check_host_stream(dev, stream)
             # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
             # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
             host = wrap(x._compute().copy() if copy else x._compute(), CPU)
@@ -526,6 +524,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         host = x.to_device(CPU)
         return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     if dev.device_type in CPU_READABLE:
+        _check_host_stream(dev, stream)
         a = x._array
         if dev is CPU and a is not None and a.dtype in _NUMPY_EXPORTS:
             return a.__dlpack__(max_version=max_version, copy=copy)  # NumPy's producer again
@@ -569,6 +568,13 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     return _make(x, max_version)
 
 
+def _check_host_stream(dev: Device, stream: Any) -> None:
+    """Streams for CPU-readable memory: None, or an int for pinned and managed memory (which a
+    GPU consumer reads on its stream)."""
+    if stream is not None and not (dev.device_type in _STREAMED_HOST and type(stream) is int):
+        raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
+
+
 def _backend_or_none(dev: Device) -> ModuleType | None:
     try:
         return backend_for(dev)
@@ -591,8 +597,8 @@ def _make(x: ndarray, max_version: tuple[int, int] | None, extra_flags: int = 0)
     versioned = max_version is not None and max_version[0] >= 1
     if flags & DLPACK_FLAG_BITMASK_READ_ONLY and not versioned:
         raise BufferError("this array is read-only and a legacy DLPack capsule cannot say so; "
-                          "ask with max_version=(1, 0)" + (
-                              " or copy=True" if _backend_or_none(x._device) else ""))
+                          "ask with max_version=(1, 0)" + (" or copy=True" if _computable(x)
+                                                            else ""))
     version = (1, min(max_version[1], _dlpack.DLPACK_MINOR_VERSION)
                if max_version[0] == 1 else _dlpack.DLPACK_MINOR_VERSION) \
         if versioned and max_version is not None else None  # (versioned implies not None)

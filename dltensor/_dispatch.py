@@ -17,7 +17,7 @@ import numpy as np
 from ._array import CPU_READABLE, inherit_read_only, ndarray, wrap
 from ._backends import backend_for
 from ._devices import CPU, Device, as_device
-from ._dtypes import DType
+from ._dtypes import EXTENSION_FLOATS, DType
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
@@ -177,12 +177,14 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
 
 
 def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None,
-                   signature: inspect.Signature | None = None) -> Callable[..., Any]:
+                   signature: inspect.Signature | None = None, widen: bool = False
+                   ) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2).
     For those with an ``axis`` parameter (``axis_at`` not None: its index in ``args`` when it
     may be passed by position, as squeeze's, else -1), a 0-d array refuses any axis but None.
-    With the spec's ``signature``, calls outside it are refused (see ``_outside``)."""
+    With the spec's ``signature``, calls outside it are refused (see ``_outside``); ``widen``:
+    ml_dtypes' floats are computed in float32 (see ``_dtype_functions.in_float32``)."""
     has_axis = axis_at is not None
     axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
@@ -205,6 +207,9 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         if fn is None:
             fn = funcs[dev] = getattr(namespace_for(dev), name)
         a = x._array
+        if widen and (a if a is not None else x._compute()).dtype in EXTENSION_FLOATS:
+            from ._dtype_functions import in_float32  # (it imports this module)
+            return in_float32(f, x, *args, **kwargs)
         if has_axis and (a.ndim if a is not None else x.ndim) == 0:
             refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
                               else kwargs.get("axis", axis_default))
@@ -265,11 +270,13 @@ def _expecting_arrays(name: str, f: Callable[..., Any], params: list[inspect.Par
     return g
 
 
-def delegating(template: _F) -> _F:
+def delegating(template: _F, widen: bool = False) -> _F:
     """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
 
-    Where the signature says only the first parameter is an array, a faster delegate is used.
+    Where the signature says only the first parameter is an array, a faster delegate is used
+    (``widen``: computing ml_dtypes' floats in float32; ``functools.partial(delegating,
+    widen=True)`` as the decorator).
     """
     sig = inspect.signature(template)
     params = list(sig.parameters.values())
@@ -281,7 +288,7 @@ def delegating(template: _F) -> _F:
         axis_at = (None if axis is None else
                    -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1)
         default = None if axis is None or axis.default is axis.empty else axis.default
-        f = delegate_first(template.__name__, axis_at, default, sig)
+        f = delegate_first(template.__name__, axis_at, default, sig, widen)
     else:
         f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
@@ -140,27 +140,20 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     return computed(x, (lambda a: a.copy()) if dtype is src else (lambda a: a.astype(target)))
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+def in_float32(f: Callable[..., Any], x: ndarray, *args: Any, **kwargs: Any) -> Any:
+    """``f(x, *args, **kwargs)`` with ``x`` (an ml_dtypes float, or float16 for running sums)
+    as float32, its float32 results cast back (a ``dtype=`` asked for is kept).
 
-
-def through_float32(f: _F, also: frozenset[np.dtype[Any]] = frozenset()) -> _F:
-    """``f`` computing on ml_dtypes' floats (and the NumPy dtypes in ``also``) as float32, its
-    float32 results cast back. NumPy's loops for them accumulate in the dtype itself (the
-    bfloat16 sum of 1000 ones was 256; float16 running sums stall at 2048) and order NaN as no
-    float (sort, unique_* and searchsorted gave unsorted, duplicated or wrong answers). float32
-    holds every value of these dtypes exactly, so only the final rounding differs."""
-    widen = EXTENSION_FLOATS | also
-
-    @functools.wraps(f)
-    def g(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if type(x) is ndarray and x._compute().dtype in widen:
-            asked = kwargs.get("dtype")
-            if asked is x.dtype:  # (x's own dtype: the default, computed in float32)
-                kwargs["dtype"] = asked = None
-            r = f(astype(x, _dtypes.float32), *args, **kwargs)
-            return r if asked is not None else _narrowed(r, x.dtype)
-        return f(x, *args, **kwargs)
-    return cast(_F, g)
+    Callers check the dtype on the backend array they hold. NumPy's loops for these dtypes
+    accumulate in the dtype itself (the bfloat16 sum of 1000 ones was 256; float16 running
+    sums stall at 2048) and order NaN as no float (sort, unique_* and searchsorted gave
+    unsorted, duplicated or wrong answers). float32 holds every value of them exactly, so only
+    the final rounding differs."""
+    asked = kwargs.get("dtype")
+    if asked is x.dtype:  # (x's own dtype: the default, computed in float32)
+        kwargs["dtype"] = asked = None
+    r = f(astype(x, _dtypes.float32), *args, **kwargs)
+    return r if asked is not None else _narrowed(r, x.dtype)
 
 
 def _narrowed(r: Any, dtype: DType) -> Any:

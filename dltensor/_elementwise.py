@@ -29,6 +29,7 @@ from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 _np_ndarray = np.ndarray
+_FLOAT64 = np.dtype(np.float64)
 _asarray = np.asarray
 _new = object.__new__
 _SCALARS = frozenset((bool, int, float, complex))
@@ -43,9 +44,9 @@ def _of(*kinds: str) -> frozenset[np.dtype[Any]]:
     return frozenset(n for n, d in FROM_NUMPY.items() if d.kind in kinds)
 
 
+_INT = _of("signed integer", "unsigned integer")
 # ml_dtypes' floats (bfloat16, float8...) compute like float16: real floating, one dtype at a
 # time (the spec's promotion table has no row for them).
-_INT = _of("signed integer", "unsigned integer")
 _REAL_FLOAT = _of("real floating") | EXTENSION_FLOATS
 _COMPLEX = _of("complex floating")
 CATEGORIES = {
@@ -336,8 +337,9 @@ def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
     # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the
     # signed zero / infinity of the true quotient when exactly one operand is infinite: as
     # computed, so a Python float is taken in the result's dtype (1e39 is inf in float32).
-    with _quiet(xp):
-        a, b = (xp.asarray(v, dtype=r.dtype) if type(v) is float else v for v in (a, b))
+    if (type(a) is float or type(b) is float) and r.dtype is not _FLOAT64:
+        with _quiet(xp):
+            a, b = (xp.asarray(v, dtype=r.dtype) if type(v) is float else v for v in (a, b))
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if one_inf.any():
         with _quiet(xp):
@@ -350,8 +352,10 @@ def _pow(xp: Any, a: Any, b: Any) -> Any:
     if getattr(b, "size", 1) == 1 and bool(b == 0.5):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
-        with _quiet(xp):  # (a Python scalar base's abs is a float64: r's dtype kept)
-            r = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r).astype(r.dtype, copy=False)
+        with _quiet(xp):
+            s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
+        # (a Python scalar base's abs is a float64: r's dtype kept)
+        r = s if s.dtype == r.dtype else s.astype(r.dtype)
     return r
 
 
@@ -596,12 +600,12 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     lo, hi = bounds
     xp = _xp(a)
     with on(x._device) if x._device.device_type == _CUDA else NULL_CONTEXT:
-        if dt.kind in "iu":
+        if (lo is not None or hi is not None) and dt.kind in "iu" and (
+                _wider(lo, dt) or _wider(hi, dt)):
             # An array bound of a wider integer dtype, clamped to x's range as the scalars
             # are: the result, cast back to x's dtype, would wrap (int8 clipped at 200: -56).
             info = np.iinfo(dt)
-            lo, hi = (v if v is None or type(v) in _SCALARS or v.dtype == dt
-                      else xp.clip(v, info.min, info.max) for v in (lo, hi))
+            lo, hi = (xp.clip(v, info.min, info.max) if _wider(v, dt) else v for v in (lo, hi))
         if lo is None and hi is None:
             r = a.copy()
         elif xp is np or dt.kind not in "fc":
@@ -613,6 +617,13 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
             r = r.astype(dt)
     result: ndarray = wrap_result(r, x._device)
     return result
+
+
+def _wider(bound: Any, dtype: np.dtype[Any]) -> bool:
+    """Whether a clip bound is an array whose values ``dtype`` may not hold."""
+    # (NumPy's dtypes of arrays are singletons, as the table's are: `is` compares them)
+    return bound is not None and type(bound) not in _SCALARS and bound.dtype is not dtype and \
+        NUMPY_PROMOTION.get((dtype, bound.dtype)) is not dtype
 
 
 # --- the operators on ndarray ------------------------------------------------------------------

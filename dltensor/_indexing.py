@@ -21,7 +21,7 @@ import numpy as np
 from ._array import _array_read_only, inherit_read_only, ndarray, wrap
 from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
-from ._dtype_functions import int_bounds, python_scalar, scalar_into
+from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
@@ -131,8 +131,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         try:
             a[key] = v
         except (IndexError, OverflowError):
-            if tk is not int:
-                raise
+            if tk is not int or -a.shape[0] <= key < a.shape[0]:
+                raise  # (the value's overflow, 2**1100 into float32, stays an OverflowError)
             raise _out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63 mislead)
     else:
         if tk is int and not -a.shape[0] <= key < a.shape[0]:
@@ -149,11 +149,14 @@ def _value_for(x: ndarray, a: Any, value: Any) -> Any:
     tv = type(value)
     rule = _SCALAR_RULE.get((a.dtype, tv))
     if rule is not None:
-        if rule is not True:  # an int into an integer dtype: it must fit
-            lo, hi = rule
-            if not lo <= value <= hi:
-                raise OverflowError(f"{value} is out of bounds for {x.dtype.name}")
-        return value if tv is not int else scalar_into(value, a.dtype)
+        if rule is True:
+            return value
+        if type(rule) is not tuple:  # float: an int into an ml_dtypes float
+            return float(value)
+        lo, hi = rule  # an int into an integer dtype: it must fit
+        if not lo <= value <= hi:
+            raise OverflowError(f"{value} is out of bounds for {x.dtype.name}")
+        return value
     dt = x.dtype
     if tv in _SCALAR_INTO:
         raise TypeError(f"cannot write a Python {tv.__name__} into an array of dtype {dt.name} "
@@ -171,9 +174,13 @@ def _value_for(x: ndarray, a: Any, value: Any) -> Any:
     raise TypeError(f"can write a Python scalar or a dltensor array, not {tv.__name__}")
 
 
-def _scalar_rules() -> dict[tuple[np.dtype[Any], type], tuple[int, int] | Literal[True]]:
-    """(backend dtype, Python scalar type) -> True, or the (min, max) an int must fit in."""
-    rules: dict[tuple[np.dtype[Any], type], tuple[int, int] | Literal[True]] = {}
+_Rule = tuple[int, int] | type[float] | Literal[True]
+
+
+def _scalar_rules() -> dict[tuple[np.dtype[Any], type], _Rule]:
+    """(backend dtype, Python scalar type) -> True, the (min, max) an int must fit in, or
+    float: an int written as a float (ml_dtypes' floats convert no int past int64)."""
+    rules: dict[tuple[np.dtype[Any], type], _Rule] = {}
     for np_dtype, dt in FROM_NUMPY.items():
         kind = dt.kind or "real floating"  # bfloat16, float8: held floats
         for tv, kinds in _SCALAR_INTO.items():
@@ -181,7 +188,7 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], tuple[int, int] | Litera
                 if tv is int and kind in INTEGER_KINDS:
                     rules[np_dtype, tv] = int_bounds(np_dtype)
                 else:
-                    rules[np_dtype, tv] = True
+                    rules[np_dtype, tv] = float if tv is int and dt.kind is None else True
     return rules
 
 

@@ -7,6 +7,7 @@ with the spec's field names.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
@@ -15,7 +16,8 @@ import numpy as np
 from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
-from ._dtype_functions import python_scalar, scalar_dtype, through_float32
+from ._dtype_functions import in_float32, python_scalar, scalar_dtype
+from ._dtypes import EXTENSION_FLOATS
 from ._searching import scalar_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -41,11 +43,14 @@ class UniqueInverseResult(NamedTuple):
 _R = TypeVar("_R")
 
 
-@through_float32
 def _unique(x: ndarray, name: str, result_type: Callable[..., _R]) -> _R:
     expect_array(name, x)
     dev = x._device
-    r = getattr(namespace_for(dev), name)(native(x))
+    a = native(x)
+    if a.dtype in EXTENSION_FLOATS:
+        wide: _R = in_float32(_unique, x, name, result_type)
+        return wide
+    r = getattr(namespace_for(dev), name)(a)
     return result_type(*(wrap_result(a, dev) for a in r))
 
 
@@ -65,8 +70,7 @@ def unique_inverse(x: ndarray, /) -> UniqueInverseResult:
     return _unique(x, "unique_inverse", UniqueInverseResult)
 
 
-@through_float32
-@delegating
+@functools.partial(delegating, widen=True)
 def unique_values(x: ndarray, /) -> ndarray:
     """The unique elements of ``x``, sorted (each NaN counted as distinct)."""
 

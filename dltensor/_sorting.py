@@ -6,22 +6,21 @@ Both delegate to array-api-compat, which maps ``stable``/``descending`` onto Num
 
 from __future__ import annotations
 
+import functools
+
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dtype_functions import through_float32
 
 __all__ = ["argsort", "sort"]
 
 
-@through_float32
-@delegating
+@functools.partial(delegating, widen=True)
 def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
             stable: bool = True) -> ndarray:
     """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
 
 
-@through_float32
-@delegating
+@functools.partial(delegating, widen=True)
 def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
          stable: bool = True) -> ndarray:
     """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""

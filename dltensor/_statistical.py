@@ -20,7 +20,7 @@ from ._array import ndarray, wrap
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
-from ._dtype_functions import refuse_complex_to_real, through_float32
+from ._dtype_functions import in_float32, refuse_complex_to_real
 from ._dtypes import EXTENSION_FLOATS, DType
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
@@ -28,7 +28,8 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
-_FLOAT16 = frozenset({np.dtype(np.float16)})  # (NumPy's running sums of it stall at 2048)
+# (NumPy's running sums of float16 add in float16 too: they stall at 2048)
+_RUNNING_WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
 
 
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
@@ -43,26 +44,26 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
                 refuse_axes_of_0d("sum", axis)
             r = a.sum(axis=axis, keepdims=keepdims)
             return wrap(r if type(r) is _np_ndarray else _asarray(r))
-    return _sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _with_dtype("sum", x, dtype, axis=axis, keepdims=keepdims)
 
 
-@through_float32
-def _sum(x: ndarray, /, **kwargs: Any) -> ndarray:
-    return _with_dtype("sum", x, kwargs.pop("dtype"), **kwargs)
-
-
-@through_float32
 def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
          keepdims: bool = False) -> ndarray:
     """The product of the elements of ``x`` along ``axis`` (all axes by default)."""
     return _with_dtype("prod", x, dtype, axis=axis, keepdims=keepdims)
 
 
-def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> ndarray:
-    """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's."""
+def _with_dtype(name: str, x: ndarray, dtype: DType | None,
+                widen: frozenset[np.dtype[Any]] = EXTENSION_FLOATS, **kwargs: Any) -> ndarray:
+    """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's (``x`` of
+    a dtype in ``widen`` computed in float32: see in_float32)."""
     expect_array(name, x)
     dev = x._device
     a = native(x)
+    if a.dtype in widen:
+        wide: ndarray = in_float32(lambda y, dtype: _with_dtype(name, y, dtype, **kwargs), x,
+                                   dtype=dtype)
+        return wide
     if a.ndim == 0:
         refuse_axes_of_0d(name, kwargs.get("axis"))
     nd = native_dtype(dtype)
@@ -73,21 +74,19 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None, **kwargs: Any) -> nd
     return result
 
 
-@functools.partial(through_float32, also=_FLOAT16)
 def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
-    return _with_dtype("cumulative_sum", _one_d(x), dtype, axis=axis,
+    return _with_dtype("cumulative_sum", _one_d(x), dtype, _RUNNING_WIDEN, axis=axis,
                        include_initial=include_initial)
 
 
-@functools.partial(through_float32, also=_FLOAT16)
 def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    return _with_dtype("cumulative_prod", _one_d(x), dtype, axis=axis,
+    return _with_dtype("cumulative_prod", _one_d(x), dtype, _RUNNING_WIDEN, axis=axis,
                        include_initial=include_initial)
 
 
@@ -111,14 +110,12 @@ def min(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The smallest element of ``x`` along ``axis`` (NaN propagates)."""
 
 
-@through_float32
-@delegating
+@functools.partial(delegating, widen=True)
 def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
          keepdims: bool = False) -> ndarray:
     """The arithmetic mean of ``x`` along ``axis`` (floating-point, complex included)."""
 
 
-@through_float32
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The standard deviation of ``x`` along ``axis``, dividing by N - ``correction`` (NaN
@@ -126,7 +123,6 @@ def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     return _spread("std", x, axis, correction, keepdims)
 
 
-@through_float32
 def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The variance of ``x`` along ``axis``, dividing by N - ``correction`` (NaN where that is
@@ -140,6 +136,9 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     dev = x._device
     ns = namespace_for(dev)
     a = native(x)
+    if a.dtype in EXTENSION_FLOATS:
+        wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
+        return wide
     r = getattr(ns, name)(a, axis=axis, correction=correction, keepdims=keepdims)
     axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) \
         else (operator.index(axis),)  # (a NumPy integer too)

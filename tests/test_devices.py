@@ -362,3 +362,18 @@ def test_pinned_exports_check_streams_and_devices_whatever_dl_device_says():
     assert np.from_dlpack(h, copy=True).tolist() == [0.0, 1.0, 2.0]
     c = dt.from_dlpack(h.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=True))
     assert c.device == dt.ones(1).device and c.data_ptr != a.ctypes.data
+
+
+def test_held_memory_gets_signature_errors_first_and_never_a_float32_copy():
+    # The float32 detour for ml_dtypes' floats must neither read held memory nor come before
+    # the signature check.
+    for dtype in ((2, 32, 1), (4, 16, 1)):  # float32, bfloat16
+        h = _fake((METAL, 0), shape=(4,), dtype=dtype)
+        for f in (dt.sort, dt.mean, dt.unique_values, dt.argsort):
+            with pytest.raises(TypeError, match="positional"):
+                f(h, 0)
+            with pytest.raises(RuntimeError, match="metal:0"):
+                f(h)
+        for f in (dt.sum, dt.std, dt.cumulative_sum, dt.unique_counts):
+            with pytest.raises(RuntimeError, match="metal:0"):
+                f(h)

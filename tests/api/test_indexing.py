@@ -386,3 +386,12 @@ def test_a_tuple_subclass_is_a_multi_axis_key():
     assert int(y[At(1, 2)]) == 5
     y[At(0, 0)] = 9
     assert int(y[0, 0]) == 9
+
+
+def test_a_value_too_big_for_the_dtype_is_an_overflow_not_a_bad_index():
+    # (setitem read NumPy's OverflowError for the value as one for the index)
+    x = dlt.asarray(np.ones(2, np.float32))
+    with pytest.raises(OverflowError):
+        x[0] = 2**1100
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[5] = 1.0

@@ -224,16 +224,25 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
 
+    def general(x1: Any, x2: Any) -> Any:
+        if reflected:
+            return _binary_general(name, category, ufunc, fix, x2, x1, operator)
+        return _binary_general(name, category, ufunc, fix, x1, x2, operator)
+
     def f(x1: Any, x2: Any, /) -> Any:
         if type(x1) is _ndarray:
             a = x1._array
             if a is None:
+                if x1._device is not _cpu:  # (the general path checks operands, then devices,
+                    return general(x1, x2)  # before memory it may not compute on)
                 a = x1._compute()
             dt = a.dtype
             t2 = type(x2)
             if t2 is _ndarray:
                 b = x2._array
                 if b is None:
+                    if x2._device is not _cpu:
+                        return general(x1, x2)
                     b = x2._compute()
                 fn = fns.get(dt) if dt is b.dtype and x1._device is _cpu is x2._device else None
             else:
@@ -248,9 +257,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                 o._tensor = None
                 o._device = _cpu
                 return o
-        if reflected:
-            return _binary_general(name, category, ufunc, fix, x2, x1, operator)
-        return _binary_general(name, category, ufunc, fix, x1, x2, operator)
+        return general(x1, x2)
 
     return _document(f, name, category, binary=True)
 

@@ -377,3 +377,15 @@ def test_held_memory_gets_signature_errors_first_and_never_a_float32_copy():
         for f in (dt.sum, dt.std, dt.cumulative_sum, dt.unique_counts):
             with pytest.raises(RuntimeError, match="metal:0"):
                 f(h)
+
+
+def test_operators_on_held_memory_check_operands_and_devices_first():
+    # (the fast path computed first: NoBackendError where a TypeError or ValueError belongs)
+    x = _fake((METAL, 0))
+    with pytest.raises(TypeError):
+        x + None
+    for op in (lambda: x + dt.ones((2, 3)), lambda: dt.ones((2, 3)) * x):
+        with pytest.raises(ValueError, match="different devices"):
+            op()
+    with pytest.raises(RuntimeError, match="metal:0"):
+        x + 1.0

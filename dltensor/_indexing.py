@@ -80,6 +80,8 @@ def _check_indices(name: str, x: object, indices: object) -> None:
 def __getitem__(self: ndarray, key: Any, /) -> ndarray:
     a = self._array
     if a is None:
+        if self._device is not CPU:  # (a bad key is an IndexError also on held memory)
+            _backend_key(self, key, False)
         a = self._compute()
     t = type(key)
     # The fast path: one int or slice on a 1-D array, the commonest key by far.
@@ -111,16 +113,17 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
+    t = self._tensor
+    if t is not None and t.read_only:  # (before any compute: held memory says it too)
+        raise _read_only("its producer exported it so")
     a = self._array
     if a is None:
+        if self._device is not CPU:  # (a bad key is an IndexError also on held memory)
+            _backend_key(self, key, True)
         a = self._compute()
-    t = self._tensor
-    if (t is not None and t.read_only) or (
-            not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a)):
-        why = ("its producer exported it so" if t is not None and t.read_only else
-               "a view of read-only memory, or of a broadcast whose elements share memory")
-        raise ValueError(f"this array is read-only ({why}); write into a copy: "
-                         "dltensor.asarray(x, copy=True)")
+    if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
+        raise _read_only("a view of read-only memory, or of a broadcast whose elements share "
+                         "memory")
     tk = type(key)
     if not ((tk is int or tk is slice) and a.ndim == 1):
         key = _backend_key(self, key, True)
@@ -142,6 +145,11 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
                 v = namespace_for(self._device).full((), v, dtype=a.dtype)
             a[key] = v
+
+
+def _read_only(why: str) -> ValueError:
+    return ValueError(f"this array is read-only ({why}); write into a copy: "
+                      "dltensor.asarray(x, copy=True)")
 
 
 def _value_for(x: ndarray, a: Any, value: Any) -> Any:

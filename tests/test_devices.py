@@ -389,3 +389,18 @@ def test_operators_on_held_memory_check_operands_and_devices_first():
             op()
     with pytest.raises(RuntimeError, match="metal:0"):
         x + 1.0
+
+
+def test_indexing_held_memory_checks_the_key_and_read_only_first():
+    x = _fake((METAL, 0))
+    for key in (1.5, [0], 0):  # (a float, a list, too few indices for 2-D)
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            x[key] = 1.0
+    with pytest.raises(RuntimeError, match="metal:0"):
+        x[0, 0]
+    r = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(2, 3),
+                                dtype=(2, 32, 1), flags=1))  # READ_ONLY
+    with pytest.raises(ValueError, match="read-only"):
+        r[0, 0] = 1.0

@@ -419,6 +419,21 @@ def from_tensor(mt: _dlpack.ManagedTensor) -> ndarray:
     return x
 
 
+def held_transpose(x: ndarray) -> ndarray | None:
+    """``x`` with its last two axes swapped, as a view of memory dltensor holds but cannot
+    compute on (so no backend can swap them, and ``x.T`` and ``x.mT`` raised, which broke
+    ``hasattr`` and ``inspect.getmembers``); None where ``x`` computes, or is packed below a
+    byte (whose strides cannot say a transpose)."""
+    t: _dlpack.ManagedTensor | None = x._tensor
+    if x._array is not None or t is None or t.bits < 8 or _computable(x):
+        return None
+    shape, strides = list(t.shape), list(t.strides)
+    shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    v = from_tensor(t.view(tuple(shape), tuple(strides)))
+    v._device = x._device
+    return v
+
+
 # The flags an export carries over from the tensor it re-exports: what the memory *is*.
 _CARRIED_FLAGS = DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED
 

@@ -404,3 +404,23 @@ def test_indexing_held_memory_checks_the_key_and_read_only_first():
                                 dtype=(2, 32, 1), flags=1))  # READ_ONLY
     with pytest.raises(ValueError, match="read-only"):
         r[0, 0] = 1.0
+
+
+def test_held_memory_transposes_as_metadata_and_keeps_its_producer_alive(leak_accounting):
+    # x.T / x.mT of memory dltensor cannot compute on: a view of the same memory (hasattr and
+    # inspect.getmembers raised before), exported with the strides swapped, never read.
+    import inspect
+    p = Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(2, 3), strides=(3, 1),
+                 dtype=(2, 32, 1))
+    x = dt.from_dlpack(p)
+    assert hasattr(x, "T") and hasattr(x, "mT") and inspect.getmembers(x)
+    t = x.T
+    assert t.shape == (3, 2) and t.device == x.device and t.data_ptr == x.data_ptr
+    assert dt.from_dlpack(t.__dlpack__(max_version=(1, 0)))._tensor.strides == (1, 3)
+    assert x.mT.mT._tensor.strides == (3, 1) and dt.matrix_transpose(x).shape == (3, 2)
+    with pytest.raises(RuntimeError, match="metal:0"):
+        dt.exp(t)
+    del x
+    assert p.deleter_calls == 0  # (the view keeps the producer's memory)
+    del t
+    assert p.deleter_calls == 1

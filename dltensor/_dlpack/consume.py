@@ -117,7 +117,7 @@ class ManagedTensor:
     __slots__ = (
         "address", "versioned", "version", "flags", "data", "byte_offset",
         "device_type", "device_id", "code", "bits", "lanes", "shape", "strides",
-        "_deleter", "__weakref__",
+        "_deleter", "base", "__weakref__",
     )
     # (declarations for the slots above; own() fills them)
     address: int
@@ -134,6 +134,18 @@ class ManagedTensor:
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     _deleter: int | None
+    base: ManagedTensor | None  # (a view's: the tensor whose memory it describes; set by view)
+
+    def view(self, shape: tuple[int, ...], strides: tuple[int, ...]) -> ManagedTensor:
+        """Another description of this tensor's memory (a transpose: the same elements in
+        another order), with no deleter of its own: it keeps this one, whose deleter runs once
+        both are gone. Pure metadata, so memory on any device can be viewed without a read."""
+        v: ManagedTensor = _new(ManagedTensor)
+        for name in ("address", "versioned", "version", "flags", "data", "byte_offset",
+                     "device_type", "device_id", "code", "bits", "lanes"):
+            setattr(v, name, getattr(self, name))
+        v.shape, v.strides, v._deleter, v.base = shape, strides, None, self
+        return v
 
     @property
     def read_only(self) -> bool:

@@ -429,9 +429,7 @@ def held_transpose(x: ndarray) -> ndarray | None:
         return None
     shape, strides = list(t.shape), list(t.strides)
     shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
-    v = from_tensor(t.view(tuple(shape), tuple(strides)))
-    v._device = x._device
-    return v
+    return from_tensor(t.view(tuple(shape), tuple(strides)))
 
 
 # The flags an export carries over from the tensor it re-exports: what the memory *is*.

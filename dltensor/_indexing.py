@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._array import _array_read_only, held_transpose, inherit_read_only, ndarray, wrap
+from ._array import _array_read_only, inherit_read_only, ndarray, wrap
 from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
@@ -408,11 +408,7 @@ def _T(self: ndarray) -> ndarray:
     if self.ndim != 2:
         raise ValueError(f"x.T needs a 2-D array, not {self.ndim}-D; use x.mT for stacks of "
                          "matrices or permute_dims() for other axis orders")
-    held = held_transpose(self)
-    if held is not None:
-        return held
-    a = self._compute()
-    return wrap(inherit_read_only(a, a.T), self._device)
+    return matrix_transpose(self)  # (for 2-D, the same view: and of held memory too)
 
 
 def __copy__(self: ndarray) -> ndarray:

@@ -32,6 +32,7 @@ __all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "reques
 class PreDLPack1Producer(BufferError):
     """A producer too old (before the 2023.12 standard) to take ``dl_device`` or ``copy``."""
 
+
 # DLTensor: data, device_type, device_id, ndim, code, bits, lanes, shape*, strides*, byte_offset.
 _DLTENSOR = "QiiiBBHQQQ"
 _VERSIONED = struct.Struct("<IIQQQ" + _DLTENSOR)  # version, manager_ctx, deleter, flags, dl_tensor

@@ -18,6 +18,7 @@ from ._array import CPU_READABLE, inherit_read_only, ndarray, wrap
 from ._backends import backend_for
 from ._devices import CPU, Device, as_device
 from ._dtypes import EXTENSION_FLOATS, DType
+from ._held import VIEWS, held, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
@@ -193,6 +194,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     n_required = len(required)
     # the required parameters not given by position, for each count of positional arguments
     by_keyword = [frozenset(required[i:]) for i in range(n_required)]
+    views_held = name in VIEWS  # (a metadata-only function: made on held memory too)
 
     def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         n = len(args)
@@ -203,9 +205,6 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             expect_array(name, x)
             return generic(x, *args, **kwargs)
         dev = x._device
-        fn = funcs.get(dev)
-        if fn is None:
-            fn = funcs[dev] = getattr(namespace_for(dev), name)
         a = x._array
         if widen and (a if a is not None else x._compute()).dtype in EXTENSION_FLOATS:
             from ._dtype_functions import in_float32  # (it imports this module)
@@ -213,6 +212,11 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         if has_axis and (a.ndim if a is not None else x.ndim) == 0:
             refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
                               else kwargs.get("axis", axis_default))
+        if a is None and views_held and held(x):
+            return held_view(name, x, *args, **kwargs)
+        fn = funcs.get(dev)
+        if fn is None:
+            fn = funcs[dev] = getattr(namespace_for(dev), name)
         r = fn(a if a is not None else x._compute(), *args, **kwargs)
         if type(r) is _np_ndarray:
             return wrap(r, CPU)

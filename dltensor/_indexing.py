@@ -23,6 +23,7 @@ from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
+from ._held import held, held_view
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
 
@@ -80,8 +81,9 @@ def _check_indices(name: str, x: object, indices: object) -> None:
 def __getitem__(self: ndarray, key: Any, /) -> ndarray:
     a = self._array
     if a is None:
-        if self._device is not CPU:  # (a bad key is an IndexError also on held memory)
-            _backend_key(self, key, False)
+        if held(self):  # (a bad key is an IndexError also on held memory)
+            result: ndarray = held_view("__getitem__", self, _backend_key(self, key, False))
+            return result
         a = self._compute()
     t = type(key)
     # The fast path: one int or slice on a 1-D array, the commonest key by far.
@@ -131,6 +133,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         key = _check_slice(key)
     if self._device is CPU:
         v = _value_for(self, a, value)
+        _check_fits(a, key, v)
         try:
             a[key] = v
         except (IndexError, OverflowError):
@@ -144,7 +147,19 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             v = _value_for(self, a, value)
             if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
                 v = namespace_for(self._device).full((), v, dtype=a.dtype)
+            _check_fits(a, key, v)
             a[key] = v
+
+
+def _check_fits(a: Any, key: Any, v: Any) -> None:
+    """ValueError for a value array that does not broadcast to ``a[key]``'s shape, as the spec
+    asks: NumPy and CuPy drop its leading length-1 axes to fit, so ``x[0] = ones((1, 1))``
+    would write. (Only a value whose first axis has length 1 can be such a one.)"""
+    if getattr(v, "ndim", 0) and v.shape[0] == 1:
+        target = a[key].shape
+        if v.ndim > len(target):
+            raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "
+                             f"{target} it is written into")
 
 
 def _read_only(why: str) -> ValueError:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._array import held_transpose, inherit_read_only, ndarray, wrap
+from ._array import inherit_read_only, ndarray, wrap
 from ._dispatch import check_device, namespace_for, wrap_result
 from ._devices import Device
 from ._dtypes import PROMOTION, no_promotion
+from ._held import held, held_view
 from ._elementwise import _matmul
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
@@ -62,9 +63,9 @@ def matrix_transpose(x: ndarray, /) -> ndarray:
         raise TypeError(f"matrix_transpose needs a dltensor array, not {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose needs at least 2 dimensions, not {x.ndim}")
-    held = held_transpose(x)
-    if held is not None:
-        return held
+    if held(x):
+        result: ndarray = held_view("matrix_transpose", x)
+        return result
     a = x._compute()
     return wrap(inherit_read_only(a, a.swapaxes(-1, -2)), x._device)
 

@@ -15,6 +15,7 @@ from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_a
 from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
+from ._held import held, held_view
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -99,8 +100,8 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     """A read-only view of ``x`` broadcast to ``shape`` (its elements share memory)."""
     result: ndarray = _broadcast_to(x, shape)
-    if result._device.device_type == 2:  # (NumPy's is read-only already; CuPy's has no flag)
-        mark_read_only(result._compute())
+    if result._array is not None and result._device.device_type == 2:
+        mark_read_only(result._array)  # (NumPy's is read-only already; CuPy's has no flag)
     return result
 
 
@@ -223,6 +224,9 @@ def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     expect_array("unstack", x)
     if x.ndim == 0:
         refuse_axes_of_0d("unstack", axis)
+    if held(x):
+        views: tuple[ndarray, ...] = held_view("unstack", x, axis=axis)
+        return views
     dev = x._device
     result: tuple[ndarray, ...] = wrap_result(
         tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)

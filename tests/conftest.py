@@ -17,10 +17,12 @@ sys.path.insert(0, os.path.dirname(__file__))
 def leak_accounting():
     """live_count() and the test producer's unreleased tensors end where they started.
 
-    The collector is off meanwhile, so garbage other tests left in cycles cannot move them.
+    Garbage other tests left in cycles is collected first, and the collector is off
+    meanwhile, so such garbage cannot move them.
     """
     import producers as P
     from dltensor._dlpack import live_count
+    gc.collect()
     gc.disable()
     try:
         live, alive = live_count(), P.exports_alive()

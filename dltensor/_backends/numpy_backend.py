@@ -96,6 +96,25 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     return a if native else a.view(npdt)
 
 
+# An address no process has mapped (non-canonical on x86-64, past AArch64's 52 bits): where
+# stand_in puts its elements, so that a read of one would fault at once, not return bytes.
+NOWHERE = 1 << 62
+
+
+def stand_in(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
+    """A NumPy array with ``mt``'s shape and strides, of opaque (void) elements of its size,
+    at NOWHERE: NumPy's view functions applied to it say, by the view's shape, strides and
+    address, how to view ``mt``'s memory (dltensor/_held.py) without reading any of it."""
+    itemsize = mt.bits * mt.lanes // 8
+    return np.asarray(_Interface({
+        "version": 3,
+        "data": (NOWHERE, False),
+        "shape": mt.shape,
+        "strides": tuple(map(_byte_stride, mt.strides, mt.shape, (itemsize,) * len(mt.shape))),
+        "typestr": f"|V{itemsize}",
+    }, None))
+
+
 _capsule_new = _dlpack.capsule.PyCapsule_New
 _VERSIONED_NAME = _dlpack.capsule.CAPSULE_NAME_VERSIONED
 _versioned_destructor: int  # set by harvest_c_release() below

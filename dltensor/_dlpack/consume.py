@@ -137,15 +137,26 @@ class ManagedTensor:
     _deleter: int | None
     base: ManagedTensor | None  # (a view's: the tensor whose memory it describes; set by view)
 
-    def view(self, shape: tuple[int, ...], strides: tuple[int, ...]) -> ManagedTensor:
-        """Another description of this tensor's memory (a transpose: the same elements in
-        another order), with no deleter of its own: it keeps this one, whose deleter runs once
-        both are gone. Pure metadata, so memory on any device can be viewed without a read."""
+    def view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0,
+             read_only: bool = False) -> ManagedTensor:
+        """Another description of this tensor's memory (a transpose, a slice: some of its
+        elements, maybe in another order, the first ``offset`` bytes on; ``read_only`` for a
+        broadcast, whose elements share memory), with no deleter of its own: it keeps this
+        one, whose deleter runs once both are gone. Pure metadata, so memory on any device can
+        be viewed without a read. The offset goes into ``byte_offset``, not ``data``, which
+        on some devices (OpenCL, Vulkan) is a handle rather than an address."""
+        byte_offset = self.byte_offset + offset
+        if byte_offset < 0:  # (DLPack's is unsigned: only a producer's negative strides lead here)
+            raise BufferError(f"a view {-offset} bytes before this tensor's data pointer "
+                              "cannot be described")
         v: ManagedTensor = _new(ManagedTensor)
-        for name in ("address", "versioned", "version", "flags", "data", "byte_offset",
+        for name in ("address", "versioned", "version", "flags", "data",
                      "device_type", "device_id", "code", "bits", "lanes"):
             setattr(v, name, getattr(self, name))
-        v.shape, v.strides, v._deleter, v.base = shape, strides, None, self
+        if read_only:
+            v.flags |= DLPACK_FLAG_BITMASK_READ_ONLY
+        v.byte_offset, v.shape, v.strides, v._deleter = byte_offset, shape, strides, None
+        v.base = getattr(self, "base", None) or self  # (own() leaves an import's unset)
         return v
 
     @property

@@ -254,6 +254,24 @@ def test_setitem_refuses_promotions_the_spec_lacks(dtype, value, error):
     assert not a.any(), "nothing was written"
 
 
+@pytest.mark.parametrize("shape, key, value_shape", [
+    ((3,), 0, (1,)),            # (the 1-D fast path: NumPy's own "sequence" error)
+    ((3,), (0,), (1, 1)),       # NumPy drops the value's leading 1s to fit: the spec does not
+    ((2, 3), (0, 1), (1, 1, 1)),
+    ((2, 3), (0, slice(None)), (1, 3)),
+    ((2, 3), (dlt.asarray([0, 1]), 0), (1, 2)),
+])
+def test_setitem_refuses_a_value_that_does_not_broadcast_to_the_target(shape, key, value_shape):
+    # "value: must be compatible with self[key] (see broadcasting)": (1, 1) does not broadcast
+    # to (), whatever the key's spelling; array-api-strict refuses these too
+    x = dlt.zeros(shape)
+    with pytest.raises(ValueError, match="broadcast"):
+        x[key] = dlt.ones(value_shape)
+    assert not np.asarray(x).any(), "nothing was written"
+    x[key] = dlt.ones(x[key].shape)  # (ones of the target's shape: written)
+    assert np.asarray(x).any()
+
+
 def test_setitem_refuses_none_and_out_of_spec_keys():
     x = dlt.asarray(np.zeros((2, 3)))
     for key in [(None, 0, 0), 0, 1.0, [0], (0, 0, 0)]:

@@ -1,0 +1,97 @@
+"""Views of held memory: the metadata-only functions on arrays dltensor holds but cannot
+compute on (memory on a device it has no backend for, or of a dtype its backend lacks).
+
+A slice, transpose, reshape or broadcast of such an array describes the same memory anew and
+reads none of it, so dltensor makes it on any device, as PyTorch does on its own. The answer
+is the CPU backend's own (the same checks, errors and results as for a CPU array), computed
+on NumPy's stand-in for the tensor (``numpy_backend.stand_in``: its shape and strides, opaque
+elements, at an address nothing is mapped at); the view's shape, strides and address say how
+to describe the held memory (``ManagedTensor.view``). Only functions NumPy answers with a view
+are in ``VIEWS``, so the stand-in's memory is never read; a function that would need to read
+it (a reshape no view can make, an index array) refuses as any computation on held memory does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._array import _computable, from_tensor, held_streams, ndarray
+from ._backends import numpy_backend
+from ._dlpack import ManagedTensor
+
+__all__ = ["VIEWS", "held", "held_view"]
+
+
+def held(x: ndarray) -> bool:
+    """Whether ``x`` is memory dltensor holds but cannot compute on."""
+    return x._array is None and not _computable(x)
+
+
+def _reshape(s: Any, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
+    """reshape, but never the copy NumPy makes where no view has the shape (it reads)."""
+    if copy:
+        return None
+    try:
+        return np.reshape(s, shape, copy=False)
+    except ValueError:
+        if copy is False:  # (the spec's error, as for a CPU array)
+            raise
+        # A shape of another size, or one that needs a copy: every reshape of elements all at
+        # one address is a view, so one raising there is the shape's fault (raised as on CPU).
+        np.reshape(np.broadcast_to(np.empty((), s.dtype), s.shape), shape, copy=False)
+        return None
+
+
+def _getitem(s: Any, key: tuple[Any, ...]) -> Any:
+    """s[key] for a key of integers, slices, ... and None (``_indexing._backend_key``'s, which
+    ends in ... where it would otherwise pick one element: NumPy reads that into a scalar)."""
+    if Ellipsis not in key or any(isinstance(k, np.ndarray) for k in key):
+        return None  # index arrays and masks read their indices, and copy
+    return s[key]
+
+
+# The functions NumPy answers with a view: name -> the function to call on the stand-in,
+# None for the CPU namespace's own (array-api-compat's, as CPU arrays get).
+VIEWS: dict[str, Callable[..., Any] | None] = {
+    "__getitem__": _getitem,
+    "broadcast_to": None,
+    "expand_dims": None,
+    "flip": None,
+    "matrix_transpose": None,
+    "moveaxis": None,
+    "permute_dims": None,
+    "reshape": _reshape,
+    "squeeze": None,
+    "unstack": None,
+}
+
+
+def held_view(name: str, x: ndarray, *args: Any, **kwargs: Any) -> Any:
+    """``name(x, *args, **kwargs)`` for held ``x``: views of its memory, or the refusal any
+    computation on it meets where ``name`` would need to read it."""
+    t: ManagedTensor = x._tensor
+    # (packed below a byte, strides cannot say a view; NumPy takes at most 64 axes)
+    if t.bits >= 8 and len(t.shape) <= numpy_backend.max_ndim():
+        f = VIEWS[name] or getattr(numpy_backend.namespace(), name)
+        r = f(numpy_backend.stand_in(t), *args, **kwargs)
+        if type(r) is tuple:
+            return tuple(_viewed(t, v) for v in r)
+        if r is not None:
+            return _viewed(t, r)
+    x._compute()  # raises what computing on x raises
+    raise AssertionError("held memory computed")
+
+
+def _viewed(t: ManagedTensor, v: Any) -> ndarray:
+    """The array viewing ``t``'s memory as the stand-in's view ``v`` views the stand-in."""
+    itemsize = v.itemsize
+    view = t.view(v.shape, tuple(s // itemsize for s in v.strides),
+                  v.__array_interface__["data"][0] - numpy_backend.NOWHERE,
+                  read_only=not v.flags.writeable)
+    stream = held_streams.get(t)
+    if stream is not None:  # (pending work on a producer's stream: the view's as well)
+        held_streams[view] = stream
+    return from_tensor(view)

@@ -1,0 +1,218 @@
+"""Views of held memory: slices, transposes, reshapes and broadcasts of arrays dltensor holds
+but cannot compute on (memory on Metal, ROCm, Vulkan, CUDA without CuPy; dtypes NumPy lacks).
+
+Each view is checked against the same call on a CPU array over the same memory: the producers
+here describe a NumPy array's memory but claim another device, so the held view must start at
+the address, and have the shape and strides, of NumPy's own view (held memory is never read).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dltensor as dt
+from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer, from_numpy, tensor_fields
+
+VULKAN = 7
+A = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+
+# name -> a call that makes a view (or a tuple of views) on CPU arrays, as on held ones
+VIEWS = {
+    "x[int, ...]": lambda x: x[1, ...],
+    "x[int, int, int]": lambda x: x[1, -1, 2],
+    "x[slices]": lambda x: x[:, ::-1, 1:3],
+    "x[::-2]": lambda x: x[::-2, 1, ::-3],
+    "x[None, ...]": lambda x: x[None, ..., 0, None],
+    "x[empty]": lambda x: x[:, 3:, :],
+    "x.mT": lambda x: x.mT,
+    "x.T": lambda x: x[0, ...].T,
+    "matrix_transpose": lambda x: dt.matrix_transpose(x),
+    "permute_dims": lambda x: dt.permute_dims(x, (2, 0, 1)),
+    "permute_dims negative": lambda x: dt.permute_dims(x, (-1, 0, -2)),
+    "reshape": lambda x: dt.reshape(x, (6, -1)),
+    "reshape copy=False": lambda x: dt.reshape(x, (2, 12), copy=False),
+    "reshape of a slice": lambda x: dt.reshape(x[:, :, 1:3], (6, 2)),
+    "flip": lambda x: dt.flip(x),
+    "flip axis": lambda x: dt.flip(x, axis=(0, -1)),
+    "moveaxis": lambda x: dt.moveaxis(x, (0, 1), (-1, 0)),
+    "expand_dims": lambda x: dt.expand_dims(x, axis=(0, -1)),
+    "squeeze": lambda x: dt.squeeze(x[:1, ...], axis=0),
+    "broadcast_to": lambda x: dt.broadcast_to(x[:, :1, :], (5, 2, 3, 4)),
+    "broadcast_arrays": lambda x: dt.broadcast_arrays(x, x[:1, ...]),
+    "unstack": lambda x: dt.unstack(x, axis=1),
+    "unstack of 0 items": lambda x: dt.unstack(x[:, :0, :], axis=1),
+}
+
+# name -> a call the CPU refuses, with the error class both refuse it with
+BAD_CALLS = {
+    "index past the end": (lambda x: x[2, ...], IndexError),
+    "too many indices": (lambda x: x[0, 0, 0, 0], IndexError),
+    "a float index": (lambda x: x[0.5, ...], IndexError),
+    "permute_dims not a permutation": (lambda x: dt.permute_dims(x, (0, 0, 1)), ValueError),
+    "permute_dims too few": (lambda x: dt.permute_dims(x, (0, 1)), ValueError),
+    "squeeze of length 2": (lambda x: dt.squeeze(x, axis=0), ValueError),
+    "squeeze of 0-d": (lambda x: dt.squeeze(x[0, 0, 0], axis=0), IndexError),
+    "expand_dims repeated": (lambda x: dt.expand_dims(x, axis=(0, 0)), IndexError),
+    "flip axis 3": (lambda x: dt.flip(x, axis=3), IndexError),
+    "reshape to 7 elements": (lambda x: dt.reshape(x, (7,)), ValueError),
+    "reshape no view, copy=False": (lambda x: dt.reshape(x.mT, (24,), copy=False), ValueError),
+    "reshape by floats": (lambda x: dt.reshape(x, (6.0, 4)), TypeError),
+    "broadcast_to smaller": (lambda x: dt.broadcast_to(x, (3, 4)), ValueError),
+    "moveaxis out of range": (lambda x: dt.moveaxis(x, 5, 0), IndexError),
+    "unstack axis 3": (lambda x: dt.unstack(x, axis=3), IndexError),
+    "matrix_transpose of 1-D": (lambda x: dt.matrix_transpose(x[0, 0, ...]), ValueError),
+    "permute_dims out=": (lambda x: dt.permute_dims(x, (0, 1, 2), out=None), TypeError),
+}
+
+HELD = [(METAL, 0), (ROCM, 1), (VULKAN, 0), (CUDA, 0)]  # (CUDA: held where CuPy is absent)
+
+
+def _held(a: np.ndarray, device, **fields) -> dt.ndarray:
+    """An array of ``a``'s memory that claims to be on ``device`` (never read there)."""
+    return dt.from_dlpack(from_numpy(a, device=device, **fields))
+
+
+def _as_tuple(r):
+    return r if isinstance(r, tuple) else (r,)
+
+
+@pytest.fixture(params=HELD, ids=lambda d: str(dt.Device(*d)))
+def device(request):
+    if request.param[0] == CUDA:
+        try:
+            import cupy  # noqa: F401
+            pytest.skip("CuPy computes on CUDA memory here: it is not held")
+        except ImportError:
+            pass
+    return request.param
+
+
+@pytest.mark.parametrize("name", VIEWS)
+@pytest.mark.parametrize("dtype", ["float32", "bool", "complex128", "uint8", "int16"])
+def test_a_held_view_is_numpys_view_of_the_same_memory(name, dtype, device):
+    a = A.astype(dtype)
+    a = a if dtype != "int16" else np.asfortranarray(a)  # (other strides)
+    start = a.__array_interface__["data"][0]
+    # (int16: a producer whose data pointer is before element 0, by a byte_offset)
+    offset = 16 if dtype == "int16" else 0
+    x, c = _held(a, device, data=start - offset, byte_offset=offset), dt.asarray(a)
+    try:
+        cpu = _as_tuple(VIEWS[name](c))
+    except ValueError as e:  # (reshape(copy=False) of Fortran-ordered memory)
+        with pytest.raises(type(e)):
+            VIEWS[name](x)
+        return
+    if any(n.size and not np.shares_memory(n._compute(), a) for n in cpu):
+        # NumPy copies (a reshape of Fortran-ordered memory): a read, refused on held memory
+        with pytest.raises(RuntimeError, match="cannot compute on device"):
+            VIEWS[name](x)
+        return
+    held = _as_tuple(VIEWS[name](x))
+    assert len(held) == len(cpu)
+    for h, n in zip(held, cpu):
+        assert type(h) is dt.ndarray and h.device == x.device and h.dtype == n.dtype
+        assert h.shape == n.shape and h.strides == n.strides
+        if n.size:
+            assert h.data_ptr == n.data_ptr  # (the CPU array's memory is the held one's)
+        assert h.read_only == n.read_only
+        # the export: the producer's data pointer (on some devices a handle, not an address),
+        # the view's start in byte_offset
+        f = tensor_fields(h.__dlpack__(max_version=(1, 0)))
+        assert f["data"] == start - offset and f["data"] + f["byte_offset"] == h.data_ptr
+        assert f["shape"] == h.shape and f["device"] == device
+
+
+@pytest.mark.parametrize("name", BAD_CALLS)
+def test_a_held_view_refuses_what_the_cpu_refuses(name, device):
+    call, error = BAD_CALLS[name]
+    try:
+        call(dt.asarray(A))
+    except error as e:
+        on_cpu = type(e)  # (the class only: an exception kept holds its frames in a cycle)
+    else:
+        raise AssertionError("the CPU took it")
+    with pytest.raises(on_cpu):
+        call(_held(A, device))
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda x: dt.reshape(x.mT, (24,)), RuntimeError),  # no view has the shape: a copy
+    (lambda x: dt.reshape(x, (24,), copy=True), RuntimeError),
+    (lambda x: dt.flip(x) + 1, RuntimeError),
+    (lambda x: x[0, ...].__setitem__((0, 0), 1.0), RuntimeError),
+    (lambda x: dt.asarray(x[0, ...], copy=True), BufferError),  # (asarray's error for a copy)
+])
+def test_what_reads_or_writes_held_memory_still_refuses(call, error):
+    with pytest.raises(error, match="metal:0"):
+        call(_held(A, (METAL, 0)))
+
+
+def test_views_of_memory_packed_below_a_byte_refuse():
+    # float4_e2m1fn (DLPack code 17), two to a byte: strides in elements cannot say where a
+    # view starting mid-byte would start
+    x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(4, 4),
+                                dtype=(17, 4, 1), strides=(4, 1)))
+    with pytest.raises((RuntimeError, TypeError)):
+        x[1, ...]
+    with pytest.raises((RuntimeError, TypeError)):
+        x.mT
+
+
+def test_views_keep_the_producers_tensor_until_the_last_is_gone(leak_accounting):
+    p = from_numpy(A, device=(METAL, 0))
+    x = dt.from_dlpack(p)
+    views = [x[1, ...], x.mT, dt.reshape(x, (24,)), *dt.unstack(x)]
+    deeper = views[0][::-1, None, ...]  # (a view of a view)
+    del x, views
+    assert p.deleter_calls == 0
+    capsule = deeper.__dlpack__(max_version=(1, 0))
+    del deeper
+    assert p.deleter_calls == 0  # (the export keeps it)
+    del capsule
+    assert p.deleter_calls == 1
+
+
+def test_read_only_memory_gives_read_only_views_and_a_broadcast_is_read_only():
+    ro = _held(A, (METAL, 0), flags=1)  # READ_ONLY
+    v = ro[0, ...]
+    assert v.read_only and dt.permute_dims(ro, (1, 0, 2)).read_only
+    with pytest.raises(ValueError, match="read-only"):
+        v[0, 0] = 1.0
+    b = dt.broadcast_to(_held(A, (METAL, 0)), (2, 2, 3, 4))
+    assert b.read_only and not _held(A, (METAL, 0))[0, ...].read_only
+    with pytest.raises(ValueError, match="read-only"):
+        b[0, 0, 0, 0] = 1.0
+
+
+def test_a_view_before_the_producers_pointer_cannot_be_described():
+    # A producer's tensor with a negative stride, element 0 at data + byte_offset: reversed,
+    # its first element lies before that, which DLPack's unsigned byte_offset cannot say.
+    buf = np.arange(3, dtype=np.float32)
+    x = dt.from_dlpack(Producer(buffer=buf, data=buf.__array_interface__["data"][0] + 8,
+                                device=(METAL, 0), shape=(3,), strides=(-1,),
+                                dtype=(2, 32, 1)))
+    assert x[:2, ...].shape == (2,) and x[:2, ...].data_ptr == x.data_ptr  # (from element 0)
+    for key in (slice(1, None), slice(None, None, -1)):
+        with pytest.raises(BufferError, match="before"):
+            x[key, ...]
+
+
+def test_a_view_of_held_cuda_memory_keeps_the_producers_stream():
+    from test_devices import _CAI  # (an object offering only __cuda_array_interface__)
+    try:
+        import cupy  # noqa: F401
+        pytest.skip("CuPy computes on CUDA memory here: it is not held")
+    except ImportError:
+        pass
+    x = dt.asarray(_CAI(FAKE_POINTER, (3, 4), "<f4", stream=0xBEEF))
+    v = x[1:, ::2]
+    cai = v.__cuda_array_interface__
+    assert cai["stream"] == 0xBEEF and cai["shape"] == (2, 2) and cai["strides"] == (16, 8)
+    assert cai["data"][0] == FAKE_POINTER + 16
+
+
+def test_inspect_and_hasattr_work_on_held_arrays():
+    import inspect
+    x = _held(A[0], (METAL, 0))
+    assert hasattr(x, "T") and hasattr(x, "mT") and inspect.getmembers(x)

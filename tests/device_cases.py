@@ -84,6 +84,8 @@ CASES: list[Case] = [
     Case("setitem-int-array-out-of-bounds",
          lambda d: _setitem(a(d, R), (a(d, [0, 3]), a(d, [1, 3])), -1.0), IndexError),
     Case("setitem-mask", lambda d: _setitem(a(d, R), a(d, R) > 6, a(d, 0.5))),
+    Case("setitem-value-too-many-dims",
+         lambda d: _setitem(a(d, R), (0, 1), a(d, [[[5.0]]])), ValueError),
     Case("setitem-negative-zero", lambda d: dt.copysign(1.0, _setitem(a(d, R), (0, 0), -0.0))),
     Case("take", lambda d: dt.take(a(d, R), a(d, [3, 0, -1]), axis=1)),
     Case("take-out-of-bounds", lambda d: dt.take(a(d, R), a(d, [4]), axis=1), IndexError),

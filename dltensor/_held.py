@@ -32,25 +32,24 @@ def held(x: ndarray) -> bool:
 
 def _reshape(s: Any, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
     """reshape, but never the copy NumPy makes where no view has the shape (it reads)."""
-    if copy:
-        return None
-    try:
-        return np.reshape(s, shape, copy=False)
-    except ValueError:
-        if copy is False:  # (the spec's error, as for a CPU array)
-            raise
-        # A shape of another size, or one that needs a copy: every reshape of elements all at
-        # one address is a view, so one raising there is the shape's fault (raised as on CPU).
-        np.reshape(np.broadcast_to(np.empty((), s.dtype), s.shape), shape, copy=False)
-        return None
+    if not copy:
+        try:
+            return np.reshape(s, shape, copy=False)
+        except ValueError:
+            if copy is False:  # (the spec's error, as for a CPU array)
+                raise
+    # A copy is needed or asked for, but a bad shape is still the CPU's error: every reshape of
+    # elements all at one address is a view, so one raising there is the shape's fault.
+    np.reshape(np.broadcast_to(np.empty((), s.dtype), s.shape), shape, copy=False)
+    return None
 
 
 def _getitem(s: Any, key: tuple[Any, ...]) -> Any:
-    """s[key] for a key of integers, slices, ... and None (``_indexing._backend_key``'s, which
-    ends in ... where it would otherwise pick one element: NumPy reads that into a scalar)."""
-    if Ellipsis not in key or any(isinstance(k, np.ndarray) for k in key):
-        return None  # index arrays and masks read their indices, and copy
-    return s[key]
+    """s[key] for a key of integers, slices, ... and None (as ``_indexing._backend_key`` gives
+    them); None for one holding index arrays or masks, which read their indices and copy."""
+    if all(type(k) is int or type(k) is slice or k is None or k is Ellipsis for k in key):
+        return s[key]
+    return None
 
 
 # The functions NumPy answers with a view: name -> the function to call on the stand-in,
@@ -85,11 +84,15 @@ def held_view(name: str, x: ndarray, *args: Any, **kwargs: Any) -> Any:
     raise AssertionError("held memory computed")
 
 
+_2_63, _2_64 = 1 << 63, 1 << 64
+
+
 def _viewed(t: ManagedTensor, v: Any) -> ndarray:
     """The array viewing ``t``'s memory as the stand-in's view ``v`` views the stand-in."""
     itemsize = v.itemsize
-    view = t.view(v.shape, tuple(s // itemsize for s in v.strides),
-                  v.__array_interface__["data"][0] - numpy_backend.NOWHERE,
+    # (NumPy's address arithmetic wraps modulo 2**64: the offset is the signed difference)
+    offset = (v.__array_interface__["data"][0] - numpy_backend.NOWHERE + _2_63) % _2_64 - _2_63
+    view = t.view(v.shape, tuple(s // itemsize for s in v.strides), offset,
                   read_only=not v.flags.writeable)
     stream = held_streams.get(t)
     if stream is not None:  # (pending work on a producer's stream: the view's as well)

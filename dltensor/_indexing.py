@@ -120,9 +120,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         raise _read_only("its producer exported it so")
     a = self._array
     if a is None:
-        if self._device is not CPU:  # (a bad key is an IndexError also on held memory)
-            _backend_key(self, key, True)
-        a = self._compute()
+        if held(self):  # (a bad key, its form or its bounds, is an IndexError also there)
+            held_view("__getitem__", self, _backend_key(self, key, True))
+        a = self._compute()  # (raises for held memory)
     if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
         raise _read_only("a view of read-only memory, or of a broadcast whose elements share "
                          "memory")

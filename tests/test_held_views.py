@@ -58,6 +58,10 @@ BAD_CALLS = {
     "reshape to 7 elements": (lambda x: dt.reshape(x, (7,)), ValueError),
     "reshape no view, copy=False": (lambda x: dt.reshape(x.mT, (24,), copy=False), ValueError),
     "reshape by floats": (lambda x: dt.reshape(x, (6.0, 4)), TypeError),
+    "reshape to 7, copy=True": (lambda x: dt.reshape(x, (7,), copy=True), ValueError),
+    "reshape by floats, copy=True": (lambda x: dt.reshape(x, (6.0, 4), copy=True), TypeError),
+    "setitem past the end": (lambda x: x.__setitem__((0, 3, 0), 1.0), IndexError),
+    "setitem by a float": (lambda x: x.__setitem__((0, 0.5, 0), 1.0), IndexError),
     "broadcast_to smaller": (lambda x: dt.broadcast_to(x, (3, 4)), ValueError),
     "moveaxis out of range": (lambda x: dt.moveaxis(x, 5, 0), IndexError),
     "unstack axis 3": (lambda x: dt.unstack(x, axis=3), IndexError),
@@ -216,3 +220,45 @@ def test_inspect_and_hasattr_work_on_held_arrays():
     import inspect
     x = _held(A[0], (METAL, 0))
     assert hasattr(x, "T") and hasattr(x, "mT") and inspect.getmembers(x)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: dt.flip(x[0, 0, 0]),            # NumPy's flip of 0-d is s[()]: a NumPy scalar
+    lambda x: dt.flip(x[0, 0, 0], axis=()),
+    lambda x: dt.unstack(x[0, 0, ...]),       # NumPy's unstack of 1-D iterates: scalars
+    lambda x: x[0, 0, 0][()],
+], ids=["flip 0-d", "flip 0-d axis=()", "unstack 1-D", "x[()] of 0-d"])
+def test_where_numpy_would_read_an_element_into_a_scalar_the_view_is_0_d(call):
+    # NumPy fills a scalar by reading the element: on the stand-in, at an address nothing is
+    # mapped at, a segmentation fault (it was, for flip and unstack). The CPU's results are
+    # 0-d copies; held memory's are 0-d views of the same elements.
+    x = _held(A, (METAL, 0))
+    held, cpu = _as_tuple(call(x)), _as_tuple(call(dt.asarray(A)))
+    assert [h.shape for h in held] == [c.shape for c in cpu]
+    assert all(h.device == x.device and h._tensor.base is x._tensor for h in held)
+    ends = [x.data_ptr + 4 * i for i in range(A.size)]
+    assert all(h.data_ptr in ends for h in held)
+
+
+def test_index_arrays_on_a_held_dtype_refuse_as_computing_on_it_does():
+    # CPU memory of a dtype NumPy has not (an opaque handle): held there, so index arrays and
+    # masks (which read their indices) meet the dtype's refusal, not an ambiguous truth value
+    buf = np.zeros(4, np.uint64)
+    x = dt.from_dlpack(Producer(buffer=buf, shape=(4,), strides=(1,), dtype=(3, 64, 1)))
+    assert x[1:3].shape == (2,) and x[1:3].data_ptr == x.data_ptr + 8
+    for key in (dt.asarray([True, False, True, False]), dt.asarray([0, 2])):
+        with pytest.raises(TypeError, match="cannot compute on dtype opaquehandle64"):
+            x[key]
+
+
+def test_a_view_whose_start_wraps_around_the_address_space_cannot_be_described():
+    # a producer's stride of -(2**59 + 2**58) elements: element 1 is 2**62 + 2**61 bytes
+    # before element 0, past the stand-in's address, where NumPy's arithmetic wraps
+    x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(2,),
+                                strides=(-(2**59 + 2**58),), dtype=(2, 64, 1)))
+    with pytest.raises(BufferError, match="before"):
+        x[1:]
+    y = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(2,),
+                                strides=(2**59,), dtype=(2, 64, 1), byte_offset=2**62))
+    with pytest.raises(BufferError, match="past"):
+        y[1:]

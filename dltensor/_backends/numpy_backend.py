@@ -72,7 +72,8 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     dt = dtype_from_dlpack(mt.code, mt.bits)
     npdt = dt.numpy
     if npdt is None or mt.bits % 8:
-        hint = " (install ml_dtypes to compute on it)" if dt.kind is None and mt.bits >= 8 else ""
+        hint = " (install ml_dtypes to compute on it)" if dt.kind is None and mt.bits >= 8 \
+            and mt.code != _dlpack.DLDataTypeCode.kDLOpaqueHandle else ""  # (its floats)
         raise TypeError(f"dltensor cannot compute on dtype {dt.name}{hint}; it can still be "
                         "held and handed on with from_dlpack()")
     itemsize = npdt.itemsize
@@ -101,18 +102,32 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
 NOWHERE = 1 << 62
 
 
-def stand_in(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
+class StandIn(np.ndarray):  # type: ignore[type-arg]
+    """A NumPy array whose indexing never makes a NumPy scalar, which NumPy would fill by
+    reading the element (``s[0]`` of 1-D ``s``, ``s[()]`` of 0-d, iteration): a 0-d view
+    instead. NumPy's view functions index and iterate (flip of 0-d, unstack of 1-D)."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if type(key) is not tuple:
+            key = (key,)
+        if not any(k is Ellipsis for k in key):
+            key += (Ellipsis,)
+        return super().__getitem__(key)
+
+
+def stand_in(mt: _dlpack.ManagedTensor) -> StandIn:
     """A NumPy array with ``mt``'s shape and strides, of opaque (void) elements of its size,
     at NOWHERE: NumPy's view functions applied to it say, by the view's shape, strides and
     address, how to view ``mt``'s memory (dltensor/_held.py) without reading any of it."""
     itemsize = mt.bits * mt.lanes // 8
-    return np.asarray(_Interface({
+    s: StandIn = np.asarray(_Interface({
         "version": 3,
         "data": (NOWHERE, False),
         "shape": mt.shape,
         "strides": tuple(map(_byte_stride, mt.strides, mt.shape, (itemsize,) * len(mt.shape))),
         "typestr": f"|V{itemsize}",
-    }, None))
+    }, None)).view(StandIn)
+    return s
 
 
 _capsule_new = _dlpack.capsule.PyCapsule_New

@@ -149,6 +149,9 @@ class ManagedTensor:
         if byte_offset < 0:  # (DLPack's is unsigned: only a producer's negative strides lead here)
             raise BufferError(f"a view {-offset} bytes before this tensor's data pointer "
                               "cannot be described")
+        if byte_offset > _INT64_MAX:  # (what consumers, dltensor's own among them, accept)
+            raise BufferError(f"a view {byte_offset} bytes past this tensor's data pointer "
+                              "cannot be described")
         v: ManagedTensor = _new(ManagedTensor)
         for name in ("address", "versioned", "version", "flags", "data",
                      "device_type", "device_id", "code", "bits", "lanes"):

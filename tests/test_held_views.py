@@ -8,8 +8,12 @@ the address, and have the shape and strides, of NumPy's own view (held memory is
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dltensor as dt
 from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer, from_numpy, tensor_fields
@@ -262,3 +266,98 @@ def test_a_view_whose_start_wraps_around_the_address_space_cannot_be_described()
                                 strides=(2**59,), dtype=(2, 64, 1), byte_offset=2**62))
     with pytest.raises(BufferError, match="past"):
         y[1:]
+
+
+# --- random chains of views ---------------------------------------------------------------------
+
+def _axis(draw, ndim):
+    return draw(st.integers(-ndim - 1, ndim))  # (one past each end: invalid)
+
+
+@st.composite
+def _view_op(draw, shape):
+    """One view call for an array of ``shape`` (its arguments valid or not), as a function."""
+    n = len(shape)
+    kind = draw(st.sampled_from(["getitem", "getitem", "permute_dims", "moveaxis", "flip",
+                                 "expand_dims", "squeeze", "unstack", "broadcast_to",
+                                 "reshape", "mT"]))
+    if kind == "getitem":
+        parts = [draw(st.one_of(st.integers(-d - 1, d), st.none(),
+                                st.builds(slice, st.none() | st.integers(-d - 2, d + 2),
+                                          st.none() | st.integers(-d - 2, d + 2),
+                                          st.none() | st.sampled_from([1, 2, -1, -3]))))
+                 for d in shape[:draw(st.integers(0, n))]]
+        if draw(st.booleans()):
+            parts.insert(draw(st.integers(0, len(parts))), Ellipsis)
+        key = tuple(parts)
+        return lambda x: x[key]
+    if kind == "permute_dims":
+        axes = tuple(draw(st.permutations(range(n)))) if draw(st.integers(0, 9)) else (0,) * n
+        return lambda x: dt.permute_dims(x, axes)
+    if kind == "moveaxis":
+        src, dst = _axis(draw, n), _axis(draw, n)
+        return lambda x: dt.moveaxis(x, src, dst)
+    if kind == "flip":
+        axis = draw(st.none() | st.integers(-n - 1, n) | st.just(()))
+        return lambda x: dt.flip(x, axis=axis)
+    if kind == "expand_dims":
+        axis = _axis(draw, n + 1)
+        return lambda x: dt.expand_dims(x, axis=axis)
+    if kind == "squeeze":
+        axis = _axis(draw, n)
+        return lambda x: dt.squeeze(x, axis=axis)
+    if kind == "unstack":
+        axis = _axis(draw, n)
+        return lambda x: dt.unstack(x, axis=axis)[-1] if x.shape[axis:][:1] != (0,) else x
+    if kind == "broadcast_to":
+        new = tuple(draw(st.sampled_from([1, 2])) if d == 1 else d for d in shape)
+        new = tuple(draw(st.lists(st.integers(0, 2), max_size=2))) + new
+        return lambda x: dt.broadcast_to(x, new)
+    if kind == "reshape":
+        size = int(np.prod(shape))
+        new = draw(st.sampled_from([(-1,), (size, 1), (1, -1), (size + 1,), (2, -1), ()]))
+        copy = draw(st.sampled_from([None, False, True]))
+        return lambda x: dt.reshape(x, new, copy=copy)
+    return lambda x: x.mT
+
+
+@settings(max_examples=int(os.environ.get("DLTENSOR_FUZZ_EXAMPLES", "300")), deadline=None,
+          database=None)
+@given(data=st.data(), shape=st.lists(st.integers(0, 3), max_size=4),
+       dtype=st.sampled_from(["bool", "uint8", "int16", "float32", "complex128"]),
+       layout=st.sampled_from(["C", "F", "stepped", "reversed"]))
+def test_random_chains_of_views_match_the_cpu(data, shape, dtype, layout):
+    base = np.arange(2 * 2 ** len(shape) * int(np.prod(shape))).astype(dtype)
+    base = base.reshape([2, *(2 * d for d in shape)])
+    n = len(shape)
+    a = {"C": np.ascontiguousarray(base[(0, *(slice(d) for d in shape), ...)]),
+         "F": np.asfortranarray(base[(0, *(slice(d) for d in shape), ...)]),
+         "stepped": base[(1, *(slice(None, None, 2),) * n, ...)],
+         "reversed": base[(1, *(slice(None, None, -2),) * n, ...)]}[layout]
+    p = from_numpy(a, device=(METAL, 0))
+    x, c = dt.from_dlpack(p), dt.asarray(a)
+    p_tensor = x._tensor
+    for _ in range(data.draw(st.integers(1, 3))):
+        op = data.draw(_view_op(c.shape))
+        try:
+            c2 = op(c)
+        except Exception as e:  # the same class on held memory
+            with pytest.raises(type(e)):
+                op(x)
+            return
+        copied = c2.size and not np.shares_memory(c2._compute(), a)
+        try:
+            x2 = op(x)
+        except BufferError:  # a negative-stride source's view starting before its pointer
+            assert layout == "reversed"
+            return
+        except RuntimeError:  # a read: where the CPU copied (or copied nothing)
+            assert copied or c2.size == 0
+            return
+        if copied:  # NumPy's 0-d copy of one element (flip of 0-d): held memory's 0-d view
+            assert x2.shape == c2.shape == () and x2._tensor.base is p_tensor
+            return
+        assert (x2.shape, x2.strides, x2.read_only, x2.dtype) == \
+            (c2.shape, c2.strides, c2.read_only, c2.dtype)
+        assert x2.size == 0 or x2.data_ptr == c2.data_ptr
+        x, c = x2, c2

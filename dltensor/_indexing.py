@@ -120,8 +120,10 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         raise _read_only("its producer exported it so")
     a = self._array
     if a is None:
-        if held(self):  # (a bad key, its form or its bounds, is an IndexError also there)
-            held_view("__getitem__", self, _backend_key(self, key, True))
+        if held(self):  # (a bad key or value is the CPU's error also there: checked first)
+            held_view("__getitem__", self, _backend_key(self, key, True))  # (its bounds too)
+            if self.dtype.numpy is not None:
+                _value_for(self, np.empty(0, self.dtype.numpy), value)
         a = self._compute()  # (raises for held memory)
     if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
         raise _read_only("a view of read-only memory, or of a broadcast whose elements share "

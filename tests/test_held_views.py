@@ -66,6 +66,8 @@ BAD_CALLS = {
     "reshape by floats, copy=True": (lambda x: dt.reshape(x, (6.0, 4), copy=True), TypeError),
     "setitem past the end": (lambda x: x.__setitem__((0, 3, 0), 1.0), IndexError),
     "setitem by a float": (lambda x: x.__setitem__((0, 0.5, 0), 1.0), IndexError),
+    "setitem of a str": (lambda x: x.__setitem__((0, 0, 0), "s"), TypeError),
+    "setitem of a complex": (lambda x: x.__setitem__((0, 0, 0), 1j), TypeError),
     "broadcast_to smaller": (lambda x: dt.broadcast_to(x, (3, 4)), ValueError),
     "moveaxis out of range": (lambda x: dt.moveaxis(x, 5, 0), IndexError),
     "unstack axis 3": (lambda x: dt.unstack(x, axis=3), IndexError),

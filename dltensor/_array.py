@@ -174,7 +174,7 @@ class ndarray:
 
     def __repr__(self) -> str:
         dt = self.dtype
-        if self._array is None and not _computable(self):
+        if held(self):
             return (f"dltensor.ndarray(<{self._device} memory>, shape={self.shape}, "
                     f"dtype={dt.name}, device={self._device})")
         body = np.array2string(_host(self._compute()), separator=", ", prefix="dltensor.ndarray(")
@@ -390,6 +390,17 @@ def _computable(x: ndarray) -> bool:
         return False
     t = x._tensor
     return t is None or bool(backend.can_view(t.code, t.bits))
+
+
+def held(x: ndarray) -> bool:
+    """Whether ``x`` is memory dltensor holds but cannot compute on (a device with no backend,
+    a dtype its backend has not); False for an array computed on already."""
+    if x._array is not None:
+        return False
+    if x._device is CPU:  # (the commonest: NumPy's dtypes, told without finding the backend)
+        t = x._tensor
+        return dtype_from_dlpack(t.code, t.bits).numpy is None
+    return not _computable(x)
 
 
 def _host(a: Any) -> npt.NDArray[Any]:

@@ -14,11 +14,11 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ._array import CPU_READABLE, inherit_read_only, ndarray, wrap
+from ._array import CPU_READABLE, held, inherit_read_only, ndarray, wrap
 from ._backends import backend_for
 from ._devices import CPU, Device, as_device
 from ._dtypes import EXTENSION_FLOATS, DType
-from ._held import VIEWS, held, held_view
+from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",

@@ -18,16 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from ._array import _computable, from_tensor, held_streams, ndarray
+from ._array import from_tensor, held_streams, ndarray
 from ._backends import numpy_backend
 from ._dlpack import ManagedTensor
 
-__all__ = ["VIEWS", "held", "held_view"]
-
-
-def held(x: ndarray) -> bool:
-    """Whether ``x`` is memory dltensor holds but cannot compute on."""
-    return x._array is None and not _computable(x)
+__all__ = ["VIEWS", "held_view"]
 
 
 def _reshape(s: Any, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
@@ -72,8 +67,7 @@ def held_view(name: str, x: ndarray, *args: Any, **kwargs: Any) -> Any:
     """``name(x, *args, **kwargs)`` for held ``x``: views of its memory, or the refusal any
     computation on it meets where ``name`` would need to read it."""
     t: ManagedTensor = x._tensor
-    # (packed below a byte, strides cannot say a view; NumPy takes at most 64 axes)
-    if t.bits >= 8 and len(t.shape) <= numpy_backend.max_ndim():
+    if t.bits >= 8:  # (packed below a byte, strides cannot say a view)
         f = VIEWS[name] or getattr(numpy_backend.namespace(), name)
         r = f(numpy_backend.stand_in(t), *args, **kwargs)
         if type(r) is tuple:

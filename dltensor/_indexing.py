@@ -18,12 +18,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._array import _array_read_only, inherit_read_only, ndarray, wrap
+from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._devices import CPU
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
-from ._held import held, held_view
+from ._held import held_view
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
 
@@ -135,8 +135,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         key = _check_slice(key)
     if self._device is CPU:
         v = _value_for(self, a, value)
-        _check_fits(a, key, v)
         try:
+            if type(value) is ndarray:
+                _check_fits(a, key, v)
             a[key] = v
         except (IndexError, OverflowError):
             if tk is not int or -a.shape[0] <= key < a.shape[0]:
@@ -149,7 +150,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             v = _value_for(self, a, value)
             if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
                 v = namespace_for(self._device).full((), v, dtype=a.dtype)
-            _check_fits(a, key, v)
+            if type(value) is ndarray:
+                _check_fits(a, key, v)
             a[key] = v
 
 
@@ -157,7 +159,7 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
     """ValueError for a value array that does not broadcast to ``a[key]``'s shape, as the spec
     asks: NumPy and CuPy drop its leading length-1 axes to fit, so ``x[0] = ones((1, 1))``
     would write. (Only a value whose first axis has length 1 can be such a one.)"""
-    if getattr(v, "ndim", 0) and v.shape[0] == 1:
+    if v.ndim and v.shape[0] == 1:
         target = a[key].shape
         if v.ndim > len(target):
             raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._array import inherit_read_only, ndarray, wrap
+from ._array import held, inherit_read_only, ndarray, wrap
 from ._dispatch import check_device, namespace_for, wrap_result
 from ._devices import Device
 from ._dtypes import PROMOTION, no_promotion
-from ._held import held, held_view
+from ._held import held_view
 from ._elementwise import _matmul
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]

@@ -122,8 +122,9 @@ def test_a_held_view_is_numpys_view_of_the_same_memory(name, dtype, device):
     assert len(held) == len(cpu)
     for h, n in zip(held, cpu):
         assert type(h) is dt.ndarray and h.device == x.device and h.dtype == n.dtype
-        assert h.shape == n.shape and h.strides == n.strides
-        if n.size:
+        assert h.shape == n.shape
+        if n.size:  # (an empty array's strides address nothing: the stand-in's are compact)
+            assert h.strides == n.strides
             assert h.data_ptr == n.data_ptr  # (the CPU array's memory is the held one's)
         assert h.read_only == n.read_only
         # the export: the producer's data pointer (on some devices a handle, not an address),
@@ -163,9 +164,9 @@ def test_views_of_memory_packed_below_a_byte_refuse():
     # view starting mid-byte would start
     x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(4, 4),
                                 dtype=(17, 4, 1), strides=(4, 1)))
-    with pytest.raises((RuntimeError, TypeError)):
+    with pytest.raises(RuntimeError, match="metal:0"):
         x[1, ...]
-    with pytest.raises((RuntimeError, TypeError)):
+    with pytest.raises(RuntimeError, match="metal:0"):
         x.mT
 
 
@@ -204,7 +205,7 @@ def test_a_view_before_the_producers_pointer_cannot_be_described():
                                 dtype=(2, 32, 1)))
     assert x[:2, ...].shape == (2,) and x[:2, ...].data_ptr == x.data_ptr  # (from element 0)
     for key in (slice(1, None), slice(None, None, -1)):
-        with pytest.raises(BufferError, match="before"):
+        with pytest.raises(BufferError, match=f"{(1 + (key.step == -1)) * 4} bytes before"):
             x[key, ...]
 
 
@@ -359,7 +360,14 @@ def test_random_chains_of_views_match_the_cpu(data, shape, dtype, layout):
         if copied:  # NumPy's 0-d copy of one element (flip of 0-d): held memory's 0-d view
             assert x2.shape == c2.shape == () and x2._tensor.base is p_tensor
             return
-        assert (x2.shape, x2.strides, x2.read_only, x2.dtype) == \
-            (c2.shape, c2.strides, c2.read_only, c2.dtype)
-        assert x2.size == 0 or x2.data_ptr == c2.data_ptr
+        assert (x2.shape, x2.read_only, x2.dtype) == (c2.shape, c2.read_only, c2.dtype)
+        # (an empty array's strides address nothing: the stand-in's are compact)
+        assert x2.size == 0 or (x2.strides, x2.data_ptr) == (c2.strides, c2.data_ptr)
         x, c = x2, c2
+
+
+def test_an_empty_tensors_strides_may_be_any_int64():
+    # (its strides address nothing: the stand-in takes compact ones, as the CPU's view does)
+    x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(0, 2),
+                                strides=(1 << 62, 1), dtype=(2, 32, 1)))
+    assert x[...].shape == (0, 2) and dt.permute_dims(x, (1, 0)).shape == (2, 0)

@@ -86,23 +86,31 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     # Extension dtypes (ml_dtypes) have no typestr: describe as same-size unsigned, then view.
     # Not by NumPy kind: ml_dtypes' float8 types say kind 'f' but have no typestr.
     native = dt.kind is not None
-    interface = {
-        "version": 3,
-        "data": (mt.pointer, mt.read_only),
-        "shape": mt.shape,
-        "strides": tuple(map(_byte_stride, mt.strides, mt.shape, (itemsize,) * len(mt.shape))),
-        "typestr": npdt.str if native else f"<u{itemsize}",
-    }
-    a = np.asarray(_Interface(interface, mt))
+    a = np.asarray(_Interface(_interface(mt, mt.pointer, npdt.str if native else
+                                         f"<u{itemsize}", itemsize), mt))
     return a if native else a.view(npdt)
 
 
-# An address no process has mapped (non-canonical on x86-64, past AArch64's 52 bits): where
-# stand_in puts its elements, so that a read of one would fault at once, not return bytes.
+def _interface(mt: _dlpack.ManagedTensor, data: int, typestr: str, itemsize: int
+               ) -> dict[str, Any]:
+    """The ``__array_interface__`` describing ``mt``'s elements as ``typestr`` at ``data``."""
+    return {
+        "version": 3,
+        "data": (data, mt.read_only),
+        "shape": mt.shape,
+        "strides": tuple(map(_byte_stride, mt.strides, mt.shape, (itemsize,) * len(mt.shape))),
+        "typestr": typestr,
+    }
+
+
+# Where stand_in puts its elements: an address no process has mapped (non-canonical on x86-64,
+# past AArch64's 52 bits). Nothing may read there (StandIn keeps NumPy's scalars from doing
+# so); were anything to, the process would die of a segmentation fault at once rather than
+# read another allocation's bytes: a tripwire, not a protection.
 NOWHERE = 1 << 62
 
 
-class StandIn(np.ndarray):  # type: ignore[type-arg]
+class StandIn(np.ndarray):
     """A NumPy array whose indexing never makes a NumPy scalar, which NumPy would fill by
     reading the element (``s[0]`` of 1-D ``s``, ``s[()]`` of 0-d, iteration): a 0-d view
     instead. NumPy's view functions index and iterate (flip of 0-d, unstack of 1-D)."""
@@ -120,13 +128,12 @@ def stand_in(mt: _dlpack.ManagedTensor) -> StandIn:
     at NOWHERE: NumPy's view functions applied to it say, by the view's shape, strides and
     address, how to view ``mt``'s memory (dltensor/_held.py) without reading any of it."""
     itemsize = mt.bits * mt.lanes // 8
-    s: StandIn = np.asarray(_Interface({
-        "version": 3,
-        "data": (NOWHERE, False),
-        "shape": mt.shape,
-        "strides": tuple(map(_byte_stride, mt.strides, mt.shape, (itemsize,) * len(mt.shape))),
-        "typestr": f"|V{itemsize}",
-    }, None)).view(StandIn)
+    interface = _interface(mt, NOWHERE, f"|V{itemsize}", itemsize)
+    interface["data"] = (NOWHERE, False)  # (a view's read-only flag is the tensor's own)
+    if mt.size == 0:  # (no element to address: compact strides, as view() gives; a producer's
+        # may be any int64, past what NumPy takes in bytes)
+        interface["strides"] = None
+    s: StandIn = np.asarray(_Interface(interface, None)).view(StandIn)
     return s
 
 

@@ -147,7 +147,7 @@ class ManagedTensor:
         on some devices (OpenCL, Vulkan) is a handle rather than an address."""
         byte_offset = self.byte_offset + offset
         if byte_offset < 0:  # (DLPack's is unsigned: only a producer's negative strides lead here)
-            raise BufferError(f"a view {-offset} bytes before this tensor's data pointer "
+            raise BufferError(f"a view {-byte_offset} bytes before this tensor's data pointer "
                               "cannot be described")
         if byte_offset > _INT64_MAX:  # (what consumers, dltensor's own among them, accept)
             raise BufferError(f"a view {byte_offset} bytes past this tensor's data pointer "

@@ -255,7 +255,7 @@ def test_setitem_refuses_promotions_the_spec_lacks(dtype, value, error):
 
 
 @pytest.mark.parametrize("shape, key, value_shape", [
-    ((3,), 0, (1,)),            # (the 1-D fast path: NumPy's own "sequence" error)
+    ((3,), 0, (1,)),            # (the 1-D fast path, where NumPy refused it in its words)
     ((3,), (0,), (1, 1)),       # NumPy drops the value's leading 1s to fit: the spec does not
     ((2, 3), (0, 1), (1, 1, 1)),
     ((2, 3), (0, slice(None)), (1, 3)),

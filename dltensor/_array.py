@@ -189,6 +189,9 @@ class ndarray:
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
         if api_version not in _API_VERSIONS:
+            if not isinstance(api_version, str):
+                raise TypeError(f"api_version must be a str such as '2025.12' or None, not "
+                                f"{api_version!r}")
             raise ValueError(f"dltensor implements array API versions 2023.12 to 2025.12, "
                              f"not {api_version!r}")
         import dltensor
@@ -533,7 +536,8 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
                               "and copy=False forbids it")
         if dl_device != (1, 0):
-            raise BufferError(f"dltensor can copy an export only to the CPU, not to {dl_device}")
+            raise BufferError(f"dltensor can copy an export only to the CPU, (kDLCPU, 0), not "
+                              f"to {dl_device}")
         host = x.to_device(CPU)
         return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     if dev.device_type in CPU_READABLE:

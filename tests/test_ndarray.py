@@ -50,9 +50,12 @@ def test_array_namespace(version):
     assert dltensor.asarray([1]).__array_namespace__(api_version=version) is dltensor
 
 
-@pytest.mark.parametrize("version", ["2021.12", "2022.12", "2026.12", 2024])
-def test_array_namespace_refuses_unknown_versions(version):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize("version, error", [
+    ("2021.12", ValueError), ("2022.12", ValueError), ("2026.12", ValueError),
+    (2024, TypeError), (2024.12, TypeError), (b"2024.12", TypeError), (["2024.12"], TypeError),
+])
+def test_array_namespace_refuses_unknown_versions(version, error):
+    with pytest.raises(error, match="api_version" if error is TypeError else "2025.12"):
         dltensor.asarray([1]).__array_namespace__(api_version=version)
 
 

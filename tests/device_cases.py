@@ -194,7 +194,8 @@ CASES: list[Case] = [
                             dt.isin(a(d, [1, 2]), a(d, [1]), invert=True))),
     Case("sorting", lambda d: (dt.sort(a(d, [3.0, np.nan, -1.0, 2.0]), descending=True),
                                dt.argsort(a(d, [2, 1, 2, 1]), descending=True, stable=True),
-                               dt.argsort(a(d, R), axis=0))),
+                               dt.argsort(a(d, R), axis=0),
+                               dt.sort(a(d, [0.0, -0.0, 1.0]), descending=True))),  # (stable)
     # --- dtypes and utilities ------------------------------------------------------------------
     Case("astype", lambda d: (dt.astype(a(d, [1.7, -2.5]), dt.int32), dt.astype(a(d, [0, 2]),
                                                                               dt.bool),

@@ -75,6 +75,17 @@ def test_descending_sort_is_stable():
     keys = dlt.asarray([1, 2, 1, 2, 1])
     assert np.from_dlpack(dlt.argsort(keys, descending=True)).tolist() == [1, 3, 0, 2, 4]
     assert np.from_dlpack(dlt.argsort(keys)).tolist() == [0, 2, 4, 1, 3]
+    # sort too: 0.0 and -0.0 compare equal, so stay in their order (a reversed ascending sort,
+    # array-api-compat's, gave -0.0 first); the same through bfloat16's float32 sort
+    for dtype in (dlt.float64, dlt.float32, dlt.bfloat16):
+        x = dlt.asarray([0.0, -0.0, 1.0, -0.0, 0.0], dtype=dtype)
+        got = np.asarray(dlt.sort(x, descending=True)).astype(np.float64)
+        assert np.signbit(got).tolist() == [False, False, True, True, False], dtype
+        assert np.signbit(np.asarray(dlt.sort(x)).astype(np.float64)).tolist() == \
+            [False, True, True, False, False]
+    m = dlt.asarray([[0.0, -0.0], [-0.0, 0.0]])
+    assert np.signbit(np.asarray(dlt.sort(m, axis=0, descending=True))).tolist() == \
+        [[False, True], [True, False]]
 
 
 def test_where_scalar_rules():
@@ -120,9 +131,13 @@ def test_scalar_isin_gives_a_0d_array():
 @given(x=xps.arrays(xps.real_dtypes(), xps.array_shapes(min_dims=1, max_dims=3, max_side=5)))
 def test_sort_is_argsort_applied(x):
     a = np.from_dlpack(x)
+    for descending in (False, True):
+        order = np.from_dlpack(dlt.argsort(x, axis=-1, descending=descending))
+        expected = np.take_along_axis(a, order, axis=-1)
+        got = np.from_dlpack(dlt.sort(x, axis=-1, descending=descending))
+        np.testing.assert_array_equal(got, expected, strict=True)
+        assert got.tobytes() == expected.tobytes()  # (signed zeros too)
     order = np.from_dlpack(dlt.argsort(x, axis=-1))
-    expected = np.take_along_axis(a, order, axis=-1)
-    np.testing.assert_array_equal(np.from_dlpack(dlt.sort(x, axis=-1)), expected, strict=True)
     assert (np.sort(order, axis=-1) == np.arange(a.shape[-1])).all()  # a permutation
 
 

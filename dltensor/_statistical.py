@@ -18,7 +18,7 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
-from ._dispatch import refuse_axes_of_0d, wrap_result
+from ._dispatch import on, refuse_axes_of_0d, wrap_result
 from ._devices import CPU
 from ._dtype_functions import in_float32, refuse_complex_to_real
 from ._dtypes import EXTENSION_FLOATS, DType
@@ -114,6 +114,27 @@ def min(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
 def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
          keepdims: bool = False) -> ndarray:
     """The arithmetic mean of ``x`` along ``axis`` (floating-point, complex included)."""
+
+
+_mean = mean
+
+
+def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,  # noqa: F811
+         keepdims: bool = False) -> ndarray:
+    """The arithmetic mean of ``x`` along ``axis`` (floating-point; complex: of each part)."""
+    if type(x) is not ndarray or x.dtype.kind != "complex floating":
+        result: ndarray = _mean(x, axis=axis, keepdims=keepdims)
+        return result
+    # NumPy and CuPy divide the complex sum by N as a complex number: (inf + 1j) / (2 + 0j) is
+    # inf + nanj. The spec has the real special cases apply to each part independently.
+    a, dev = x._compute(), x._device
+    re, im = (native(_mean(wrap_result(p, dev), axis=axis, keepdims=keepdims))
+              for p in (a.real, a.imag))
+    with on(dev):
+        out = namespace_for(dev).empty(re.shape, dtype=a.dtype)
+        out.real[...], out.imag[...] = re, im
+    parts: ndarray = wrap_result(out, dev)
+    return parts
 
 
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,

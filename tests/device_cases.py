@@ -175,6 +175,8 @@ CASES: list[Case] = [
     Case("cumulative", lambda d: (dt.cumulative_sum(a(d, R), axis=1, include_initial=True),
                                   dt.cumulative_prod(a(d, [1, 2, 3], dt.int8)),
                                   dt.cumulative_sum(a(d, [True, True])))),
+    Case("complex-mean", lambda d: (dt.mean(a(d, [complex("inf+1j"), 1 + 1j])),
+                                    dt.mean(a(d, [[1 + 2j, 3j], [2, 1j]], dt.complex64), axis=0))),
     Case("max-of-empty", lambda d: dt.max(a(d, np.ones(0))), ValueError),
     Case("reduction-axis-of-0d", lambda d: dt.sum(a(d, 1.0), axis=0), IndexError),
     # --- searching, sets, sorting --------------------------------------------------------------

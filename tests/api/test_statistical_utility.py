@@ -165,6 +165,23 @@ def test_std_is_sqrt_var_and_min_le_mean_le_max(x):
     assert lo - 1e-3 * abs(lo) - 1e-6 <= mid <= hi + 1e-3 * abs(hi) + 1e-6
 
 
+def test_a_complex_mean_is_the_mean_of_each_part():
+    # "the real-valued special cases should apply independently to the real and imaginary
+    # components": NumPy divided the complex sum by N as a complex number, inf + nanj
+    inf, nan = float("inf"), float("nan")
+    for dtype in (dlt.complex64, dlt.complex128):
+        r = np.asarray(dlt.mean(dlt.asarray([complex(inf, 1), 1 + 1j], dtype=dtype)))
+        assert r.real == inf and r.imag == 1 and r.dtype == dtype.numpy
+        r = np.asarray(dlt.mean(dlt.asarray([complex(nan, 2), 1 + 2j], dtype=dtype)))
+        assert np.isnan(r.real) and r.imag == 2
+    z = np.arange(12).reshape(3, 4) * (1 - 2j)
+    for kw in ({}, {"axis": 0}, {"axis": (0, 1), "keepdims": True}, {"axis": -1}):
+        got = np.asarray(dlt.mean(dlt.asarray(z), **kw))
+        np.testing.assert_allclose(got, np.mean(z, **kw), strict=True)
+    with pytest.raises(IndexError):
+        dlt.mean(dlt.asarray(1j), axis=0)
+
+
 @pytest.mark.parametrize("f", [dlt.std, dlt.var])
 def test_no_degrees_of_freedom_left_is_nan(f):
     # The spec: NaN where N - correction <= 0 (NumPy divides by max(N - correction, 0): inf).

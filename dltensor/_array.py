@@ -151,8 +151,7 @@ class ndarray:
         t: _dlpack.ManagedTensor | None = self._tensor
         if t is not None:
             return t.strides
-        a: _Native = self._array
-        return tuple(s // a.itemsize for s in a.strides)
+        return element_strides(self._array)
 
     @property
     def read_only(self) -> bool:
@@ -451,9 +450,22 @@ def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple
     a = x._array
     dt = FROM_NUMPY[a.dtype]
     ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
-    return a, ptr, 0, (dt.code, dt.bits, 1), a.shape, \
-        tuple(s // a.itemsize for s in a.strides), \
+    return a, ptr, 0, (dt.code, dt.bits, 1), a.shape, element_strides(a), \
         DLPACK_FLAG_BITMASK_READ_ONLY if _array_read_only(a) else 0
+
+
+def element_strides(a: Any) -> tuple[int, ...]:
+    """A backend array's strides in elements, as DLPack counts them. BufferError for a stride
+    of part of an element (a field of a packed record, 12 bytes for float64): no DLPack tensor
+    has such a layout (NumPy's producer refuses it too), and a stride rounded down read other
+    memory."""
+    n = a.itemsize
+    for s in a.strides:
+        if s % n:
+            raise BufferError(f"strides of {a.strides} bytes are not whole {n}-byte elements, "
+                              "which DLPack cannot describe; make a compact copy with "
+                              "dltensor.asarray(x, copy=True)")
+    return tuple(s // n for s in a.strides)
 
 
 def _to_cpu_hint(device: Device, what: str) -> str:

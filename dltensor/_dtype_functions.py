@@ -17,7 +17,7 @@ import numpy as np
 from . import _dtypes
 from ._array import ndarray
 from ._devices import Device
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType, refuse_complex_to_real
 from ._interop import computed, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -168,14 +168,6 @@ def scalar_into(value: Any, dtype: Any) -> Any:
     """A Python scalar as a backend takes it into NumPy dtype ``dtype``: an int as a float for
     ml_dtypes' floats, which convert no int past int64 ("expected number, got int")."""
     return float(value) if type(value) is int and dtype in EXTENSION_FLOATS else value
-
-
-def refuse_complex_to_real(name: str, src: DType, dtype: DType) -> None:
-    """TypeError for a cast of complex to a real dtype, which the spec's astype says should not
-    be permitted (it would drop the imaginary parts; to bool is defined: 0 + 0j is False)."""
-    if src.kind == "complex floating" and dtype.kind not in ("complex floating", "bool"):
-        raise TypeError(f"{name}: casting {src.name} to {dtype.name} would drop the imaginary "
-                        "part; cast real(x) or imag(x) instead")
 
 
 def can_cast(from_: DType | ndarray, to: DType, /) -> bool:

@@ -166,3 +166,11 @@ def no_promotion(name: str, *dtypes: DType) -> TypeError:
            else "it mixes no kinds")
     return TypeError(f"{name}: {', '.join(names[:-1])} and {names[-1]} have no promotion in "
                      f"the array API ({why}); convert with astype()")
+
+
+def refuse_complex_to_real(name: str, src: DType, dtype: DType) -> None:
+    """TypeError for a cast of complex to a real dtype, which the spec's astype says should not
+    be permitted (it would drop the imaginary parts; to bool is defined: 0 + 0j is False)."""
+    if src.kind == "complex floating" and dtype.kind not in ("complex floating", "bool"):
+        raise TypeError(f"{name}: casting {src.name} to {dtype.name} would drop the imaginary "
+                        "part; cast real(x) or imag(x) instead")

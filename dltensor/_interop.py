@@ -16,12 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dlpack
-from ._array import CPU_READABLE, copy_flag, from_tensor, held_streams, ndarray, wrap
+from ._array import CPU_READABLE, copy_flag, element_strides, from_tensor, held_streams
+from ._array import ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import fresh, on
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy, refuse_complex_to_real
 
 __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 
@@ -396,13 +397,16 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         raise TypeError("dltensor arrays hold numbers, not strings")
     try:
         a = np.asarray(obj) if dtype is None else _asarray_in(obj, dtype.numpy)
-    except (BufferError, TypeError):
+    except (BufferError, TypeError, RuntimeError):
         # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
-        # and PyTorch's TypeError): built from their host copies and placed on their device,
+        # and PyTorch's TypeError; PyTorch's that need grad, RuntimeError): built from their host copies and placed on their device,
         # where a sequence of arrays belongs.
         devices = _devices_in(obj)
         if not devices - {CPU}:
-            raise  # (nothing on a device NumPy cannot read: NumPy's own error stands)
+            if not _holds_foreign(obj):
+                raise  # (nothing on a device NumPy cannot read: NumPy's own error stands)
+            # CPU arrays NumPy's protocols refuse (PyTorch's bfloat16 .numpy()): through DLPack
+            return _from_python(_foreign_taken(obj), dtype, device, copy)
         obj = _foreign_taken(obj)
         if len(devices) != 1:
             raise ValueError(f"cannot make one array of arrays on different devices "
@@ -425,6 +429,10 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             if a.dtype.kind == "O" and kinds <= {bool, int, float, complex}:
                 a = np.asarray(obj, dtype=np.complex128 if complex in kinds else np.float64)
         default = _DEFAULT_FOR_KIND.get(a.dtype.kind)
+        if default is None and a.dtype in EXTENSION_FLOATS:
+            # ml_dtypes' floats (NumPy's kind 'V'): arrays of one keep it, its scalars are
+            # floats, as NumPy's float32 scalars are
+            default = a.dtype if _holds_arrays(obj) else _DEFAULT_FOR_KIND["f"]
         if default is None:
             raise TypeError(f"cannot make an array of {type(obj).__name__} "
                             f"(NumPy sees dtype {a.dtype})")
@@ -450,7 +458,9 @@ def _asarray_in(obj: Any, npdt: Any) -> npt.NDArray[Any]:
 def _too_big(a: npt.NDArray[Any]) -> bool:
     """Whether NumPy's array could hold an integer beyond int64 (the cheap test first)."""
     if a.dtype.kind == "f":  # (a NaN maximum compares False, with no warning, unlike nanmax)
-        return bool(abs(a).max(initial=0.0) >= 2.0 ** 63)
+        # (float16 and the ml_dtypes floats end below 2**63, which they cannot hold: an
+        # overflow warning from the comparison's cast)
+        return a.dtype.itemsize >= 4 and bool(abs(a).max(initial=0.0) >= 2.0 ** 63)
     return True
 
 
@@ -482,9 +492,18 @@ def _foreign_taken(obj: Any) -> Any:
     """A nested sequence with each other library's DLPack array in it taken as an ndarray."""
     if isinstance(obj, (list, tuple)):
         return [_foreign_taken(e) for e in obj]
-    if hasattr(obj, "__dlpack_device__") and not isinstance(obj, (ndarray, np.ndarray)):
-        return asarray(obj)
-    return obj
+    return asarray(obj) if _is_foreign(obj) else obj
+
+
+def _holds_foreign(obj: Any) -> bool:
+    """Whether a nested sequence holds another library's DLPack array."""
+    if isinstance(obj, (list, tuple)):
+        return any(map(_holds_foreign, obj))
+    return _is_foreign(obj)
+
+
+def _is_foreign(obj: Any) -> bool:
+    return hasattr(obj, "__dlpack_device__") and not isinstance(obj, (ndarray, np.ndarray))
 
 
 def _on_host(obj: Any) -> Any:
@@ -520,6 +539,7 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
             x = move(x, dev, copy=copy)
             copy = None  # the move copied
     if dtype is not None and dtype is not x.dtype:
+        refuse_complex_to_real("asarray", x.dtype, dtype)  # (as astype and lists of complex)
         if copy is False:
             raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
                              "and copy=False forbids it")
@@ -657,7 +677,7 @@ def _relabel(a: Any, dt: DType, device: Device) -> ndarray:
     capsule = _dlpack.make_capsule(
         a, data=ptr, byte_offset=0, device=(int(device.device_type), device.device_id),
         dtype=(dt.code, dt.bits, 1), shape=a.shape,
-        strides=tuple(st // a.itemsize for st in a.strides), flags=0)
+        strides=element_strides(a), flags=0)
     return from_tensor(_dlpack.consume_capsule(capsule))
 
 

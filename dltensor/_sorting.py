@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 from ._array import ndarray
-from ._dispatch import delegating, expect_array, refuse_axes_of_0d, strict_int
+from ._dispatch import delegate_first, delegating, expect_array, refuse_axes_of_0d, strict_int
 from ._manipulation import flip
 
 __all__ = ["argsort", "sort"]
@@ -23,16 +23,10 @@ def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
     """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
 
 
-@functools.partial(delegating, widen=True)
+_sort = delegate_first("sort", -1, -1, widen=True)  # (the backend's: sort checks the call)
+
+
 def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
-         stable: bool = True) -> ndarray:
-    """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""
-
-
-_sort = sort
-
-
-def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,  # noqa: F811
          stable: bool = True) -> ndarray:
     """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""
     if not descending:

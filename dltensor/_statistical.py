@@ -9,7 +9,6 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
-import functools
 import operator
 from typing import Any
 
@@ -17,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
+from ._dispatch import delegate_first, delegating, expect_array, namespace_for, native
+from ._dispatch import native_dtype
 from ._dispatch import on, refuse_axes_of_0d, wrap_result
 from ._devices import CPU
-from ._dtype_functions import in_float32, refuse_complex_to_real
-from ._dtypes import EXTENSION_FLOATS, DType
+from ._dtype_functions import in_float32
+from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
            "var"]
@@ -110,16 +110,10 @@ def min(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The smallest element of ``x`` along ``axis`` (NaN propagates)."""
 
 
-@functools.partial(delegating, widen=True)
+_mean = delegate_first("mean", -1, widen=True)  # (the backend's: mean checks the call)
+
+
 def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
-         keepdims: bool = False) -> ndarray:
-    """The arithmetic mean of ``x`` along ``axis`` (floating-point, complex included)."""
-
-
-_mean = mean
-
-
-def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,  # noqa: F811
          keepdims: bool = False) -> ndarray:
     """The arithmetic mean of ``x`` along ``axis`` (floating-point; complex: of each part)."""
     if type(x) is not ndarray or x.dtype.kind != "complex floating":

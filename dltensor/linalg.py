@@ -18,8 +18,7 @@ import numpy as np
 from ._array import ndarray
 from ._dispatch import delegate, strict_int
 from ._interop import copied
-from ._dtype_functions import refuse_complex_to_real
-from ._dtypes import DType, int64
+from ._dtypes import DType, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
 

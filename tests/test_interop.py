@@ -700,3 +700,56 @@ def test_from_dlpack_of_numpy_ml_dtypes_arrays_with_copy_or_device():
             assert x.data_ptr == a.ctypes.data and x.dtype.name == np.dtype(dtype).name
         c = dltensor.from_dlpack(a, copy=True)
         assert c.data_ptr != a.ctypes.data and np.asarray(c).tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: np.ndarray((4,), ml_dtypes.bfloat16, np.zeros(16, np.uint8), strides=(3,)),
+    lambda: np.zeros(4, dtype=[("a", "f8"), ("b", "i4")])["a"],  # (12-byte strides)
+], ids=["bfloat16 by 3 bytes", "a packed record's float64 field"])
+def test_strides_of_part_of_an_element_are_never_exported_rounded_down(make):
+    # DLPack counts strides in elements: 3 bytes of bfloat16 is none. dltensor's own producer
+    # (bfloat16's) exported 3 // 2 = 1, so consumers read other memory; NumPy's refuses.
+    a = make()
+    a[...] = [1.0, 2.0, 3.0, 4.0]
+    x = dltensor.asarray(a)
+    assert float(dltensor.sum(x)) == 10.0  # (computing is fine: NumPy's view)
+    for export in (lambda: x.strides, lambda: x.__dlpack__(max_version=(1, 0)),
+                   lambda: x.__dlpack__(), lambda: torch.from_dlpack(x)):
+        with pytest.raises(BufferError, match="not whole|multiple of itemsize"):  # (NumPy's)
+            export()
+    c = dltensor.asarray(x, copy=True)  # (what the message advises: compact)
+    assert torch.from_dlpack(c).float().tolist() == [1.0, 2.0, 3.0, 4.0]
+    capsule = x.__dlpack__(max_version=(1, 0), copy=True)
+    assert np.asarray(dltensor.from_dlpack(capsule)).astype(np.float32).tolist() == \
+        [1.0, 2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, np.float16])
+def test_a_list_of_small_float_arrays_keeps_their_dtype_without_warnings(dtype):
+    import warnings
+    a = dltensor.asarray(np.array([1.0, 2.0], dtype=dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (float16: an overflow warning from a 2**63 check)
+        for seq in ([a, a], [np.array([1.0, 2.0], dtype=dtype)] * 2):
+            r = dltensor.asarray(seq)
+            assert r.dtype == a.dtype and r.shape == (2, 2)
+
+
+@pytest.mark.parametrize("source", [
+    lambda: dltensor.asarray([1 + 2j]), lambda: np.array([1 + 2j]),
+    lambda: torch.tensor([1 + 2j]), lambda: jnp.asarray([1 + 2j]),
+], ids=["dltensor", "numpy", "torch", "jax"])
+def test_asarray_to_a_real_dtype_refuses_complex_as_astype_does(source):
+    with pytest.raises(TypeError, match="imaginary"):
+        dltensor.asarray(source(), dtype=dltensor.float32)
+    assert bool(dltensor.asarray(source(), dtype=dltensor.bool)[0])  # (defined: nonzero)
+
+
+def test_a_list_of_tensors_numpy_cannot_read_goes_through_dlpack():
+    # (PyTorch's .numpy() has no bfloat16 and refuses tensors needing grad in its own words)
+    t = torch.arange(3, dtype=torch.bfloat16)
+    x = dltensor.asarray([t, t])
+    assert x.dtype == dltensor.bfloat16 and x.shape == (2, 3)
+    assert np.asarray(x).astype(np.float32).tolist() == [[0, 1, 2]] * 2
+    with pytest.raises(BufferError, match="gradient"):
+        dltensor.asarray([torch.ones(2, requires_grad=True)])

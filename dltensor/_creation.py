@@ -246,7 +246,7 @@ def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint
     parts = [ns.linspace(*(complex(b).real if i == 0 else complex(b).imag for b in bounds),
                          num, dtype=np.float64, endpoint=endpoint) for i in (0, 1)]
     out = ns.empty((num,), dtype=dtype)
-    out.real[...], out.imag[...] = parts
+    out.real, out.imag = parts
     return out
 
 

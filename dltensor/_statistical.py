@@ -126,7 +126,7 @@ def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
               for p in (a.real, a.imag))
     with on(dev):
         out = namespace_for(dev).empty(re.shape, dtype=a.dtype)
-        out.real[...], out.imag[...] = re, im
+        out.real, out.imag = re, im  # (the setters: NumPy's and CuPy's write the parts)
     parts: ndarray = wrap_result(out, dev)
     return parts
 

@@ -147,11 +147,15 @@ class ndarray:
 
     @property
     def strides(self) -> tuple[int, ...]:
-        """Strides in elements, as DLPack and PyTorch count them (NumPy counts bytes)."""
+        """Strides in elements, as DLPack and PyTorch count them (NumPy counts bytes); an
+        array whose strides are not whole elements (a packed record's field) has none."""
         t: _dlpack.ManagedTensor | None = self._tensor
         if t is not None:
             return t.strides
-        return element_strides(self._array)
+        try:
+            return element_strides(self._array)
+        except BufferError as e:  # (an AttributeError: hasattr and inspect must not raise)
+            raise AttributeError(f"this array has no strides in elements: {e}") from None
 
     @property
     def read_only(self) -> bool:

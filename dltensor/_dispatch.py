@@ -178,14 +178,17 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
 
 
 def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None,
-                   signature: inspect.Signature | None = None, widen: bool = False
+                   signature: inspect.Signature | None = None, widen: bool = False,
+                   backend: Callable[[Any], Callable[..., Any]] | None = None
                    ) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2).
     For those with an ``axis`` parameter (``axis_at`` not None: its index in ``args`` when it
     may be passed by position, as squeeze's, else -1), a 0-d array refuses any axis but None.
     With the spec's ``signature``, calls outside it are refused (see ``_outside``); ``widen``:
-    ml_dtypes' floats are computed in float32 (see ``_dtype_functions.in_float32``)."""
+    ml_dtypes' floats are computed in float32 (see ``_dtype_functions.in_float32``);
+    ``backend`` makes the function called from the device's namespace, where the namespace's
+    own (its ``name``) departs from the spec."""
     has_axis = axis_at is not None
     axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
@@ -216,7 +219,8 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             return held_view(name, x, *args, **kwargs)
         fn = funcs.get(dev)
         if fn is None:
-            fn = funcs[dev] = getattr(namespace_for(dev), name)
+            ns = namespace_for(dev)
+            fn = funcs[dev] = getattr(ns, name) if backend is None else backend(ns)
         r = fn(a if a is not None else x._compute(), *args, **kwargs)
         if type(r) is _np_ndarray:
             return wrap(r, CPU)
@@ -274,13 +278,14 @@ def _expecting_arrays(name: str, f: Callable[..., Any], params: list[inspect.Par
     return g
 
 
-def delegating(template: _F, widen: bool = False) -> _F:
+def delegating(template: _F, widen: bool = False,
+               backend: Callable[[Any], Callable[..., Any]] | None = None) -> _F:
     """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
 
     Where the signature says only the first parameter is an array, a faster delegate is used
-    (``widen``: computing ml_dtypes' floats in float32; ``functools.partial(delegating,
-    widen=True)`` as the decorator).
+    (``widen``: computing ml_dtypes' floats in float32, ``backend``: see ``delegate_first``;
+    ``functools.partial(delegating, widen=True)`` as the decorator).
     """
     sig = inspect.signature(template)
     params = list(sig.parameters.values())
@@ -292,8 +297,9 @@ def delegating(template: _F, widen: bool = False) -> _F:
         axis_at = (None if axis is None else
                    -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1)
         default = None if axis is None or axis.default is axis.empty else axis.default
-        f = delegate_first(template.__name__, axis_at, default, sig, widen)
+        f = delegate_first(template.__name__, axis_at, default, sig, widen, backend)
     else:
+        assert backend is None, "a backend function for a delegate of several arrays"
         f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)
     f.__doc__ = template.__doc__

@@ -67,7 +67,7 @@ def held_view(name: str, x: ndarray, *args: Any, **kwargs: Any) -> Any:
     """``name(x, *args, **kwargs)`` for held ``x``: views of its memory, or the refusal any
     computation on it meets where ``name`` would need to read it."""
     t: ManagedTensor = x._tensor
-    if t.bits >= 8:  # (packed below a byte, strides cannot say a view)
+    if t.bits % 8 == 0:  # (packed below a byte, strides cannot say a view)
         f = VIEWS[name] or getattr(numpy_backend.namespace(), name)
         r = f(numpy_backend.stand_in(t), *args, **kwargs)
         if type(r) is tuple:

@@ -117,7 +117,8 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     t = self._tensor
     if t is not None and t.read_only:  # (before any compute: held memory says it too)
-        raise _read_only("its producer exported it so")
+        raise _read_only("its producer exported it so" if getattr(t, "base", None) is None
+                         else "a view of read-only memory, or of a broadcast")
     a = self._array
     if a is None:
         if held(self):  # (a bad key or value is the CPU's error also there: checked first)

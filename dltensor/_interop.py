@@ -396,11 +396,20 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
         raise TypeError("dltensor arrays hold numbers, not strings")
     try:
-        a = np.asarray(obj) if dtype is None else _asarray_in(obj, dtype.numpy)
+        if dtype is None:
+            a = np.asarray(obj)
+        elif _holds_arrays(obj):  # (cast as astype casts them: complex ones not to reals)
+            a = np.asarray(obj)
+            src = FROM_NUMPY.get(a.dtype)
+            if src is not None:
+                refuse_complex_to_real("asarray", src, dtype)
+            a = a.astype(dtype.numpy)
+        else:
+            a = _asarray_in(obj, dtype.numpy)
     except (BufferError, TypeError, RuntimeError):
         # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
-        # and PyTorch's TypeError; PyTorch's that need grad, RuntimeError): built from their host copies and placed on their device,
-        # where a sequence of arrays belongs.
+        # and PyTorch's TypeError; PyTorch's needing grad, RuntimeError): built from their
+        # host copies and placed on their device, where a sequence of arrays belongs.
         devices = _devices_in(obj)
         if not devices - {CPU}:
             if not _holds_foreign(obj):
@@ -429,10 +438,8 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             if a.dtype.kind == "O" and kinds <= {bool, int, float, complex}:
                 a = np.asarray(obj, dtype=np.complex128 if complex in kinds else np.float64)
         default = _DEFAULT_FOR_KIND.get(a.dtype.kind)
-        if default is None and a.dtype in EXTENSION_FLOATS:
-            # ml_dtypes' floats (NumPy's kind 'V'): arrays of one keep it, its scalars are
-            # floats, as NumPy's float32 scalars are
-            default = a.dtype if _holds_arrays(obj) else _DEFAULT_FOR_KIND["f"]
+        if default is None and a.dtype in EXTENSION_FLOATS and _holds_arrays(obj):
+            default = a.dtype  # (arrays or scalars of an ml_dtypes float: NumPy's kind 'V')
         if default is None:
             raise TypeError(f"cannot make an array of {type(obj).__name__} "
                             f"(NumPy sees dtype {a.dtype})")

@@ -83,6 +83,8 @@ def test_descending_sort_is_stable():
         assert np.signbit(got).tolist() == [False, False, True, True, False], dtype
         assert np.signbit(np.asarray(dlt.sort(x)).astype(np.float64)).tolist() == \
             [False, True, True, False, False]
+    # (a compact result: a flipped view's negative strides make PyTorch's from_dlpack abort)
+    assert all(s > 0 for s in dlt.sort(dlt.asarray(np.ones((2, 3))), descending=True).strides)
     m = dlt.asarray([[0.0, -0.0], [-0.0, 0.0]])
     assert np.signbit(np.asarray(dlt.sort(m, axis=0, descending=True))).tolist() == \
         [[False, True], [True, False]]

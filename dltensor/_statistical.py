@@ -111,12 +111,15 @@ def min(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The smallest element of ``x`` along ``axis`` (NaN propagates)."""
 
 
+_COMPLEX = frozenset(np.dtype(c) for c in (np.complex64, np.complex128))
+
+
 def _mean_by_parts(ns: Any) -> Callable[..., Any]:
     """The namespace's mean, of complex input part by part: NumPy and CuPy divide the complex
     sum by N as a complex number, (inf + 1j) / (2 + 0j) is inf + nanj, where the spec has the
     real special cases apply to each part independently."""
     def mean(a: Any, /, **kwargs: Any) -> Any:
-        if a.dtype.kind != "c":
+        if a.dtype not in _COMPLEX:  # (faster than asking the dtype its kind)
             return ns.mean(a, **kwargs)  # (only the arguments given: defaults cost ~0.15 us)
         re, im = (ns.mean(part, **kwargs) for part in (a.real, a.imag))
         out = ns.empty(re.shape, dtype=a.dtype)

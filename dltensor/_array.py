@@ -62,7 +62,7 @@ CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
 # the producer. Without them an export made before any compute (say of memory on a held
 # device) used the Python fallback, and a consumer refusing it (np.from_dlpack) raised
 # SystemError and leaked the tensor (numpy#32697; tests/test_ownership.py).
-backend_for(CPU)
+_cpu_backend = backend_for(CPU)
 
 
 class _Native(Protocol):
@@ -403,9 +403,9 @@ def held(x: ndarray) -> bool:
     a dtype its backend has not); False for an array computed on already."""
     if x._array is not None:
         return False
-    if x._device is CPU:  # (the commonest: NumPy's dtypes, told without finding the backend)
+    if x._device is CPU:  # (the commonest: told without finding the backend)
         t = x._tensor
-        return dtype_from_dlpack(t.code, t.bits).numpy is None
+        return not _cpu_backend.can_view(t.code, t.bits)
     return not _computable(x)
 
 

@@ -1,5 +1,7 @@
 """Statistical and utility functions against array-api-strict, dtype rules, the sum fast path."""
 
+import warnings
+
 import array_api_strict as strict
 import numpy as np
 import pytest
@@ -180,6 +182,19 @@ def test_a_complex_mean_is_the_mean_of_each_part():
         np.testing.assert_allclose(got, np.mean(z, **kw), strict=True)
     with pytest.raises(IndexError):
         dlt.mean(dlt.asarray(1j), axis=0)
+
+
+@pytest.mark.parametrize("shape, axis", [((0,), None), ((0, 3), 0), ((3, 0), 1)])
+def test_a_complex_mean_of_nothing_is_nan_and_warns_as_the_real_one_does(shape, axis):
+    def warned(dtype):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = np.asarray(dlt.mean(dlt.zeros(shape, dtype=dtype), axis=axis))
+        return r, [str(m.message) for m in w]
+    z, zw = warned(dlt.complex128)
+    f, fw = warned(dlt.float64)
+    assert np.isnan(z.real).all() and np.isnan(z.imag).all() and z.shape == f.shape
+    assert zw == fw  # once, not once per part
 
 
 @pytest.mark.parametrize("f", [dlt.std, dlt.var])

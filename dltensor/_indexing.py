@@ -160,11 +160,26 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
     """ValueError for a value array that does not broadcast to ``a[key]``'s shape, as the spec
     asks: NumPy and CuPy drop its leading length-1 axes to fit, so ``x[0] = ones((1, 1))``
     would write. (Only a value whose first axis has length 1 can be such a one.)"""
-    if v.ndim and v.shape[0] == 1:
-        target = a[key].shape
-        if v.ndim > len(target):
-            raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "
-                             f"{target} it is written into")
+    if v.ndim and v.shape[0] == 1 and v.ndim > _written_ndim(a.ndim, key):
+        raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "
+                         f"{a[key].shape} it is written into")
+
+
+def _written_ndim(ndim: int, key: Any) -> int:
+    """How many axes ``a[key]`` has, told from a checked backend key without indexing (which
+    gathers for index arrays): a mask is the sole index and becomes one axis; integer arrays
+    come with integers only and broadcast together; else each integer takes an axis away."""
+    parts = key if type(key) is tuple else (key,)
+    ints = 0
+    for k in parts:
+        tk = type(k)
+        if tk is int:
+            ints += 1
+        elif tk is not slice and k is not Ellipsis:  # a backend array
+            if k.dtype == bool:
+                return ndim - k.ndim + 1
+            return max(p.ndim for p in parts if type(p) is not int)
+    return ndim - ints
 
 
 def _read_only(why: str) -> ValueError:

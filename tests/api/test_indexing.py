@@ -272,6 +272,31 @@ def test_setitem_refuses_a_value_that_does_not_broadcast_to_the_target(shape, ke
     assert np.asarray(x).any()
 
 
+WRITE_KEYS = [k for k in KEYS if not (isinstance(k, tuple) and any(p is None for p in k))]
+
+
+@pytest.mark.parametrize("key", WRITE_KEYS, ids=repr)
+def test_the_written_ndim_is_told_from_the_key_as_indexing_gives_it(key):
+    # (setitem checks a value against the target's ndim without gathering the target)
+    from dltensor._indexing import _backend_key, _written_ndim
+    x = dlt.asarray(A if not isinstance(key, (int, slice)) else np.arange(5.0))
+    k = _backend_key(x, key_for(dlt, key), True)
+    assert _written_ndim(x.ndim, k) == np.asarray(x)[k].ndim
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), shape=st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple))
+def test_the_written_ndim_of_basic_keys(data, shape):
+    from dltensor._indexing import _backend_key, _written_ndim
+    key = data.draw(xps.indices(shape, allow_ellipsis=True), label="key")
+    x = dlt.zeros(shape)
+    k = _backend_key(x, key, True)
+    assert _written_ndim(x.ndim, k) == np.asarray(x)[k].ndim
+    if x[key].ndim:  # and a value with one more leading 1 is refused
+        with pytest.raises(ValueError, match="broadcast"):
+            x[key] = dlt.ones((1,) + x[key].shape)
+
+
 def test_setitem_refuses_none_and_out_of_spec_keys():
     x = dlt.asarray(np.zeros((2, 3)))
     for key in [(None, 0, 0), 0, 1.0, [0], (0, 0, 0)]:

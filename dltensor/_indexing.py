@@ -177,8 +177,8 @@ def _written_ndim(ndim: int, key: Any) -> int:
             ints += 1
         elif tk is not slice and k is not Ellipsis:  # a backend array
             if k.dtype == bool:
-                return ndim - k.ndim + 1
-            return max(p.ndim for p in parts if type(p) is not int)
+                return ndim - int(k.ndim) + 1
+            return max(int(p.ndim) for p in parts if type(p) is not int)
     return ndim - ints
 
 

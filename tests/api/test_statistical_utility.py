@@ -184,6 +184,21 @@ def test_a_complex_mean_is_the_mean_of_each_part():
         dlt.mean(dlt.asarray(1j), axis=0)
 
 
+@settings(max_examples=300, deadline=None)
+@given(x=xps.arrays(st.sampled_from([dlt.float32, dlt.float64]), xps.array_shapes(min_dims=0),
+                    elements={"allow_subnormal": True}))
+def test_the_cpu_mean_of_a_whole_array_is_numpys_to_the_bit(x):
+    # (dltensor divides NumPy's own sum by N itself: the same rounding, and NaN/inf alike)
+    a = np.from_dlpack(x)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.mean(a)
+        got = np.asarray(dlt.mean(x))
+    assert got.dtype == want.dtype and got.shape == ()
+    np.testing.assert_array_equal(got, want, strict=False)
+    assert np.signbit(got) == np.signbit(want) or np.isnan(want)
+
+
 @pytest.mark.parametrize("shape, axis", [((0,), None), ((0, 3), 0), ((3, 0), 1)])
 def test_a_complex_mean_of_nothing_is_nan_and_warns_as_the_real_one_does(shape, axis):
     def warned(dtype):

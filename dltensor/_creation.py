@@ -8,6 +8,7 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,8 @@ from ._dispatch import native_dtype, on, strict_int
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import int_bounds, python_scalar, scalar_into
-from ._dtypes import DType
+from . import _dtypes
+from ._dtypes import DType, refuse_complex_to_real
 
 __all__ = [
     "arange", "empty", "empty_like", "eye", "full", "full_like", "linspace", "meshgrid",
@@ -82,9 +84,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
         if n == 0:
             return _make("empty", device, (0,), dtype=npdt)
-        if n >= 1 << 63:  # (NumPy's count overflows to an empty array)
-            raise ValueError(f"arange({lo}, {hi}, {step_}) would have {n} elements, past the "
-                             "largest array size")
+        _check_count("arange", n, npdt)
         low, high = int_bounds(npdt)
         if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
             raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
@@ -94,10 +94,22 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         if step_ < 0 and npdt.kind == "u" and _on_cuda(device):
             # Counted up, then reversed: CuPy casts the step to the dtype (uint8(-1) overflows)
             return _make(_count_down, device, lo, n, step_, npdt)
-    return _make("arange", device, lo, hi, step_, dtype=npdt or np.dtype(np.float64))
+    else:
+        span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
+        if span >= 2.0 ** 53:  # (a float count near 2**63 rounded up overflows NumPy's)
+            _check_count("arange", math.ceil(span), npdt or _FLOAT64)
+    return _make("arange", device, lo, hi, step_, dtype=npdt or _FLOAT64)
 
 
-_INT64 = np.dtype(np.int64)
+_INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
+
+
+def _check_count(name: str, n: int, dtype: Any) -> None:
+    """ValueError for ``n`` elements of ``dtype`` past the largest array NumPy can describe:
+    NumPy's own count overflows near 2**63, into an empty array (or an IndexError)."""
+    if n * np.dtype(dtype).itemsize >= 1 << 63:
+        raise ValueError(f"{name} would make {n} elements of {np.dtype(dtype)}, past the "
+                         "largest array size")
 
 
 def _on_cuda(device: Device | str | tuple[int, int] | None) -> bool:
@@ -168,6 +180,12 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     npdt = _fill_dtype(value if value is not None else fill_value)
     if dtype is not None:
         npdt = native_dtype(dtype) or npdt
+        if type(value) is complex:  # (NumPy fills the real part, with a warning)
+            refuse_complex_to_real("full", _dtypes.complex128, dtype)
+        elif type(value) is float and npdt.kind in "iu":
+            # NumPy fills NaN, inf and floats past the dtype as what a C cast makes of them:
+            # as asarray(value, dtype=dtype), ValueError or OverflowError; else truncated
+            value = np.asarray(value, dtype=npdt).item()
     return _make("full", device, shape, scalar_into(value, npdt), dtype=npdt)
 
 
@@ -177,7 +195,8 @@ def _like(name: str, x: ndarray, dtype: DType | None,
     """The shape, dtype and device of an array made like ``x``: x's unless given."""
     expect_array(name, x)
     # (x's device, or `cpu` for pinned or managed memory, as for every result computed on it)
-    return x.shape, dtype or x.dtype, fresh(x._device) if device is None else device
+    return (x.shape, x.dtype if dtype is None else dtype,  # (not `or`: dtype=0 is refused)
+            fresh(x._device) if device is None else device)
 
 
 def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,
@@ -212,7 +231,8 @@ def ones_like(x: ndarray, /, *, dtype: DType | None = None,
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None,
         device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
-    return _make("eye", device, n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
+    return _make("eye", device, n_rows, n_cols, k=strict_int(k, "eye's k"),  # (True is no k)
+                 dtype=native_dtype(dtype) or np.float64)
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
@@ -235,9 +255,20 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
         npdt = native_dtype(dtype)
-    if np.dtype(npdt).kind == "c" and _on_cuda(device):
-        return _make(linspace_by_parts, device, bounds, num, npdt, endpoint)
-    return _make("linspace", device, *bounds, num, dtype=npdt, endpoint=endpoint)
+    _check_count("linspace", num, npdt)
+    return _make(_spaced, device, bounds, num, npdt, endpoint,
+                 np.dtype(npdt).kind == "c" and _on_cuda(device))
+
+
+def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
+            by_parts: bool) -> Any:
+    out = (linspace_by_parts(ns, bounds, num, dtype, endpoint) if by_parts else
+           ns.linspace(*bounds, num, dtype=dtype, endpoint=endpoint))
+    if num and out.dtype.kind in "fc":
+        # The first value is start, as the last is stop: NumPy's 0 * step + start is NaN for
+        # an infinite step and +0.0 for a start of -0.0. (Integer dtypes are floored: kept.)
+        out[0] = bounds[0]
+    return out
 
 
 def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool) -> Any:

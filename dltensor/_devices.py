@@ -79,8 +79,9 @@ def as_device(device: object) -> Device:
     if isinstance(device, tuple) and len(device) == 2:
         d = Device(*device)
     elif isinstance(device, str):
-        name, _, index = device.strip().lower().partition(":")
-        if name not in _TYPES or (index and not index.isdigit()):
+        name, colon, index = device.strip().lower().partition(":")
+        # (an index is ASCII digits: "cuda:" is no device, nor is "cuda:\u0663", int() took it)
+        if name not in _TYPES or colon and not (index.isascii() and index.isdigit()):
             raise ValueError(f"unknown device {device!r}; expected a name like 'cpu', 'cuda:0', "
                              f"'rocm:1' (known names: {', '.join(_NAMES.values())})")
         d = Device(_TYPES[name], int(index or 0))

@@ -18,6 +18,7 @@ from . import _dtypes
 from ._array import ndarray
 from ._devices import Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType, refuse_complex_to_real
+from ._dispatch import native_dtype
 from ._interop import computed, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -136,8 +137,14 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
             copy = False
     if dtype is src and not copy:
         return x
-    target = dtype.numpy
-    return computed(x, (lambda a: a.copy()) if dtype is src else (lambda a: a.astype(target)))
+    if dtype is src:
+        return computed(x, _copy)
+    target = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
+    return computed(x, lambda a: a.astype(target))
+
+
+def _copy(a: Any) -> Any:
+    return a.copy()
 
 
 def in_float32(f: Callable[..., Any], x: ndarray, *args: Any, **kwargs: Any) -> Any:

@@ -21,7 +21,7 @@ from ._array import ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import fresh, on
+from ._dispatch import fresh, native_dtype, on
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy, refuse_complex_to_real
 
 __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
@@ -395,6 +395,10 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         raise ValueError("copy=False: a Python scalar or sequence must be copied into an array")
     if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
         raise TypeError("dltensor arrays hold numbers, not strings")
+    npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
+    dev = get_default_device() if device is None else as_device(device)
+    if dev is not CPU:  # (new memory there, as zeros() makes: NoBackendError as it raises)
+        backend_for(dev)
     try:
         if dtype is None:
             a = np.asarray(obj)
@@ -403,9 +407,9 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             src = FROM_NUMPY.get(a.dtype)
             if src is not None:
                 refuse_complex_to_real("asarray", src, dtype)
-            a = a.astype(dtype.numpy)
+            a = a.astype(npdt)
         else:
-            a = _asarray_in(obj, dtype.numpy)
+            a = _asarray_in(obj, npdt)
     except (BufferError, TypeError, RuntimeError):
         # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
         # and PyTorch's TypeError; PyTorch's needing grad, RuntimeError): built from their
@@ -446,7 +450,6 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         if a.dtype != default and not _holds_arrays(obj):
             a = a.astype(default)
     # Non-array input lands on the default device, as the spec says (and zeros() does).
-    dev = get_default_device() if device is None else as_device(device)
     x = wrap(a)
     return x if dev is CPU else move(x, dev, copy=None)
 
@@ -547,10 +550,11 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
             copy = None  # the move copied
     if dtype is not None and dtype is not x.dtype:
         refuse_complex_to_real("asarray", x.dtype, dtype)  # (as astype and lists of complex)
+        target = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
         if copy is False:
             raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
                              "and copy=False forbids it")
-        return computed(x, lambda a: a.astype(dtype.numpy))
+        return computed(x, lambda a: a.astype(target))
     if copy:
         return copied(x)
     return x

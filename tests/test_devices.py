@@ -39,8 +39,9 @@ def test_device_prints_and_parses(spec, text):
 def test_device_strings_are_checked():
     with pytest.raises(ValueError, match="unknown device"):
         as_device("tpu:0")
-    with pytest.raises(ValueError):
-        as_device("cuda:x")
+    for bad in ("cuda:x", "cuda:", "cuda:\u0663", "cuda:-1", "cuda: 1"):  # (\u0663: int() took it)
+        with pytest.raises(ValueError, match="unknown device"):
+            as_device(bad)
     with pytest.raises(TypeError):
         as_device(3.5)
     with pytest.raises(ValueError):

@@ -330,3 +330,85 @@ def test_creation_edges_from_the_hunt():
     with pytest.raises(ValueError, match="copy=False"):
         dlt.asarray(s, copy=False)
     assert float(dlt.asarray(s)) == 1.5
+
+
+def test_counts_near_the_largest_array_size_are_value_errors_not_empty_arrays():
+    # NumPy's float count rounds up to 2**63 and overflows: an empty array, or an IndexError
+    for make in (lambda: dlt.arange(2**63 - 1), lambda: dlt.arange(0.0, 2.0**63),
+                 lambda: dlt.arange(2**62, dtype=dlt.int16),
+                 lambda: dlt.linspace(0, 1, 2**63 - 1, endpoint=False),
+                 lambda: dlt.linspace(0, 1, 2**63 - 1)):
+        with pytest.raises(ValueError, match="largest array size"):
+            make()
+
+
+def test_a_dtype_dltensor_only_holds_is_refused_for_new_memory():
+    # int4 has no NumPy dtype: asarray made int64 or float64 of it, or a KeyError
+    int4 = dlt.from_dlpack(P.Producer(np.zeros(4, np.uint8), dtype=(0, 4, 1), shape=(4,))).dtype
+    for make in (lambda: dlt.asarray([1, 2], dtype=int4), lambda: dlt.asarray(2**70, dtype=int4),
+                 lambda: dlt.asarray(np.ones(2, np.int8), dtype=int4),
+                 lambda: dlt.asarray(dlt.ones(2), dtype=int4),
+                 lambda: dlt.astype(dlt.ones(2), int4), lambda: dlt.zeros(2, dtype=int4)):
+        with pytest.raises(TypeError, match="cannot compute on dtype int4"):
+            make()
+
+
+@pytest.mark.parametrize("like", [dlt.zeros_like, dlt.ones_like, dlt.empty_like,
+                                  lambda x, dtype: dlt.full_like(x, 1, dtype=dtype)])
+@pytest.mark.parametrize("dtype", [0, False, "", []])
+def test_a_falsy_dtype_is_refused_by_the_like_functions_too(like, dtype):
+    with pytest.raises(TypeError, match="dtype"):
+        like(dlt.ones(2), dtype=dtype)
+
+
+def test_full_converts_its_value_as_asarray_does():
+    # NumPy's fill is a C cast: 1j into float32 was 0.0 (a ComplexWarning), NaN into int32
+    # INT_MIN; the spec's full has every element equal to fill_value
+    for value, dtype in ((1j, dlt.float32), (1 + 0j, dlt.int32)):
+        with pytest.raises(TypeError, match="imaginary"):
+            dlt.full(2, value, dtype=dtype)
+        with pytest.raises(TypeError, match="imaginary"):
+            dlt.full_like(dlt.zeros(2, dtype=dtype), value)
+    for value, error in ((float("nan"), ValueError), (float("inf"), OverflowError),
+                         (1e30, OverflowError)):
+        with pytest.raises(error):
+            dlt.full(2, value, dtype=dlt.int32)
+        with pytest.raises(error):
+            dlt.asarray(value, dtype=dlt.int32)
+    assert np.asarray(dlt.full(2, 2.7, dtype=dlt.int8)).tolist() == [2, 2]  # (as asarray)
+    assert np.asarray(dlt.full(2, 1j, dtype=dlt.complex64)).tolist() == [1j, 1j]
+
+
+def test_linspace_starts_at_start():
+    # NumPy's first value is 0 * step + start: NaN for an infinite step, +0.0 for -0.0
+    with np.errstate(invalid="ignore"):
+        inf = float("inf")
+        assert np.asarray(dlt.linspace(0, inf, 3)).tolist() == [0.0, inf, inf]
+        assert np.asarray(dlt.linspace(0.0, float("inf"), 1)).tolist() == [0.0]
+    z = np.asarray(dlt.linspace(-0.0, -0.0, 2))
+    assert np.signbit(z).all()
+    c = np.asarray(dlt.linspace(complex(-0.0, 1), 1, 3))
+    assert np.signbit(c[0].real) and c[0].imag == 1
+    # integer dtypes are floored as NumPy floors them, the first value too
+    assert np.asarray(dlt.linspace(-0.5, 2, 3, dtype=dlt.int64)).tolist() == [-1, 0, 2]
+
+
+def test_eye_takes_only_an_int_diagonal():
+    for k in (True, None, 1.0):
+        with pytest.raises(TypeError, match="k"):
+            dlt.eye(3, k=k)
+    assert np.asarray(dlt.eye(3, k=np.int8(1))).tolist() == np.eye(3, k=1).tolist()
+
+
+@pytest.mark.parametrize("device", ["metal:0", "vulkan:1", Device(8, 0)])
+@pytest.mark.parametrize("make", [
+    lambda d: dlt.asarray(1.0, device=d), lambda d: dlt.asarray([1, 2], device=d),
+    lambda d: dlt.zeros(2, device=d), lambda d: dlt.full(2, 1.0, device=d),
+    lambda d: dlt.arange(3, device=d)])
+def test_new_memory_on_a_device_without_a_backend_is_one_error(device, make):
+    # asarray of Python data was a BufferError ("cannot move memory from cpu"), zeros a
+    # NoBackendError: both make new memory there
+    from dltensor._backends import NoBackendError
+    with pytest.raises(NoBackendError, match=f"cannot compute on device {dlt.Device(8, 0)}"
+                       if device == Device(8, 0) else "cannot compute on device"):
+        make(device)

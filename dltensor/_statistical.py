@@ -9,7 +9,6 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable
 from typing import Any

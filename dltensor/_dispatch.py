@@ -160,8 +160,13 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
 
 def strict_int(v: Any, what: str) -> int:
     """An int argument, Python's or NumPy's; TypeError naming ``what`` for a bool (NumPy reads
-    True as 1), a float (NumPy truncates) or a string (NumPy parses)."""
-    if not isinstance(v, (bool, np.bool_)):
+    True as 1), a float (NumPy truncates) or a string (NumPy parses). Of other libraries'
+    arrays, 0-d integer ones only: PyTorch's __index__ answers for any one-element tensor, of
+    any shape, a bool one too."""
+    if type(v) is int:
+        return v
+    if not isinstance(v, (bool, np.bool_)) and not getattr(v, "ndim", 0) \
+            and "bool" not in str(getattr(v, "dtype", "")):
         try:
             return operator.index(v)
         except TypeError:

@@ -67,13 +67,15 @@ def held_view(name: str, x: ndarray, *args: Any, **kwargs: Any) -> Any:
     """``name(x, *args, **kwargs)`` for held ``x``: views of its memory, or the refusal any
     computation on it meets where ``name`` would need to read it."""
     t: ManagedTensor = x._tensor
-    if t.bits % 8 == 0:  # (packed below a byte, strides cannot say a view)
-        f = VIEWS[name] or getattr(numpy_backend.namespace(), name)
+    f = VIEWS[name] or getattr(numpy_backend.namespace(), name)
+    if t.bits % 8 == 0:
         r = f(numpy_backend.stand_in(t), *args, **kwargs)
         if type(r) is tuple:
             return tuple(_viewed(t, v) for v in r)
         if r is not None:
             return _viewed(t, r)
+    else:  # packed below a byte, strides cannot say a view: only the CPU's errors, on bytes
+        f(np.broadcast_to(np.empty((), np.uint8), t.shape), *args, **kwargs)  # (real memory)
     x._compute()  # raises what computing on x raises
     raise AssertionError("held memory computed")
 

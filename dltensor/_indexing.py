@@ -122,9 +122,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     a = self._array
     if a is None:
         if held(self):  # (a bad key or value is the CPU's error also there: checked first)
-            held_view("__getitem__", self, _backend_key(self, key, True))  # (its bounds too)
+            target = held_view("__getitem__", self, _backend_key(self, key, True))
             if self.dtype.numpy is not None:
-                _value_for(self, np.empty(0, self.dtype.numpy), value)
+                _check_held_value(self, target.shape, value)
         a = self._compute()  # (raises for held memory)
     if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
         raise _read_only("a view of read-only memory, or of a broadcast whose elements share "
@@ -182,13 +182,28 @@ def _written_ndim(ndim: int, key: Any) -> int:
     return ndim - ints
 
 
+def _check_held_value(x: ndarray, shape: tuple[int, ...], value: Any) -> None:
+    """The CPU's errors for ``value`` written into held ``x`` where the key's target has
+    ``shape``: its dtype, its shape (broadcast as _check_fits asks) and, for a scalar, its
+    conversion (2**1100 into float32 overflows) on a NumPy element of x's dtype."""
+    probe = np.empty((), x.dtype.numpy)
+    v = _value_for(x, probe, value, compute=False)
+    if isinstance(v, ndarray):
+        if v.ndim > len(shape) or np.broadcast_shapes(v.shape, shape) != shape:
+            raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "
+                             f"{shape} it is written into")
+    else:
+        probe[()] = v
+
+
 def _read_only(why: str) -> ValueError:
     return ValueError(f"this array is read-only ({why}); write into a copy: "
                       "dltensor.asarray(x, copy=True)")
 
 
-def _value_for(x: ndarray, a: Any, value: Any) -> Any:
-    """``value`` ready to write into x: spec promotion only (no cross-kind or narrowing casts)."""
+def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
+    """``value`` ready to write into x: spec promotion only (no cross-kind or narrowing casts);
+    an array value as its backend array, or (``compute`` False) as itself."""
     tv = type(value)
     rule = _SCALAR_RULE.get((a.dtype, tv))
     if rule is not None:
@@ -210,10 +225,10 @@ def _value_for(x: ndarray, a: Any, value: Any) -> Any:
         if vt is not dt and PROMOTION.get((dt, vt)) is not dt:
             raise TypeError(f"cannot write a {vt.name} array into a {dt.name} array: "
                             f"{vt.name} does not promote to {dt.name}; cast it with astype")
-        return value._compute()
+        return value._compute() if compute else value
     scalar = python_scalar(value)  # (a NumPy scalar: written as the Python one it holds)
     if scalar is not None:
-        return _value_for(x, a, scalar)
+        return _value_for(x, a, scalar, compute)
     raise TypeError(f"can write a Python scalar or a dltensor array, not {tv.__name__}")
 
 
@@ -291,6 +306,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
     ellipsis = mask = int_array = basic = False
+    arrays: list[tuple[int, int]] = []  # (place in out, axis) of each array index
     for k in parts:
         tk = type(k)
         if tk is int:
@@ -311,22 +327,17 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         elif isinstance(k, ndarray):
             check_device(x, k)
             kind = k.dtype.kind
+            arrays.append((len(out), axes))  # (read once the key's form is checked, below)
             if kind == "bool":
                 mask = True
                 axes += k.ndim
             elif kind in INTEGER_KINDS:
                 # A 0-d integer array is an integer (the spec says so), here and beside slices.
-                if k.ndim:  # (a 0-d one becomes an int below, which the backend checks)
-                    int_array = True
-                    if not basic:  # (else its axis is unknown: refused below anyway)
-                        _check_bounds(k._compute(), x, axes)
+                int_array = int_array or k.ndim > 0
                 axes += 1
             else:
                 raise IndexError(f"index arrays must have an integer or bool dtype, "
                                  f"not {k.dtype.name}")
-            k = k._compute()
-            if k.ndim == 0 and kind != "bool":
-                k = _in_int64(int(k))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
             if tk is bool or tk is np.bool_:
                 raise IndexError("a Python bool is not an array API index; use a 0-d "
@@ -359,6 +370,18 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     elif axes < ndim and not ellipsis:
         raise IndexError(f"{axes} indices given for a {ndim}-D array; index every axis or add "
                          "an ellipsis (...) (flat indexing is not in the array API)")
+    # The index arrays, read only now: a badly formed key is an IndexError also where they are
+    # held (computing on them raises NoBackendError).
+    for i, axis in arrays:
+        k = out[i]
+        a = k._compute()
+        if k.dtype.kind == "bool":
+            out[i] = a
+        elif a.ndim == 0:
+            out[i] = _in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
+        else:
+            _check_bounds(a, x, axis)
+            out[i] = a
     if not (ellipsis or mask or int_array):
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
         # results are never scalars, and NumPy indexes them ~1.3x slower with a trailing ...).

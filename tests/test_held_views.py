@@ -378,3 +378,58 @@ def test_an_empty_tensors_strides_may_be_any_int64():
     x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(0, 2),
                                 strides=(1 << 62, 1), dtype=(2, 32, 1)))
     assert x[...].shape == (0, 2) and dt.permute_dims(x, (1, 0)).shape == (2, 0)
+
+
+def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(device):
+    # Held index arrays were read (NoBackendError) before the key's form was checked; a value
+    # array was read before its shape, an int before its conversion.
+    def outcome(x, f):
+        try:
+            f(x)
+        except Exception as e:
+            return type(e)
+        return None
+
+    def write(k, v):
+        def f(x):
+            x[k(x) if callable(k) else k] = v(x) if callable(v) else v
+        return f
+
+    cases = [
+        lambda x: x[_like(x, np.ones((2, 3, 1), bool))],      # a mask of too many axes
+        lambda x: x[_like(x, np.array([0]))],                 # one index array for two axes
+        lambda x: x[_like(x, np.array([0])), :],              # beside a slice
+        lambda x: x[_like(x, np.array([0], np.float32)), 0],  # a float index array
+        write(Ellipsis, lambda x: _like(x, np.ones(2))),      # does not broadcast
+        write((0, ...), lambda x: _like(x, np.ones((1, 3)))),  # one leading 1 too many
+        write((0, 0), 2 ** 1100),                             # past float32
+        write((0, 0), 1j),                                    # no promotion
+        write((0, 0), lambda x: _like(x, np.ones((), np.float64))),  # none either
+    ]
+    cpu = dt.asarray(np.zeros((2, 3), np.float32))
+    h = _held(np.zeros((2, 3), np.float32), device)
+    for f in cases:
+        want = outcome(cpu, f)
+        assert want is not None and not issubclass(want, RuntimeError)
+        assert outcome(h, f) is want
+    # and good ones are refused as compute
+    for f in (lambda x: x[_like(x, np.array([0, 1])), 0], write((0, ...), 1.0),
+              write((0, ...), lambda x: _like(x, np.ones(3, np.float32)))):
+        assert outcome(cpu, f) is None
+        assert issubclass(outcome(h, f), RuntimeError)
+
+
+def _like(x, a):
+    """``a`` on x's device: held where x is."""
+    return dt.asarray(a) if x.device == dt.Device(1, 0) else _held(a, tuple(x.__dlpack_device__()))
+
+
+def test_keys_into_memory_packed_below_a_byte_are_checked_too():
+    p = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(4, 4),
+                                dtype=(17, 4, 1), strides=(4, 1)))  # float4_e2m1fn
+    for bad, error in (((10, 0), IndexError), ((0, 0, 0), IndexError), ((slice(None, None, 0), 0),
+                                                                         ValueError)):
+        with pytest.raises(error):
+            p[bad]
+    with pytest.raises(RuntimeError, match="metal"):
+        p[1, 0]

@@ -223,8 +223,8 @@ class ndarray:
             # checking for it here would cost every export ~0.15 us.)
             try:
                 return a.__dlpack__(max_version=max_version)
-            except (BufferError, TypeError):
-                pass  # an ml_dtypes dtype, or read-only for a legacy request: _export says
+            except (BufferError, TypeError, OverflowError):
+                pass  # an ml_dtypes dtype, read-only for a legacy request, (2**70, 0): _export
         return _export(self, stream, max_version, dl_device, copy)
 
     def to_device(self, device: Device | str | tuple[int, int], /, *, stream: Any = None
@@ -289,6 +289,9 @@ class ndarray:
         if self._device.device_type not in CPU_READABLE:
             raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory: "
                               f"{_to_cpu_hint(self._device, 'read')}")
+        copy = copy_flag(copy)  # (as __dlpack__ and asarray check it: "no" is no True)
+        if type(dtype) is DType:  # (a dltensor dtype, called directly: NumPy's own)
+            dtype = dtype.numpy
         a: npt.NDArray[Any] = self._compute()
         if dtype is not None and a.dtype != dtype:
             if copy is False:
@@ -532,6 +535,8 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
                             f"not {max_version!r}") from None
         if min(max_version) < 0:
             raise ValueError(f"max_version must not be negative: {max_version!r}")
+        # (a consumer's newer version gets ours, 1.x; NumPy's producer takes C ints only)
+        max_version = (min(major, (1 << 31) - 1), min(minor, (1 << 31) - 1))
     if dl_device is not None:
         try:
             dl_type, dl_id = map(operator.index, dl_device)
@@ -542,7 +547,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     dev = x._device
     if dl_device is not None and dl_device != (dev.device_type, dev.device_id):
         if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
-            _check_host_stream(dev, stream)
+            _check_host_stream(dev, stream, to_cpu=True)
             # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
             # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
             host = wrap(x._compute().copy() if copy else x._compute(), CPU)
@@ -601,11 +606,22 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     return _make(x, max_version)
 
 
-def _check_host_stream(dev: Device, stream: Any) -> None:
-    """Streams for CPU-readable memory: None, or an int for pinned and managed memory (which a
-    GPU consumer reads on its stream)."""
-    if stream is not None and not (dev.device_type in _STREAMED_HOST and type(stream) is int):
-        raise BufferError(f"stream must be None for memory on {dev}, not {stream!r}")
+def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
+    """Streams for CPU-readable memory: None, or (not for an export to the CPU, where the spec
+    asks None) a CUDA stream int for pinned and managed memory, which a GPU consumer reads on
+    its stream. TypeError for what is no int, as for CUDA memory."""
+    if stream is None:
+        return
+    if type(stream) is not int:
+        raise TypeError(f"stream must be None or an int, not {type(stream).__name__}")
+    if dev.device_type not in _STREAMED_HOST or to_cpu:
+        raise BufferError(f"stream must be None for memory on {dev}"
+                          f"{' exported to the CPU' if to_cpu else ''}, not {stream!r}")
+    if not -1 <= stream < 1 << 64:
+        raise ValueError(f"stream must be -1, 1, 2 or a stream handle, not {stream!r}")
+    if stream == 0:
+        raise BufferError("stream=0 is not allowed for memory a CUDA consumer reads (the array "
+                          "API standard's __dlpack__ stream rules)")
 
 
 def _backend_or_none(dev: Device) -> ModuleType | None:

@@ -353,9 +353,20 @@ def test_pinned_exports_check_streams_and_devices_whatever_dl_device_says():
     import producers as P
     a = np.arange(3, dtype=np.float32)
     h = dt.asarray(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
-    for stream in ("s", 1.5):  # (dl_device=(1, 0) skipped the stream checks)
-        with pytest.raises(BufferError, match="stream"):
-            h.__dlpack__(max_version=(1, 0), stream=stream, dl_device=(1, 0))
+    for stream in ("s", 1.5, True):  # (dl_device=(1, 0) skipped the stream checks)
+        for cpu in ((1, 0), None):
+            with pytest.raises(TypeError, match="stream"):  # (no int: as for CUDA memory)
+                h.__dlpack__(max_version=(1, 0), stream=stream, dl_device=cpu)
+    # to the CPU the spec asks None; CUDA forbids 0, and a handle is at most 64 bits
+    for stream, dl_device, error in ((1, (1, 0), BufferError), (0, None, BufferError),
+                                     (2**64, None, ValueError), (-2, None, ValueError)):
+        with pytest.raises(error, match="stream"):
+            h.__dlpack__(max_version=(1, 0), stream=stream, dl_device=dl_device)
+    for stream in (-1, 1, 2, 2**63):
+        assert h.__dlpack__(max_version=(1, 0), stream=stream) is not None
+    for stream, error in (("s", TypeError), (1, BufferError)):  # (pageable CPU memory)
+        with pytest.raises(error, match="stream"):
+            dt.ones(2).__dlpack__(stream=stream)
     # a copy asked on the pinned device itself: NumPy cannot allocate there (it came back on
     # the CPU, a device not asked for); on the CPU, and asked with no dl_device, it is one
     with pytest.raises(BufferError, match="dl_device=\\(1, 0\\)"):

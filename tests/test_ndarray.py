@@ -95,6 +95,11 @@ def test_array_protocol():
     assert np.asarray(x, dtype=np.float64).dtype == np.float64
     with pytest.raises(ValueError):
         x.__array__(dtype=np.float64, copy=False)
+    # called directly: a dltensor dtype is its NumPy one; copy is checked as __dlpack__'s is
+    assert ptr(x.__array__(dltensor.float32, copy=False)) == ptr(a)
+    assert x.__array__(dltensor.float64).dtype == np.float64
+    with pytest.raises(TypeError, match="copy"):
+        x.__array__(copy="no")
 
 
 # --- __dlpack__ rules, for each kind of array ------------------------------------------------
@@ -115,7 +120,7 @@ KINDS = {
 @pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
 @pytest.mark.parametrize("max_version, versioned", [
     (None, False), ((0, 8), False), ((1, 0), True), ((1, 3), True), ((1, 9), True),
-    ((2, 0), True),
+    ((2, 0), True), ((2**70, 0), True), ((1, 2**70), True),  # (NumPy's producer: C ints)
 ])
 def test_versioned_iff_max_version_major_at_least_1(make, max_version, versioned):
     x = make()

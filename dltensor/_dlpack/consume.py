@@ -363,7 +363,7 @@ def _refuse_header(dev_type: int, dev_id: int, ndim: int, code: int, bits: int, 
     if lanes != 1:
         raise BufferError(f"vector dtypes (lanes={lanes}) are not supported")
     if (code, bits) not in _VALID_DTYPES:
-        raise BufferError(f"{bits} bits is not a valid width for {DLDataTypeCode(code).name}")
+        raise BufferError(f"dltensor has no {bits}-bit {DLDataTypeCode(code).name} dtype (lanes=1)")
     if not 0 <= ndim <= _MAX_NDIM:
         raise BufferError(f"invalid ndim {ndim} (must be 0..{_MAX_NDIM})")
     raise BufferError(f"invalid byte_offset {byte_offset}")

@@ -283,14 +283,14 @@ class ndarray:
         raise TypeError(f"cannot pickle an array on device {dev}: dltensor never copies "
                         f"across devices silently; {_to_cpu_hint(dev, 'pickle')}")
 
-    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
+    def __array__(self, dtype: npt.DTypeLike | DType | None = None, copy: bool | None = None
                   ) -> npt.NDArray[Any]:
         """A NumPy view (CPU-readable memory only: dltensor never copies across devices)."""
         if self._device.device_type not in CPU_READABLE:
             raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory: "
                               f"{_to_cpu_hint(self._device, 'read')}")
         copy = copy_flag(copy)  # (as __dlpack__ and asarray check it: "no" is no True)
-        if type(dtype) is DType:  # (a dltensor dtype, called directly: NumPy's own)
+        if isinstance(dtype, DType):  # (a dltensor dtype, called directly: NumPy's own)
             dtype = dtype.numpy
         a: npt.NDArray[Any] = self._compute()
         if dtype is not None and a.dtype != dtype:

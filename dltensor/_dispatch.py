@@ -225,7 +225,8 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         fn = funcs.get(dev)
         if fn is None:
             ns = namespace_for(dev)
-            fn = funcs[dev] = getattr(ns, name) if backend is None else backend(ns)
+            fn = funcs[dev] = getattr(ns, name) if backend is None else \
+                _run_on(backend(ns), dev)
         r = fn(a if a is not None else x._compute(), *args, **kwargs)
         if type(r) is _np_ndarray:
             return wrap(r, CPU)
@@ -235,6 +236,19 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
 
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def _run_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
+    """``fn`` run on ``device``: a backend function of several calls, some (a copy, a setter)
+    made on CuPy's current GPU, which need not be the arrays' (the namespace's own functions
+    each set it)."""
+    if device.device_type != 2:
+        return fn
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with on(device):
+            return fn(*args, **kwargs)
+    return run
 
 
 def _accepted(signature: inspect.Signature | None

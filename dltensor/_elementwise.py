@@ -29,7 +29,7 @@ from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 _np_ndarray = np.ndarray
-_FLOAT64 = np.dtype(np.float64)
+_FLOAT64, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float16)
 _asarray = np.asarray
 _new = object.__new__
 _SCALARS = frozenset((bool, int, float, complex))
@@ -79,7 +79,11 @@ def _kind(d: np.dtype[Any]) -> str:
 def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callable[..., Any]:
     """The backend function computing an op for a dtype kind: the ufunc ``xp.<ufunc>``, or
     the row's fix-up ``fix = (kinds, fn(xp, *arrays))`` where NumPy departs from the spec for
-    those kinds."""
+    those kinds, or on CUDA one of ``_CUDA_FIXES`` where CuPy departs from NumPy."""
+    if xp is not np:
+        cuda_fix = _CUDA_FIXES.get(ufunc)
+        if cuda_fix and kind in cuda_fix[0]:
+            return partial(cuda_fix[1], xp)
     if fix and (kind in fix[0] or kind == "F" and "f" in fix[0]):
         return partial(fix[1], xp)
     fn: Callable[..., Any] = getattr(xp, ufunc)
@@ -340,10 +344,53 @@ def _isinf(xp: Any, v: Any) -> Any:
 
 
 def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
-    r = xp.floor_divide(a, b)
-    # NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the
-    # signed zero / infinity of the true quotient when exactly one operand is infinite: as
-    # computed, so a Python float is taken in the result's dtype (1e39 is inf in float32).
+    return _infinite_quotients(xp, a, b, xp.floor_divide(a, b))
+
+
+def _cuda_floor_divide(xp: Any, a: Any, b: Any) -> Any:
+    return _infinite_quotients(xp, a, b, _divmod(xp, a, b)[0])
+
+
+def _cuda_remainder(xp: Any, a: Any, b: Any) -> Any:
+    return _divmod(xp, a, b)[1]
+
+
+def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    """NumPy's floating-point floor division and remainder (npy_divmod), in ``xp``'s array
+    functions: CuPy's kernels compute floor(a / b) and a - floor(a / b) * b, which part from
+    NumPy's (1.0 // 0.1 is 10.0, not 9.0) and from the spec's special cases (5.0 % inf is
+    NaN, not 5.0; +0.0 % -2.0 is +0.0, not -0.0). (float16 as NumPy does it: in float32.)"""
+    with _quiet(xp):
+        mod = xp.fmod(a, b)
+        if mod.dtype == _FLOAT16:
+            a, b = (v if isinstance(v, (int, float)) else v.astype(np.float32) for v in (a, b))
+            floor, mod = _divmod(xp, a, b)
+            return floor.astype(_FLOAT16), mod.astype(_FLOAT16)
+        div = (a - mod) / b  # (nearly an integer multiple of b)
+        away = (mod != 0) & ((b < 0) != (mod < 0))  # (NaN != 0: NaN stays NaN either way)
+        mod = xp.where(away, mod + b, mod)  # the remainder takes b's sign, as Python's
+        div = xp.where(away, div - 1, div)
+        zero = xp.zeros((), dtype=mod.dtype)
+        mod = xp.where(mod == 0, xp.copysign(zero, b), mod)
+        floor = xp.floor(div)
+        floor = xp.where(div - floor > 0.5, floor + 1, floor)  # snapped to the nearest integer
+        floor = xp.where(div == 0, xp.copysign(zero, xp.divide(a, b)), floor)
+        floor = xp.where(b == 0, xp.divide(a, b), floor)
+    return floor, mod
+
+
+def _cuda_int_power(xp: Any, a: Any, b: Any) -> Any:
+    # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it
+    if b < 0 if type(b) is int else bool((b < 0).any()):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return xp.power(a, b)
+
+
+def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
+    """``r``, a floor division's result, with the spec's quotients where one operand is
+    infinite. NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks
+    for the signed zero / infinity of the true quotient when exactly one operand is infinite:
+    as computed, so a Python float is taken in the result's dtype (1e39 is inf in float32)."""
     if (type(a) is float or type(b) is float) and r.dtype is not _FLOAT64:
         with _quiet(xp):
             a, b = (xp.asarray(v, dtype=r.dtype) if type(v) is float else v for v in (a, b))
@@ -435,6 +482,13 @@ def _sign(xp: Any, a: Any) -> Any:
 
 
 # --- the tables -----------------------------------------------------------------------------
+
+# ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):
+# used on CUDA in place of the ufunc and of a row's fix-up.
+_CUDA_FIXES: dict[str, tuple[str, Callable[..., Any]]] = {
+    "floor_divide": ("f", _cuda_floor_divide), "remainder": ("f", _cuda_remainder),
+    "power": ("iu", _cuda_int_power),
+}
 
 # A row: (category, ufunc) or (category, ufunc, fix-up); the fix-up is (kinds, fn(xp, *arrays)).
 _Fix = tuple[str, Callable[..., Any]]

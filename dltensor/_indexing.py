@@ -86,8 +86,9 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
             return result
         a = self._compute()
     t = type(key)
-    # The fast path: one int or slice on a 1-D array, the commonest key by far.
-    if (t is int or t is slice) and a.ndim == 1:
+    # The fast path: one int or slice on a 1-D array, the commonest key by far. (NumPy's: a
+    # CuPy view's base is its root, so a view of a broadcast must inherit read-only below.)
+    if (t is int or t is slice) and a.ndim == 1 and type(a) is _np_ndarray:
         if t is int:
             try:
                 # key, ... makes NumPy return a 0-d view rather than a NumPy scalar.

@@ -669,9 +669,9 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
             done = cupy_backend.recorded(s)
             if s.ptr != current.ptr:
                 current.wait_event(done)
-        if src.device_type == DLDeviceType.kDLCUDAHost:
-            # From pinned memory the copy is truly asynchronous: the source (perhaps a
-            # temporary of PyTorch's caching host allocator) must outlive it.
+        if src.device_type in (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged):
+            # From pinned (and managed) memory the copy is truly asynchronous: the source
+            # (perhaps a temporary of PyTorch's caching host allocator) must outlive it.
             s.synchronize()
     if pending is not None:
         # The source GPU's pool may hand out `a` (a temporary, maybe) again at once: its

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._array import copy_flag, held, mark_read_only, ndarray
+from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray
 from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
 from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
@@ -228,6 +228,7 @@ def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
         views: tuple[ndarray, ...] = held_view("unstack", x, axis=axis)
         return views
     dev = x._device
+    a = native(x)  # (CuPy's views of a read-only broadcast are marked as NumPy's carry it)
     result: tuple[ndarray, ...] = wrap_result(
-        tuple(namespace_for(dev).unstack(native(x), axis=axis)), dev)
+        tuple(inherit_read_only(a, v) for v in namespace_for(dev).unstack(a, axis=axis)), dev)
     return result

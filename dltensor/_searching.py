@@ -61,7 +61,8 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         a2 = scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "searchsorted"))
     if a1.dtype in EXTENSION_FLOATS and a2.dtype == a1.dtype:
         # compared as float32 (which holds them exactly): NumPy orders their NaN as no float
-        a1, a2 = a1.astype(np.float32), a2.astype(np.float32)
+        with on(dev):  # (CuPy copies on its current GPU)
+            a1, a2 = a1.astype(np.float32), a2.astype(np.float32)
     result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
     return result
 

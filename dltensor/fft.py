@@ -44,12 +44,18 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         if name in ("rfftn", "irfftn"):  # (their last axis is halved: there must be one)
             raise ValueError(f"{name} must transform at least one axis")
         return copied(x)  # all of no axes: x as it is, a new array (NumPy returned x itself)
-    if name == "irfftn" and s and axes and s[-1] == -1:
-        # -1: "all elements along axis i of the input must be used", so the last axis's output
-        # is 2 * (M - 1) long, as with s None (NumPy reads -1 as M, using M // 2 + 1 of them)
-        last = strict_int(axes[-1], "an axis")
-        if -x.ndim <= last < x.ndim:  # (else NumPy says the axis is invalid)
-            kwargs["s"] = (*s[:-1], 2 * (x.shape[last] - 1))
+    if s and axes and -1 in s and len(s) == len(axes):
+        # -1: "all elements along axis i of the input must be used": its length, said so (CuPy
+        # reads -1 as a slice's stop, dropping the last element). For irfftn's last axis the
+        # output is 2 * (M - 1) long then, as with s None (NumPy reads -1 as M, using M // 2 + 1
+        # of them).
+        s = list(s)
+        for i, (n, axis) in enumerate(zip(s, axes)):
+            axis = strict_int(axis, "an axis")
+            if n == -1 and -x.ndim <= axis < x.ndim:  # (else NumPy says the axis is invalid)
+                last = name == "irfftn" and i == len(s) - 1
+                s[i] = 2 * (x.shape[axis] - 1) if last else x.shape[axis]
+        kwargs["s"] = tuple(s)
     result: ndarray = _backend[name](x, **kwargs)
     return result
 

@@ -202,11 +202,8 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     dev = require_pair("solve", x1, x2, FLOATING)
-    if dev.device_type == 2 and x2.ndim == 1 and x1.ndim > 2:
-        # CuPy's solve takes a vector only beside one matrix: a stack of copies of it then
-        from ._manipulation import broadcast_to
-        x2 = broadcast_to(x2, x1.shape[:-1])
-    elif dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
+    # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
+    if dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)
         from ._manipulation import broadcast_to
         try:

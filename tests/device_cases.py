@@ -109,6 +109,17 @@ CASES: list[Case] = [
                                             a(d, [7.0, -7.0, 1.0]) // a(d, [0.0, 2.0, -0.0]),
                                             a(d, [5, -5], dt.int8) % 3)),
     Case("integer-pow-negative-exponent", lambda d: a(d, [2]) ** a(d, [-1]), ValueError),
+    Case("integer-pow-negative-python-exponent", lambda d: a(d, [2, 3]) ** -2, ValueError),
+    # (CuPy: floor(a / b) and a - floor(a / b) * b; dltensor computes NumPy's divmod there)
+    Case("remainder-special-cases", lambda d: (
+        a(d, [5.0, -5.0, 5.0, -5.0, 0.0, -0.0, 7.0, -7.0, 1.0, np.inf])
+        % a(d, [np.inf, np.inf, -np.inf, -np.inf, -2.0, 2.0, -3.0, 3.0, 0.0, 2.0]),
+        a(d, [0.3, -0.3], dt.float32) % 0.1, 5.0 % a(d, [np.inf, -np.inf], dt.float16)),
+         rtol=0.0),
+    Case("floor-divide-rounding", lambda d: (
+        a(d, [1.0, -1.0, 0.3, 7.0, -0.0, 1e300]) // a(d, [0.1, 0.1, 0.1, -2.0, 3.0, 1e-300]),
+        a(d, [1.0, 2.0], dt.float32) // 0.1, _inplace(a(d, [1.0, 0.7]), "floordiv", 0.1)),
+         rtol=0.0),
     Case("scalars-are-weak", lambda d: (a(d, [1, 2], dt.uint8) + 255, a(d, [1.5], dt.float32) * 3,
                                         a(d, [1], dt.float32) + 1j, 2 ** a(d, [0.5], dt.float32))),
     Case("scalar-out-of-range", lambda d: a(d, [1], dt.uint8) + 256, OverflowError),
@@ -177,6 +188,10 @@ CASES: list[Case] = [
                                   dt.cumulative_sum(a(d, [True, True])))),
     Case("complex-mean", lambda d: (dt.mean(a(d, [complex("inf+1j"), 1 + 1j])),
                                     dt.mean(a(d, [[1 + 2j, 3j], [2, 1j]], dt.complex64), axis=0))),
+    Case("read-only-1d-views-of-a-broadcast", lambda d: _setitem(  # (CuPy: a view's base is
+        dt.broadcast_to(a(d, 1.0), (3,))[1:], ..., 5.0), ValueError),  # its root, unmarked)
+    Case("read-only-unstacked-broadcast", lambda d: _setitem(
+        dt.unstack(dt.broadcast_to(a(d, [1.0, 2.0]), (2, 2)))[0], 0, 5.0), ValueError),
     Case("max-of-empty", lambda d: dt.max(a(d, np.ones(0))), ValueError),
     Case("reduction-axis-of-0d", lambda d: dt.sum(a(d, 1.0), axis=0), IndexError),
     # --- searching, sets, sorting --------------------------------------------------------------
@@ -198,6 +213,14 @@ CASES: list[Case] = [
                                dt.argsort(a(d, [2, 1, 2, 1]), descending=True, stable=True),
                                dt.argsort(a(d, R), axis=0),
                                dt.sort(a(d, [0.0, -0.0, 1.0]), descending=True))),  # (stable)
+    # (CuPy radix-sorts a 1-D float array: -0.0 before 0.0 whatever their order, NaNs with the
+    # sign bit first; a 2-D one's rows it sorts stably, NaNs last)
+    Case("sorting-1d-floats", lambda d: (
+        dt.sort(a(d, [0.0, -0.0, 1.0, -0.0, 0.0])), dt.argsort(a(d, [0.0, -0.0, 0.0, -0.0])),
+        dt.sort(a(d, [1.0, np.copysign(np.nan, -1.0), -np.inf, np.nan], dt.float32)),
+        dt.argsort(a(d, [1.0, np.copysign(np.nan, -1.0), -np.inf]), descending=True),
+        dt.sort(a(d, [0.0, -0.0, 2.0]), axis=0, descending=True))),
+    Case("sorting-1d-bad-axis", lambda d: dt.sort(a(d, [1.0, 0.0]), axis=1), IndexError),
     # --- dtypes and utilities ------------------------------------------------------------------
     Case("astype", lambda d: (dt.astype(a(d, [1.7, -2.5]), dt.int32), dt.astype(a(d, [0, 2]),
                                                                               dt.bool),
@@ -221,6 +244,8 @@ CASES: list[Case] = [
         dt.linalg.diagonal(a(d, R), offset=-1), dt.linalg.matrix_power(m(d), np.int64(3)),
         dt.linalg.matrix_power(m(d), -1), dt.linalg.matrix_norm(m(d), ord="nuc"),
         dt.linalg.vector_norm(a(d, R), axis=(0, 1), ord=3)), rtol=1e-9),
+    Case("solve-a-stack-and-a-vector", lambda d: dt.linalg.solve(  # (CuPy 14 broadcasts it)
+        dt.stack([m(d), 2 * m(d)]), a(d, [1.0, 2.0, 3.0])), rtol=1e-9),
     Case("linalg-needs-floats", lambda d: dt.linalg.inv(a(d, [[1, 0], [0, 1]])), TypeError),
     # --- fft -------------------------------------------------------------------------------------
     Case("fft-transforms", lambda d: (
@@ -229,6 +254,11 @@ CASES: list[Case] = [
         dt.fft.hfft(a(d, [1, 2j, 3], dt.complex128)), dt.fft.ihfft(a(d, [1.0, 2.0, 4.0])),
         dt.fft.irfft(a(d, [1, 2, 3], dt.complex64), n=5, norm="ortho"),
         dt.fft.fftshift(a(d, R), axes=1), dt.fft.ifftshift(a(d, R))), rtol=1e-5),
+    Case("fft-whole-axes", lambda d: (  # (-1 in s: CuPy read it as a slice's stop, [0:-1])
+        dt.fft.fftn(a(d, R, dt.complex128), s=(-1, 4), axes=(0, 1)),
+        dt.fft.ifftn(a(d, R, dt.complex128), s=(-1,), axes=(1,)),
+        dt.fft.rfftn(a(d, R), s=(-1, -1), axes=(0, 1)),
+        dt.fft.irfftn(a(d, R, dt.complex128), s=(-1, 5), axes=(0, 1))), rtol=1e-9),
     Case("fft-frequencies", lambda d: (dt.fft.fftfreq(5, d=0.5, device=d),
                                        dt.fft.rfftfreq(6, dtype=dt.float32, device=d))),
     Case("fft-needs-complex", lambda d: dt.fft.fft(a(d, [1.0, 2.0])), TypeError),

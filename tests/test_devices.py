@@ -436,3 +436,23 @@ def test_held_memory_transposes_as_metadata_and_keeps_its_producer_alive(leak_ac
     assert p.deleter_calls == 0  # (the view keeps the producer's memory)
     del t
     assert p.deleter_calls == 1
+
+
+def test_cupys_departures_are_wrappers_that_keep_the_answers():
+    # tests/device_cases.py compares them on a GPU; here, the wrappers' own plumbing (shapes,
+    # axes, keywords) around NumPy's functions, which must give NumPy's answers unchanged
+    import array_api_compat.numpy as compat
+    from dltensor._backends.cupy_backend import DEPARTURES
+    assert set(DEPARTURES) <= set(dir(compat))
+    xs = (np.array([0.0, -0.0, np.nan, -1.0, 0.0]), np.array([[3.0, 1.0], [0.0, -0.0]]),
+          np.array([3, 1, 2]), np.array([2.0, 1.0], np.float32))
+    for name, wrap in DEPARTURES.items():
+        f, g = getattr(compat, name), wrap(getattr(compat, name))
+        for x in xs:
+            for kw in ({}, {"axis": 0}, {"descending": True}, {"stable": True, "axis": -1}):
+                got, want = g(x, **kw), f(x, **kw)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert np.array_equal(got, want, equal_nan=True)
+                assert (np.signbit(got) == np.signbit(want)).all()
+        with pytest.raises(np.exceptions.AxisError):
+            g(xs[0], axis=1)

@@ -755,3 +755,30 @@ def test_a_list_of_tensors_numpy_cannot_read_goes_through_dlpack():
     assert np.asarray(x).astype(np.float32).tolist() == [[0, 1, 2]] * 2
     with pytest.raises(BufferError, match="gradient"):
         dltensor.asarray([torch.ones(2, requires_grad=True)])
+
+
+def test_other_libraries_one_element_tensors_are_not_integers():
+    # PyTorch's __index__ answers for any one-element tensor, bool ones too: x[tensor([1])]
+    # was x[1] (a 0-d result) and x[tensor(True)] = 7 wrote x[1]. 0-d integer ones are ints,
+    # as NumPy's integers are.
+    import torch
+    x = dltensor.arange(5)
+    for key in (torch.tensor([1]), torch.tensor(True), torch.tensor([[True]]),
+                (torch.tensor([1]),), np.array([1])):
+        with pytest.raises(IndexError, match="not an array API index"):
+            x[key]
+        with pytest.raises(IndexError, match="not an array API index"):
+            x[key] = 7
+    assert int(x[torch.tensor(2)]) == 2 and int(x[np.array(3)]) == 3
+    assert np.asarray(x).tolist() == [0, 1, 2, 3, 4]
+    with pytest.raises(TypeError):
+        dltensor.tril(dltensor.ones((2, 2)), k=torch.tensor([1]))
+
+
+def test_a_width_dltensor_has_no_dtype_for_is_named_as_such():
+    # PyTorch exports complex32 (chalf): valid DLPack, a dtype dltensor lacks, not a bad width
+    import torch
+    t = torch.zeros(2, dtype=torch.chalf)
+    with pytest.raises(BufferError, match="no 32-bit kDLComplex dtype"):
+        dltensor.from_dlpack(t)
+    assert t.tolist() == [0j, 0j]  # (given back: PyTorch's tensor is whole)

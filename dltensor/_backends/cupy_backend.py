@@ -42,7 +42,8 @@ def missing_reason() -> str:
 
 def max_ndim() -> int:
     """The most axes a CuPy array may have: 64 since CuPy followed NumPy 2 (cupy#8511), 32
-    before; the extras allow CuPy 13. Asked of CuPy itself, by an array of no elements."""
+    before (CuPy 13; the extras ask for 14.2). Asked of CuPy itself, by an array of no
+    elements."""
     try:
         _load().ndarray((0,) * 64)
     except ValueError:
@@ -74,9 +75,28 @@ class _OnDevice:
         if isinstance(value, ModuleType):
             value = _OnDevice(value, self._device_id)
         elif callable(value) and not isinstance(value, type):
-            value = _run_on(value, self._device_id)
+            departure = DEPARTURES.get(name)
+            value = _run_on(value if departure is None else departure(value), self._device_id)
         setattr(self, name, value)  # found once
         return value
+
+
+def _as_a_row(fn: Any) -> Any:
+    """``sort``/``argsort`` giving a 1-D float array to CuPy as a one-row matrix: CuPy sorts a
+    1-D float array by radix (thrust::less on its bits, cupy_thrust.cu), which puts -0.0
+    before 0.0 whatever their order (not stable) and NaNs with the sign bit first; the rows of a
+    matrix it sorts with a comparator, stable and NaNs last, as NumPy does."""
+    def sort(a: Any, /, **kwargs: Any) -> Any:
+        if a.ndim == 1 and a.dtype.kind == "f" and kwargs.get("axis", -1) in (0, -1):
+            kwargs["axis"] = -1
+            return fn(a[None], **kwargs)[0]
+        return fn(a, **kwargs)
+    sort.__name__ = getattr(fn, "__name__", "sort")
+    return sort
+
+
+# Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
+DEPARTURES = {"sort": _as_a_row, "argsort": _as_a_row}
 
 
 def _run_on(fn: Any, device_id: int) -> Any:

@@ -629,3 +629,43 @@ def test_elementwise_edges_from_the_hunt():
     # sign(-0.0) is 0 for ml_dtypes' floats too
     s = np.asarray(dt.sign(dt.asarray([-0.0], dtype=dt.bfloat16))).astype(np.float32)
     assert s[0] == 0 and not np.signbit(s[0])
+
+
+# --- CuPy's departures, written in array functions: checked here with NumPy as the xp --------
+
+_SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.1, -0.1, 0.3, 7.0, -7.0, 3.0, 2.5, -2.5, 0.5, 1e16,
+            math.inf, -math.inf, math.nan, 1e300, -1e300, 1e-300, 5e-324]
+
+
+def _bits_equal(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    same = (got == want) & (np.signbit(got) == np.signbit(want)) | np.isnan(got) & np.isnan(want)
+    assert same.all(), list(zip(got[~same][:5], want[~same][:5]))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_cudas_floor_divide_and_remainder_are_numpys_to_the_bit(dtype):
+    # (CuPy computes floor(a / b) and a - floor(a / b) * b: 1.0 // 0.1 was 10.0, 5.0 % inf NaN,
+    # +0.0 % -2.0 +0.0; on CUDA dltensor computes NumPy's npy_divmod in CuPy's functions)
+    rng = np.random.default_rng(0)
+    with np.errstate(all="ignore"):
+        s = np.array(_SPECIAL, dtype=dtype)
+        a, b = np.repeat(s, len(s)), np.tile(s, len(s))
+        r = rng.standard_normal(5000) * 10.0 ** rng.integers(-5, 5, 5000)
+        a = np.concatenate([a, r.astype(dtype)])
+        b = np.concatenate([b, rng.permutation(r).astype(dtype)])
+        for x, y in ((a, b), (a, 7.0), (-0.0, b), (a, -3), (math.inf, b)):
+            _bits_equal(ew._cuda_remainder(np, x, y), np.remainder(x, y))
+            _bits_equal(ew._cuda_floor_divide(np, x, y), ew._floor_divide(np, x, y))
+
+
+def test_cudas_integer_power_refuses_negative_exponents_as_numpy_does():
+    # (CuPy's integer power gives 0 for 2 ** -1)
+    a = np.array([2, 3, -1])
+    assert ew._cuda_int_power(np, a, np.array([2, 0, 3])).tolist() == [4, 1, -1]
+    for b in (-1, np.array([1, -1, 2]), np.array([[-2]], np.int8)):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            ew._cuda_int_power(np, a, b)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            np.power(a, b)
+    assert set(ew._CUDA_FIXES) <= {row[1] for row in ew.BINARY.values()}  # (ufuncs in use)

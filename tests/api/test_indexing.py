@@ -438,21 +438,3 @@ def test_a_value_too_big_for_the_dtype_is_an_overflow_not_a_bad_index():
         x[0] = 2**1100
     with pytest.raises(IndexError, match="out of bounds"):
         x[5] = 1.0
-
-
-def test_other_libraries_one_element_tensors_are_not_integers():
-    # PyTorch's __index__ answers for any one-element tensor, bool ones too: x[tensor([1])]
-    # was x[1] (a 0-d result) and x[tensor(True)] = 7 wrote x[1]. 0-d integer ones are ints,
-    # as NumPy's integers are.
-    import torch
-    x = dlt.arange(5)
-    for key in (torch.tensor([1]), torch.tensor(True), torch.tensor([[True]]),
-                (torch.tensor([1]),), np.array([1])):
-        with pytest.raises(IndexError, match="not an array API index"):
-            x[key]
-        with pytest.raises(IndexError, match="not an array API index"):
-            x[key] = 7
-    assert int(x[torch.tensor(2)]) == 2 and int(x[np.array(3)]) == 3
-    assert np.asarray(x).tolist() == [0, 1, 2, 3, 4]
-    with pytest.raises(TypeError):
-        dlt.tril(dlt.ones((2, 2)), k=torch.tensor([1]))

@@ -358,6 +358,18 @@ def test_irfftn_s_of_minus_one_uses_every_input_element():
     assert np.allclose(np.asarray(got), np.fft.irfftn(c, s=(8,), axes=(1,)))
 
 
+@pytest.mark.parametrize("name, kwargs", [
+    ("fftn", {"s": (-1, 4), "axes": (0, 1)}), ("fftn", {"s": (2, -1), "axes": (1, 0)}),
+    ("ifftn", {"s": (-1,), "axes": (1,)}), ("rfftn", {"s": (-1, -1), "axes": (0, 1)}),
+    ("irfftn", {"s": (-1, 5), "axes": (0, 1)}), ("fftn", {"s": (-1, -1), "axes": (-1, -2)})])
+def test_minus_one_in_s_is_the_whole_axis_as_numpy_reads_it(name, kwargs):
+    # dltensor says the axis's length (CuPy reads -1 as a slice's stop, dropping an element)
+    x = np.arange(12.0).reshape(3, 4) + (0j if name != "rfftn" else 0)
+    got = np.asarray(getattr(dlt.fft, name)(dlt.asarray(x), **kwargs))
+    want = getattr(np.fft, name)(x, **kwargs)
+    assert got.shape == want.shape and np.allclose(got, want)
+
+
 def test_frequencies_of_an_empty_window():
     # NumPy divided by zero; PyTorch and JAX give the spec's shapes (n,) and (n // 2 + 1,).
     assert dlt.fft.fftfreq(0).shape == (0,)

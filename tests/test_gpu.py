@@ -112,6 +112,18 @@ def test_cuda_array_interface_round_trip(cupy):
     np.testing.assert_array_equal(back.copy_to_host(), np.arange(10.0))
 
 
+def test_a_cuda_array_interface_over_pageable_host_memory_is_refused(cupy):
+    # (CUDA 11+ answers cudaPointerGetAttributes for it, type "unregistered", device -2: it
+    # was taken as memory of the current GPU, which CuPy would then fault reading)
+    a = np.arange(4.0)
+
+    class Claims:
+        __cuda_array_interface__ = {"shape": (4,), "typestr": "<f8", "version": 3,
+                                    "data": (a.ctypes.data, False), "strides": None}
+    with pytest.raises(BufferError, match="not a CUDA pointer"):
+        dt.asarray(Claims())
+
+
 # --- compute -----------------------------------------------------------------------------------
 
 def test_compute_stays_on_the_device(cupy):

@@ -174,16 +174,23 @@ class _Export:
 
 
 def device_of(ptr: int) -> int:
-    """The GPU a device pointer belongs to (the current one for host and managed pointers,
-    whose attributes say -1 or -2), as CuPy's own UnownedMemory finds it."""
+    """The GPU a device pointer belongs to (the current one for pinned and managed pointers,
+    whose attributes say -1 or -2), as CuPy's own UnownedMemory finds it. BufferError for
+    host memory CUDA does not know: since CUDA 11 its attributes say so (type 0,
+    cudaMemoryTypeUnregistered) where older CUDA raised."""
     cupy = _load()
     runtime = cupy.cuda.runtime
     current: int = runtime.getDevice()
     try:
-        device: int = runtime.pointerGetAttributes(ptr).device
+        attributes = runtime.pointerGetAttributes(ptr)
     except runtime.CUDARuntimeError as e:
         raise BufferError(f"__cuda_array_interface__ data {ptr:#x} is not a CUDA pointer "
                           f"({e})") from None
+    if attributes.type == 0:
+        raise BufferError(f"__cuda_array_interface__ data {ptr:#x} is not a CUDA pointer "
+                          "(host memory CUDA has not registered: pin it, or hand it over as a "
+                          "CPU array)")
+    device: int = attributes.device
     return device if device >= 0 else current
 
 

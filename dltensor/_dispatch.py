@@ -165,6 +165,8 @@ def strict_int(v: Any, what: str) -> int:
     any shape, a bool one too."""
     if type(v) is int:
         return v
+    if isinstance(v, np.integer):
+        return int(v)
     if not isinstance(v, (bool, np.bool_)) and not getattr(v, "ndim", 0) \
             and "bool" not in str(getattr(v, "dtype", "")):
         try:

@@ -162,8 +162,10 @@ def no_promotion(name: str, *dtypes: DType) -> TypeError:
     """The one error for dtypes the spec's table does not promote together (``name``: the
     caller); it names the dtypes the user gave, not an intermediate of the promotion."""
     names = list(dict.fromkeys(d.name for d in dtypes))
+    extension = [d.name for d in dtypes if d.numpy in EXTENSION_FLOATS]
     why = ("it promotes no signed integer with uint64" if all(d.kind in INTEGER_KINDS
                                                                for d in dtypes)
+           else f"{extension[0]} is no dtype of its table" if extension
            else "it promotes no kind to another")
     return TypeError(f"{name}: {', '.join(names[:-1])} and {names[-1]} have no promotion in "
                      f"the array API ({why}); convert with astype()")

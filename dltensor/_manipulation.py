@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray
-from ._dispatch import AxisError, delegate, delegate_first, delegating, refuse_axes_of_0d
+from ._dispatch import AxisError, delegate, delegate_first, refuse_axes_of_0d
 from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -110,6 +110,7 @@ _broadcast_to = delegate_first("broadcast_to")
 
 def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` with new length-one axes at ``axis`` (positions in the result)."""
+    axis = ints("expand_dims", "axis", axis)
     if type(axis) is tuple:
         # A repeated position is an invalid axis, for which the spec asks IndexError; NumPy
         # raises a plain ValueError. AxisError is both, as for a position out of range.
@@ -124,20 +125,37 @@ def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
 _expand_dims = delegate_first("expand_dims")
 
 
-@delegating
+# The functions of axes below check them as the spec types them (ints); a 0-d array refuses
+# any axis (delegate_first).
+
 def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with the order of elements reversed along ``axis`` (all axes by default)."""
+    result: ndarray = _flip(x, axis=ints("flip", "axis", axis, none=True))
+    return result
 
 
-@delegating
 def moveaxis(x: ndarray, source: int | tuple[int, ...], destination: int | tuple[int, ...],
              /) -> ndarray:
     """``x`` with axes ``source`` moved to positions ``destination``."""
+    result: ndarray = _moveaxis(x, ints("moveaxis", "source", source),
+                                ints("moveaxis", "destination", destination))
+    return result
 
 
-@delegating
 def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
     """``x`` with its axes permuted to ``axes``."""
+    result: ndarray = _permute_dims(x, ints("permute_dims", "axes", axes, one=False))
+    return result
+
+
+def squeeze(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
+    """``x`` without the length-one axes ``axis`` (ValueError for an axis of another length)."""
+    result: ndarray = _squeeze(x, ints("squeeze", "axis", axis))
+    return result
+
+
+_flip, _permute_dims = delegate_first("flip", -1), delegate_first("permute_dims")
+_moveaxis, _squeeze = delegate_first("moveaxis"), delegate_first("squeeze", 0)
 
 
 def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) -> ndarray:
@@ -153,6 +171,9 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
                 repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
     else:
         repeats = strict_int(repeats, "repeat's repeats (else an integer array)")
+    axis = ints("repeat", "axis", axis, many=False, none=True)
+    if x.ndim == 0 and axis is not None:
+        refuse_axes_of_0d("repeat", axis)
     result: ndarray = _repeat(x, repeats, axis=axis)
     return result
 
@@ -162,6 +183,8 @@ _repeat = delegate("repeat")
 
 def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) -> ndarray:
     """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
+    if shape is None:  # (NumPy keeps the shape; its other checks are the spec's)
+        raise TypeError("reshape needs a shape: a tuple of ints")
     try:
         result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
     except AttributeError:  # CuPy's shape setter, which array-api-compat uses for copy=False
@@ -176,16 +199,16 @@ _reshape = delegate_first("reshape")
 def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
          axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with elements shifted along ``axis`` (flattened when None), wrapping around."""
-    result: ndarray = _roll(x, ints("roll", "shift", shift), axis=axis)
+    shift, axis = ints("roll", "shift", shift), ints("roll", "axis", axis, none=True)
+    if type(shift) is tuple and type(axis) is tuple and len(shift) != len(axis):
+        # (NumPy broadcasts one against the other: (1,) for two axes shifted both)
+        raise ValueError(f"roll needs a shift for each axis: {len(shift)} shifts for "
+                         f"{len(axis)} axes")
+    result: ndarray = _roll(x, shift, axis=axis)
     return result
 
 
 _roll = delegate_first("roll", -1)
-
-
-@delegating
-def squeeze(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
-    """``x`` without the length-one axes ``axis`` (ValueError for an axis of another length)."""
 
 
 def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
@@ -197,16 +220,23 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
 _tile = delegate_first("tile")
 
 
-def ints(name: str, what: str, value: Any) -> int | tuple[int, ...]:
-    """An int or tuple of ints parameter, checked: NumPy would truncate 1.9 to 1, parse "3",
-    or read a bool as 0 or 1 (TypeError for each, as the spec types these ints)."""
+def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,
+         none: bool = False) -> Any:
+    """An int (``one``) or tuple of ints (``many``) parameter, or None (``none``), checked:
+    NumPy would truncate 1.9 to 1, parse "3", read a bool as 0 or 1, or None as every axis
+    (TypeError for each, as the spec types these parameters)."""
+    if value is None and none:
+        return None
     try:
-        if isinstance(value, tuple):
+        if many and isinstance(value, tuple):
             return tuple(strict_int(v, what) for v in value)
-        return strict_int(value, what)
+        if one and value is not None:
+            return strict_int(value, what)
     except TypeError:
-        raise TypeError(f"{name} needs {what} to be an int or a tuple of ints, not "
-                        f"{value!r}") from None
+        pass
+    kinds = " or ".join(k for k, ok in (("an int", one), ("a tuple of ints", many),
+                                         ("None", none)) if ok)
+    raise TypeError(f"{name} needs {what} to be {kinds}, not {value!r}")
 
 
 def _dimension(d: Any) -> int | None:
@@ -222,6 +252,7 @@ def _dimension(d: Any) -> int | None:
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
     expect_array("unstack", x)
+    axis = ints("unstack", "axis", axis, many=False)
     if x.ndim == 0:
         refuse_axes_of_0d("unstack", axis)
     if held(x):

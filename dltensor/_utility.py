@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import delegate, expect_array, native
-from ._manipulation import result_dtype
+from ._dispatch import AxisError, delegate, expect_array, native, refuse_axes_of_0d
+from ._manipulation import concat, ints, result_dtype
 
 __all__ = ["all", "any", "diff"]
 
@@ -32,6 +32,16 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     expect_array("diff", x, *edges.values())
+    axis, n = ints("diff", "axis", axis, many=False), ints("diff", "n", n, many=False)
+    if x.ndim == 0:
+        refuse_axes_of_0d("diff", axis)
     result_dtype("diff", [native(a) for a in (x, *edges.values())])  # (spec promotion only)
+    if n == 0:
+        # NumPy returns x itself, edges left off and axis unchecked: the spec's axis has
+        # M + N1 + N2 elements, and an invalid axis raises
+        if not -x.ndim <= axis < x.ndim:
+            raise AxisError(f"diff: axis {axis} is out of bounds for an array of dimension "
+                            f"{x.ndim}")
+        return concat([a for a in (prepend, x, append) if a is not None], axis=axis)
     result: ndarray = _diff(x, axis=axis, n=n, **edges)
     return result

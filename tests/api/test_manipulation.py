@@ -214,3 +214,54 @@ def test_meshgrid_matches_numpy_with_fresh_arrays(indexing):
     grids[0][0, 0, 0] = 9.0  # writable, and not a view of the coordinates
     assert float(xs[0][0]) == 0.0
     assert dlt.meshgrid() == () and dlt.meshgrid(xs[0])[0].shape == (3,)
+
+
+def test_diff_of_order_0_joins_the_edges_and_checks_the_axis():
+    # NumPy returns x itself for n=0: edges left off, any axis taken, x's own memory
+    x = dlt.asarray([[1, 2, 3], [4, 5, 6]], dtype=dlt.int32)
+    p = dlt.asarray([[7], [7]], dtype=dlt.int32)
+    got = dlt.diff(x, n=0, prepend=p, append=p)
+    assert np.asarray(got).tolist() == [[7, 1, 2, 3, 7], [7, 4, 5, 6, 7]]
+    r = dlt.diff(x, n=0)
+    r[0, 0] = 100
+    assert int(x[0, 0]) == 1, "a new array, not x's memory"
+    for bad in (lambda: dlt.diff(x, n=0, axis=5), lambda: dlt.diff(dlt.asarray(1), n=0),
+                lambda: dlt.diff(dlt.asarray(1.0))):
+        with pytest.raises(IndexError):
+            bad()
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, s: dlt.squeeze(s, None), lambda x, s: dlt.squeeze(s, axis=True),
+    lambda x, s: dlt.reshape(x, None), lambda x, s: dlt.permute_dims(x, None),
+    lambda x, s: dlt.permute_dims(x[0, :], 0), lambda x, s: dlt.unstack(x, axis=(0,)),
+    lambda x, s: dlt.unstack(x, axis=True), lambda x, s: dlt.flip(x, axis=True),
+    lambda x, s: dlt.roll(x, 1, axis=True), lambda x, s: dlt.expand_dims(x, axis=False),
+    lambda x, s: dlt.moveaxis(x, True, 0), lambda x, s: dlt.moveaxis(x, 0, 1.0),
+    lambda x, s: dlt.diff(x, axis=False), lambda x, s: dlt.diff(x, n=True),
+    lambda x, s: dlt.repeat(x, 2, axis=True), lambda x, s: dlt.repeat(x, 2, axis=(0,)),
+])
+def test_axes_are_ints_as_the_spec_types_them(call):
+    # NumPy read None as every axis, a bool as 0 or 1, an int as a permutation
+    x, s = dlt.ones((2, 3)), dlt.ones((1, 3))
+    with pytest.raises(TypeError):
+        call(x, s)
+
+
+def test_repeat_and_roll_refuse_what_the_spec_makes_invalid():
+    with pytest.raises(IndexError):  # a 0-d array has no axis 0
+        dlt.repeat(dlt.asarray(5), 3, axis=0)
+    assert np.asarray(dlt.repeat(dlt.asarray(5), 3)).tolist() == [5, 5, 5]
+    x = dlt.reshape(dlt.arange(6), (2, 3))
+    for shift, axis in (((1, 2), (0,)), ((1,), (0, 1))):  # (NumPy broadcasts one to the other)
+        with pytest.raises(ValueError, match="a shift for each axis"):
+            dlt.roll(x, shift, axis=axis)
+    assert np.asarray(dlt.roll(x, (1, 1), axis=(0, 1))).tolist() == [[5, 3, 4], [2, 0, 1]]
+    assert np.asarray(dlt.flip(x, axis=np.int64(1))).tolist() == [[2, 1, 0], [5, 4, 3]]
+
+
+def test_no_promotion_with_an_extension_dtype_says_why():
+    import ml_dtypes
+    b = dlt.asarray(np.ones(2, ml_dtypes.bfloat16))
+    with pytest.raises(TypeError, match="bfloat16 is no dtype of its table"):
+        dlt.concat([b, dlt.ones(2, dtype=dlt.float32)])

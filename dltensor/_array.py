@@ -289,8 +289,11 @@ class ndarray:
         if self._device.device_type not in CPU_READABLE:
             raise BufferError(f"array is on device {self._device}; NumPy reads only CPU memory: "
                               f"{_to_cpu_hint(self._device, 'read')}")
-        copy = copy_flag(copy)  # (as __dlpack__ and asarray check it: "no" is no True)
-        if isinstance(dtype, DType):  # (a dltensor dtype, called directly: NumPy's own)
+        if copy is not None and type(copy) is not bool:  # (as __dlpack__ checks it)
+            copy = copy_flag(copy)
+        if dtype is not None and isinstance(dtype, DType):  # (called directly with ours)
+            if dtype.numpy is None:
+                raise TypeError(f"NumPy has no dtype {dtype.name}")
             dtype = dtype.numpy
         a: npt.NDArray[Any] = self._compute()
         if dtype is not None and a.dtype != dtype:
@@ -574,15 +577,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
                               "allocates pageable CPU memory); ask with dl_device=(1, 0)")
     else:
         if stream is not None and dev.device_type in _FORBIDDEN_STREAMS:  # CUDA and ROCm
-            if type(stream) is not int:
-                raise TypeError(f"stream must be None or an int for memory on {dev}, "
-                                f"not {type(stream).__name__}")
-            if not -1 <= stream < 1 << 64:
-                raise ValueError(f"stream must be -1, 1, 2 or a stream handle for memory on "
-                                 f"{dev}, not {stream!r}")
-            if stream in _FORBIDDEN_STREAMS[dev.device_type]:
-                raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} "
-                                  "(the array API standard's __dlpack__ stream rules)")
+            _check_stream(dev, stream, _FORBIDDEN_STREAMS[dev.device_type])
         backend = _backend_or_none(dev)
         if backend is not None:
             # CUDA memory with CuPy: its work is on CuPy's current stream (an import ordered
@@ -612,15 +607,24 @@ def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
     its stream. TypeError for what is no int, as for CUDA memory."""
     if stream is None:
         return
-    if type(stream) is not int:
-        raise TypeError(f"stream must be None or an int, not {type(stream).__name__}")
-    if dev.device_type not in _STREAMED_HOST or to_cpu:
+    streamed = dev.device_type in _STREAMED_HOST and not to_cpu
+    _check_stream(dev, stream, (0,) if streamed else ())  # (0: CUDA's rule)
+    if not streamed:
         raise BufferError(f"stream must be None for memory on {dev}"
                           f"{' exported to the CPU' if to_cpu else ''}, not {stream!r}")
+
+
+def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:
+    """A stream value as the spec's ``__dlpack__`` takes it: an int (TypeError), -1 or a
+    handle (ValueError), none the device's rules forbid (BufferError)."""
+    if type(stream) is not int:
+        raise TypeError(f"stream must be None or an int for memory on {dev}, "
+                        f"not {type(stream).__name__}")
     if not -1 <= stream < 1 << 64:
-        raise ValueError(f"stream must be -1, 1, 2 or a stream handle, not {stream!r}")
-    if stream == 0:
-        raise BufferError("stream=0 is not allowed for memory a CUDA consumer reads (the array "
+        raise ValueError(f"stream must be -1, 1, 2 or a stream handle for memory on {dev}, "
+                         f"not {stream!r}")
+    if stream in forbidden:
+        raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} (the array "
                           "API standard's __dlpack__ stream rules)")
 
 

@@ -95,8 +95,14 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             # Counted up, then reversed: CuPy casts the step to the dtype (uint8(-1) overflows)
             return _make(_count_down, device, lo, n, step_, npdt)
     else:
-        span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
+        try:
+            span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
+        except OverflowError:  # (an int past the floats, 10**400)
+            span = math.inf
         if span >= 2.0 ** 53:  # (a float count near 2**63 rounded up overflows NumPy's)
+            if span == math.inf:
+                raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
+                                 "elements")
             _check_count("arange", math.ceil(span), npdt or _FLOAT64)
     return _make("arange", device, lo, hi, step_, dtype=npdt or _FLOAT64)
 
@@ -255,6 +261,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
         npdt = native_dtype(dtype)
+        if complex in map(type, bounds):  # (NumPy dropped the imaginary parts)
+            refuse_complex_to_real("linspace", _dtypes.complex128, dtype)
     _check_count("linspace", num, npdt)
     return _make(_spaced, device, bounds, num, npdt, endpoint,
                  np.dtype(npdt).kind == "c" and _on_cuda(device))
@@ -266,8 +274,9 @@ def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
            ns.linspace(*bounds, num, dtype=dtype, endpoint=endpoint))
     if num and out.dtype.kind in "fc":
         # The first value is start, as the last is stop: NumPy's 0 * step + start is NaN for
-        # an infinite step and +0.0 for a start of -0.0. (Integer dtypes are floored: kept.)
-        out[0] = bounds[0]
+        # an infinite step and +0.0 for a start of -0.0. (Integer dtypes are floored: kept.
+        # CuPy writes a Python 0.0 with a memset, dropping -0.0's sign: a 0-d array there.)
+        out[0] = bounds[0] if type(out) is np.ndarray else ns.full((), bounds[0], dtype=out.dtype)
     return out
 
 

@@ -246,10 +246,7 @@ def _run_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
     each set it)."""
     if device.device_type != 2:
         return fn
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        with on(device):
-            return fn(*args, **kwargs)
+    run: Callable[..., Any] = backend_for(device).run_on(fn, device.device_id)
     return run
 
 

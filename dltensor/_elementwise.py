@@ -380,8 +380,9 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
 
 
 def _cuda_int_power(xp: Any, a: Any, b: Any) -> Any:
-    # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it
-    if b < 0 if type(b) is int else bool((b < 0).any()):
+    # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
+    # (Asking costs a GPU sync, for signed exponents only: a scalar is a 0-d array here.)
+    if b.dtype.kind == "i" and bool((b < 0).any()):
         raise ValueError("Integers to negative integer powers are not allowed.")
     return xp.power(a, b)
 

@@ -162,8 +162,12 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
     asks: NumPy and CuPy drop its leading length-1 axes to fit, so ``x[0] = ones((1, 1))``
     would write. (Only a value whose first axis has length 1 can be such a one.)"""
     if v.ndim and v.shape[0] == 1 and v.ndim > _written_ndim(a.ndim, key):
-        raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "
-                         f"{a[key].shape} it is written into")
+        raise _unfit(v.shape, a[key].shape)
+
+
+def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:
+    return ValueError(f"a value of shape {shape} does not broadcast to the shape {target} it "
+                      "is written into")
 
 
 def _written_ndim(ndim: int, key: Any) -> int:
@@ -190,9 +194,12 @@ def _check_held_value(x: ndarray, shape: tuple[int, ...], value: Any) -> None:
     probe = np.empty((), x.dtype.numpy)
     v = _value_for(x, probe, value, compute=False)
     if isinstance(v, ndarray):
-        if v.ndim > len(shape) or np.broadcast_shapes(v.shape, shape) != shape:
-            raise ValueError(f"a value of shape {v.shape} does not broadcast to the shape "
-                             f"{shape} it is written into")
+        try:
+            fits = v.ndim <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise _unfit(v.shape, shape)
     else:
         probe[()] = v
 
@@ -307,7 +314,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
     ellipsis = mask = int_array = basic = False
-    arrays: list[tuple[int, int]] = []  # (place in out, axis) of each array index
+    arrays: list[tuple[int, int]] | None = None  # (place in out, axis) of each array index
     for k in parts:
         tk = type(k)
         if tk is int:
@@ -328,6 +335,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         elif isinstance(k, ndarray):
             check_device(x, k)
             kind = k.dtype.kind
+            if arrays is None:
+                arrays = []
             arrays.append((len(out), axes))  # (read once the key's form is checked, below)
             if kind == "bool":
                 mask = True
@@ -373,7 +382,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                          "an ellipsis (...) (flat indexing is not in the array API)")
     # The index arrays, read only now: a badly formed key is an IndexError also where they are
     # held (computing on them raises NoBackendError).
-    for i, axis in arrays:
+    for i, axis in arrays or ():
         k = out[i]
         a = k._compute()
         if k.dtype.kind == "bool":

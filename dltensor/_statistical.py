@@ -144,12 +144,15 @@ def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     if axis is None and type(x) is ndarray and x._device is CPU and keepdims is False:
         # The commonest call, on the CPU: NumPy's own sum over N, without np.mean's Python
         # layer (~2-5 us on a small array). The same number: NumPy divides the float32 sum in
-        # float64 and rounds, and a division rounded twice so is rounded once (53 >= 2*24 + 2).
+        # float64 and rounds to float32; where N is a float32 exactly (up to 2**24), that is
+        # the float32 division (a division rounded twice so is rounded once: 53 >= 2*24 + 2).
         a = x._array
         if a is None:
             a = x._compute()
-        if a.dtype in _SUM_OVER_N and a.size:
-            return wrap(_asarray(_add_reduce(a, None) / a.size))
+        n = a.size
+        if a.dtype in _SUM_OVER_N and n:
+            s = _add_reduce(a, None)
+            return wrap(_asarray(s / n if n <= 1 << 24 else s.dtype.type(float(s) / n)))
     return _mean(x, axis=axis, keepdims=keepdims)
 
 

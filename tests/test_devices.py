@@ -456,3 +456,20 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers():
                 assert (np.signbit(got) == np.signbit(want)).all()
         with pytest.raises(np.exceptions.AxisError):
             g(xs[0], axis=1)
+
+
+def test_the_cupy_namespace_applies_its_departures(monkeypatch):
+    # (its functions made of the compat namespace's: checked here over NumPy's, with CuPy's
+    # device switch a no-op; a departure forgotten there would pass the test above)
+    import contextlib
+    import array_api_compat.numpy as compat
+    from dltensor._backends import cupy_backend
+    monkeypatch.setattr(cupy_backend, "on", lambda device_id: contextlib.nullcontext())
+    seen = []
+    monkeypatch.setitem(cupy_backend.DEPARTURES, "sort",
+                        lambda fn: lambda *a, **k: seen.append(1) or fn(*a, **k))
+    ns = cupy_backend._OnDevice(compat, 0)
+    assert ns.sort(np.array([2.0, 1.0])).tolist() == [1.0, 2.0] and seen == [1]
+    assert ns.argsort(np.array([0.0, -0.0]), stable=True).tolist() == [0, 1]
+    assert ns.linalg.det(np.eye(2)) == 1.0  # (submodules: wrapped the same way)
+

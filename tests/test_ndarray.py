@@ -100,6 +100,10 @@ def test_array_protocol():
     assert x.__array__(dltensor.float64).dtype == np.float64
     with pytest.raises(TypeError, match="copy"):
         x.__array__(copy="no")
+    int4 = dltensor.from_dlpack(P.Producer(np.zeros(4, np.uint8), dtype=(0, 4, 1),
+                                           shape=(4,))).dtype
+    with pytest.raises(TypeError, match="int4"):  # (it was ignored: float64 came back)
+        x.__array__(int4)
 
 
 # --- __dlpack__ rules, for each kind of array ------------------------------------------------

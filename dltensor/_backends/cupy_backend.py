@@ -8,6 +8,7 @@ from typing import Any
 from .. import _dlpack
 
 __all__ = ["available", "missing_reason", "namespace", "view", "is_native", "can_view", "on",
+           "run_on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
            "recorded", "synchronize", "empty_pinned", "max_ndim"]
@@ -76,16 +77,17 @@ class _OnDevice:
             value = _OnDevice(value, self._device_id)
         elif callable(value) and not isinstance(value, type):
             departure = DEPARTURES.get(name)
-            value = _run_on(value if departure is None else departure(value), self._device_id)
+            value = run_on(value if departure is None else departure(value), self._device_id)
         setattr(self, name, value)  # found once
         return value
 
 
 def _as_a_row(fn: Any) -> Any:
     """``sort``/``argsort`` giving a 1-D float array to CuPy as a one-row matrix: CuPy sorts a
-    1-D float array by radix (thrust::less on its bits, cupy_thrust.cu), which puts -0.0
-    before 0.0 whatever their order (not stable) and NaNs with the sign bit first; the rows of a
-    matrix it sorts with a comparator, stable and NaNs last, as NumPy does."""
+    1-D float array by radix (thrust::less, cupy_thrust.cu), which orders floats by their
+    bits: NaNs with the sign bit first, and (where CUB does not equate them) -0.0 before 0.0
+    whatever their order; the rows of a matrix it sorts with a comparator, stable and NaNs
+    last, as NumPy does. (A merge sort: slower than radix on large arrays, and right.)"""
     def sort(a: Any, /, **kwargs: Any) -> Any:
         if a.ndim == 1 and a.dtype.kind == "f" and kwargs.get("axis", -1) in (0, -1):
             kwargs["axis"] = -1
@@ -99,7 +101,8 @@ def _as_a_row(fn: Any) -> Any:
 DEPARTURES = {"sort": _as_a_row, "argsort": _as_a_row}
 
 
-def _run_on(fn: Any, device_id: int) -> Any:
+def run_on(fn: Any, device_id: int) -> Any:
+    """``fn`` called with GPU ``device_id`` CuPy's current device."""
     device = on(device_id)
 
     def run(*args: Any, **kwargs: Any) -> Any:

@@ -412,3 +412,17 @@ def test_new_memory_on_a_device_without_a_backend_is_one_error(device, make):
     with pytest.raises(NoBackendError, match=f"cannot compute on device {dlt.Device(8, 0)}"
                        if device == Device(8, 0) else "cannot compute on device"):
         make(device)
+
+
+def test_infinite_and_huge_aranges_are_value_errors():
+    for args in ((0.0, float("inf")), (-1e308, 1e308), (0, 1e308, 1e-308), (0, 10**400, 1.0)):
+        with pytest.raises(ValueError):
+            dlt.arange(*args)
+
+
+def test_linspace_refuses_complex_bounds_for_a_real_dtype():
+    # (NumPy dropped the imaginary part with a ComplexWarning; full and asarray refuse)
+    for bounds in ((1j, 2.0), (0.0, 1 + 0j)):
+        with pytest.raises(TypeError, match="imaginary"):
+            dlt.linspace(*bounds, 3, dtype=dlt.float64)
+    assert dlt.linspace(1j, 2.0, 3, dtype=dlt.complex64).dtype == dlt.complex64

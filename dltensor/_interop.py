@@ -407,6 +407,11 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             src = FROM_NUMPY.get(a.dtype)
             if src is not None:
                 refuse_complex_to_real("asarray", src, dtype)
+            if npdt is not None and npdt.kind in "iu":  # (Python ints beside them must fit)
+                info = np.iinfo(npdt)
+                for e in _leaves(obj):
+                    if type(e) is int and not info.min <= e <= info.max:
+                        raise OverflowError(f"Python integer {e} out of bounds for {npdt}")
             a = a.astype(npdt)
         else:
             a = _asarray_in(obj, npdt)

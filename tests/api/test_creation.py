@@ -426,3 +426,12 @@ def test_linspace_refuses_complex_bounds_for_a_real_dtype():
         with pytest.raises(TypeError, match="imaginary"):
             dlt.linspace(*bounds, 3, dtype=dlt.float64)
     assert dlt.linspace(1j, 2.0, 3, dtype=dlt.complex64).dtype == dlt.complex64
+
+
+def test_python_ints_beside_numpy_scalars_must_fit_the_dtype():
+    # (a list holding a NumPy scalar went through NumPy's array and astype: 300 wrapped to 44)
+    for obj, dtype in (([300, np.int8(1)], dlt.int8), ([-1, np.uint8(1)], dlt.uint8),
+                       ([[2**64], [np.int64(1)]], dlt.uint64)):
+        with pytest.raises(OverflowError, match="out of bounds"):
+            dlt.asarray(obj, dtype=dtype)
+    assert np.asarray(dlt.asarray([3, np.int8(1)], dtype=dlt.int8)).tolist() == [3, 1]

@@ -10,12 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray
+import numpy as np
+
+from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
+from ._devices import CPU
 from ._dispatch import AxisError, delegate, delegate_first, refuse_axes_of_0d
 from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
+
+_np_ndarray = np.ndarray
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -185,6 +190,10 @@ def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) 
     """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
     if shape is None:  # (NumPy keeps the shape; its other checks are the spec's)
         raise TypeError("reshape needs a shape: a tuple of ints")
+    if copy is None and type(x) is ndarray and x._device is CPU:
+        a = x._array
+        if type(a) is _np_ndarray:  # (NumPy's own reshape, as the namespace's calls it: -0.6 us)
+            return wrap(a.reshape(shape), CPU)
     try:
         result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
     except AttributeError:  # CuPy's shape setter, which array-api-compat uses for copy=False

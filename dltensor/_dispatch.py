@@ -15,12 +15,13 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from ._array import CPU_READABLE, held, inherit_read_only, ndarray, wrap
-from ._backends import backend_for
+from ._backends import NoBackendError, backend_for
 from ._devices import CPU, Device, as_device
 from ._dtypes import EXTENSION_FLOATS, DType
 from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
+           "cpu_error_first",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
            "fresh", "expect_array", "type_name"]
 
@@ -130,6 +131,45 @@ def wrap_result(r: Any, device: Device = CPU) -> Any:
     return r
 
 
+class _NoStandIn(Exception):
+    pass
+
+
+def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                    refusal: NoBackendError) -> BaseException:
+    """What a call on held memory raises: the CPU's error where the same call on CPU stand-ins
+    for the held arrays (zeros of their dtypes and shapes) raises one, since a bad axis, dtype
+    or shape is the arguments' fault wherever they live; else ``refusal``. Only ever run on the
+    way to raising: a call computing on the CPU never gets here."""
+    try:
+        args = tuple(_stand_in(a) for a in args)
+        kwargs = {k: _stand_in(v) for k, v in kwargs.items()}
+    except _NoStandIn:
+        return refusal
+    try:
+        call(*args, **kwargs)
+    except NoBackendError:
+        return refusal
+    except Exception as e:  # (the CPU's own error, whatever its class)
+        return e
+    return refusal
+
+
+def _stand_in(v: Any) -> Any:
+    """A CPU array for a held one (its shape up to 2**16 elements, else 0 or 1 along each axis:
+    its axes and dtype still say what is wrong); others as they are."""
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_stand_in(e) for e in v)
+    if not isinstance(v, ndarray) or not held(v):
+        return v
+    if v.dtype.numpy is None:
+        raise _NoStandIn
+    shape = v.shape if v.size <= 1 << 16 else tuple(min(d, 1) for d in v.shape)
+    a = np.zeros(shape, v.dtype.numpy)
+    a.flags.writeable = not v.read_only
+    return wrap(a, CPU)
+
+
 def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
     """A function that calls the backend namespace's ``name`` on unwrapped arguments.
 
@@ -143,13 +183,16 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
                 arrays.extend(e for e in a if isinstance(e, ndarray))
         arrays.extend(v for v in kwargs.values() if isinstance(v, ndarray))
         dev = check_device(*arrays) if arrays else CPU
-        ns = namespace_for(dev)
-        if module_path:
-            ns = getattr(ns, module_path)
-        nargs = [native(a) if not isinstance(a, (list, tuple)) else type(a)(native(e) for e in a)
-                 for a in args]
-        kwargs = {k: native(v) for k, v in kwargs.items()}
-        r = getattr(ns, name)(*nargs, **kwargs)
+        try:
+            ns = namespace_for(dev)
+            if module_path:
+                ns = getattr(ns, module_path)
+            nargs = [native(a) if not isinstance(a, (list, tuple)) else
+                     type(a)(native(e) for e in a) for a in args]
+            nkwargs = {k: native(v) for k, v in kwargs.items()}
+        except NoBackendError as e:
+            raise cpu_error_first(f, args, kwargs, e) from None
+        r = getattr(ns, name)(*nargs, **nkwargs)
         if arrays and type(r) is not _np_ndarray:  # (a CuPy view of a read-only array)
             inherit_read_only(native(arrays[0]), r)
         return wrap_result(r, dev)
@@ -216,25 +259,33 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             return generic(x, *args, **kwargs)
         dev = x._device
         a = x._array
-        if widen and (a if a is not None else x._compute()).dtype in EXTENSION_FLOATS:
+        if a is None:
+            if has_axis and x.ndim == 0:
+                refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
+                                  else kwargs.get("axis", axis_default))
+            if views_held and held(x):
+                return held_view(name, x, *args, **kwargs)
+            try:
+                a = x._compute()
+            except NoBackendError as e:  # (a bad argument is the CPU's error all the same)
+                raise cpu_error_first(f, (x, *args), kwargs, e) from None
+        if widen and a.dtype in EXTENSION_FLOATS:
             from ._dtype_functions import in_float32  # (it imports this module)
             return in_float32(f, x, *args, **kwargs)
-        if has_axis and (a.ndim if a is not None else x.ndim) == 0:
+        if has_axis and a.ndim == 0:
             refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
                               else kwargs.get("axis", axis_default))
-        if a is None and views_held and held(x):
-            return held_view(name, x, *args, **kwargs)
         fn = funcs.get(dev)
         if fn is None:
             ns = namespace_for(dev)
             fn = funcs[dev] = getattr(ns, name) if backend is None else \
                 _run_on(backend(ns), dev)
-        r = fn(a if a is not None else x._compute(), *args, **kwargs)
+        r = fn(a, *args, **kwargs)
         if type(r) is _np_ndarray:
             return wrap(r, CPU)
         if isinstance(r, _np_generic):  # (a full reduction's NumPy scalar: ~0.2 us saved)
             return wrap(_np_asarray(r), CPU)
-        return wrap_result(inherit_read_only(a if a is not None else x._array, r), dev)
+        return wrap_result(inherit_read_only(a, r), dev)
 
     f.__name__ = f.__qualname__ = name
     return f

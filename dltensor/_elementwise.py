@@ -24,7 +24,8 @@ import numpy as np
 
 from ._array import ndarray
 from ._devices import CPU
-from ._dispatch import NULL_CONTEXT, common_device, on, type_name, wrap_result
+from ._backends import NoBackendError
+from ._dispatch import NULL_CONTEXT, common_device, cpu_error_first, on, type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
@@ -197,10 +198,14 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
 def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
                     operator: bool) -> Any:
     anchor = x1 if isinstance(x1, ndarray) else x2
-    if isinstance(anchor, ndarray) and anchor._device.device_type == _CUDA:
-        with on(anchor._device):  # (CuPy computes, and converts scalars, on its current GPU)
-            return _binary(name, category, ufunc, fix, x1, x2, operator)
-    return _binary(name, category, ufunc, fix, x1, x2, operator)
+    try:
+        if isinstance(anchor, ndarray) and anchor._device.device_type == _CUDA:
+            with on(anchor._device):  # (CuPy computes, and converts scalars, on its GPU)
+                return _binary(name, category, ufunc, fix, x1, x2, operator)
+        return _binary(name, category, ufunc, fix, x1, x2, operator)
+    except NoBackendError as e:  # held memory: the CPU's error first for bad operands
+        raise cpu_error_first(lambda a, b: _binary(name, category, ufunc, fix, a, b, operator),
+                              (x1, x2), {}, e) from None
 
 
 def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
@@ -270,10 +275,13 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                   ) -> Callable[..., Any]:
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
     def f(self: ndarray, other: Any, /) -> Any:
-        if self._device.device_type == _CUDA:
-            with on(self._device):
-                return _inplace(self, other)
-        return _inplace(self, other)
+        try:
+            if self._device.device_type == _CUDA:
+                with on(self._device):
+                    return _inplace(self, other)
+            return _inplace(self, other)
+        except NoBackendError as e:  # held memory: the CPU's error first for bad operands
+            raise cpu_error_first(f, (self, other), {}, e) from None
 
     def _inplace(self: ndarray, other: Any) -> Any:
         ops = _operands(name, category, self, other, True)
@@ -315,7 +323,10 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
         if isinstance(x, _ndarray):
             a = x._array
             if a is None:
-                a = x._compute()
+                try:
+                    a = x._compute()
+                except NoBackendError as e:  # held memory: the CPU's error for a bad dtype
+                    raise cpu_error_first(f, (x,), {}, e) from None
             fn = fns.get(a.dtype)
             if fn is not None:
                 if x._device is _cpu:

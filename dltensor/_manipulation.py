@@ -14,7 +14,8 @@ import numpy as np
 
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
 from ._devices import CPU
-from ._dispatch import AxisError, delegate, delegate_first, refuse_axes_of_0d
+from ._backends import NoBackendError
+from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
 from ._dispatch import on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -51,7 +52,10 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
             raise TypeError(f"{name} joins dltensor arrays, not {type_name(a)}; convert "
                             "with dltensor.asarray() first")
     dev = check_device(*arrays)
-    natives = [native(a) for a in arrays]
+    try:
+        natives = [native(a) for a in arrays]
+    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
+        raise cpu_error_first(lambda a: _joined(name, a, axis), (arrays,), {}, e) from None
     # NumPy would promote int64 with uint64 to float64, or ints with floats: the spec does not.
     result: ndarray = wrap_result(getattr(namespace_for(dev), name)(
         natives, axis=axis, dtype=result_dtype(name, natives)), dev)

@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
+from ._backends import NoBackendError
+from ._dispatch import cpu_error_first, delegating, expect_array, namespace_for, native
+from ._dispatch import native_dtype
 from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
 from ._dtype_functions import in_float32
@@ -59,7 +61,11 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
     a dtype in ``widen`` computed in float32: see in_float32)."""
     expect_array(name, x)
     dev = x._device
-    a = native(x)
+    try:
+        a = native(x)
+    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
+        raise cpu_error_first(lambda y: _with_dtype(name, y, dtype, widen, **kwargs), (x,), {},
+                              e) from None
     if a.dtype in widen:
         wide: ndarray = in_float32(lambda y, dtype: _with_dtype(name, y, dtype, **kwargs), x,
                                    dtype=dtype)
@@ -174,8 +180,12 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
             keepdims: bool) -> ndarray:
     expect_array(name, x)
     dev = x._device
-    ns = namespace_for(dev)
-    a = native(x)
+    try:
+        ns = namespace_for(dev)
+        a = native(x)
+    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
+        raise cpu_error_first(lambda y: _spread(name, y, axis, correction, keepdims), (x,), {},
+                              e) from None
     if a.dtype in EXTENSION_FLOATS:
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide

@@ -433,3 +433,55 @@ def test_keys_into_memory_packed_below_a_byte_are_checked_too():
             p[bad]
     with pytest.raises(RuntimeError, match="metal"):
         p[1, 0]
+
+
+# Calls whose arguments are wrong whatever memory they name: on held memory the CPU's error
+# (they were all NoBackendError: the refusal came before the arguments were looked at).
+_Z = np.zeros
+BAD_ARGUMENTS = {
+    "sum axis": lambda m: dt.sum(m(_Z((2, 3), np.float32)), axis=5),
+    "std axis": lambda m: dt.std(m(_Z((2, 3), np.float32)), axis=5),
+    "cumulative_sum axis": lambda m: dt.cumulative_sum(m(_Z((2, 3), np.float32)), axis=2),
+    "argmax axis": lambda m: dt.argmax(m(_Z((2, 3))), axis=2),
+    "sort axis": lambda m: dt.sort(m(_Z((2, 3))), axis=3),
+    "negative of bool": lambda m: -m(_Z(3, bool)),
+    "exp of int": lambda m: dt.exp(m(_Z(3, np.int64))),
+    "int + float": lambda m: m(_Z(3, np.int64)) + 1.5,
+    "shapes that do not broadcast": lambda m: m(_Z((2, 3))) + m(_Z(4)),
+    "in-place dtype change": lambda m: m(_Z(3, np.float32)).__iadd__(1j),
+    "matmul shapes": lambda m: m(_Z((2, 3))) @ m(_Z((2, 3))),
+    "inv of a non-square": lambda m: dt.linalg.inv(m(_Z((2, 3)))),
+    "concat shapes": lambda m: dt.concat([m(_Z((2, 3))), m(_Z((2, 4)))], axis=0),
+    "stack shapes": lambda m: dt.stack([m(_Z(3)), m(_Z(4))]),
+    "fft of reals": lambda m: dt.fft.fft(m(_Z(3))),
+    "searchsorted of 2-D": lambda m: dt.searchsorted(m(_Z((2, 2))), m(_Z(3))),
+    "take with floats": lambda m: dt.take(m(_Z(3)), m(_Z(2))),
+}
+GOOD_ARGUMENTS = {
+    "sum": lambda m: dt.sum(m(_Z((2, 3)))), "add": lambda m: m(_Z(3)) + 1,
+    "in-place add": lambda m: m(_Z(3)).__iadd__(1.0), "exp": lambda m: dt.exp(m(_Z(3))),
+    "concat": lambda m: dt.concat([m(_Z(3)), m(_Z(2))]), "std": lambda m: dt.std(m(_Z(3))),
+    "searchsorted": lambda m: dt.searchsorted(m(_Z(3)), m(_Z(2))),
+}
+
+
+def _outcome(call, make):
+    try:
+        call(make)
+    except Exception as e:
+        return type(e)
+    return None
+
+
+@pytest.mark.parametrize("call", BAD_ARGUMENTS.values(), ids=BAD_ARGUMENTS.keys())
+def test_bad_arguments_get_the_cpus_error_on_held_memory_too(call, device):
+    cpu = _outcome(call, dt.asarray)
+    assert cpu is not None and not issubclass(cpu, RuntimeError)
+    assert _outcome(call, lambda a: _held(a, device)) is cpu
+
+
+@pytest.mark.parametrize("call", GOOD_ARGUMENTS.values(), ids=GOOD_ARGUMENTS.keys())
+def test_good_arguments_are_refused_on_held_memory(call, device):
+    assert _outcome(call, dt.asarray) is None
+    got = _outcome(call, lambda a: _held(a, device))
+    assert got is not None and issubclass(got, RuntimeError)

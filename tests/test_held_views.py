@@ -485,3 +485,13 @@ def test_good_arguments_are_refused_on_held_memory(call, device):
     assert _outcome(call, dt.asarray) is None
     got = _outcome(call, lambda a: _held(a, device))
     assert got is not None and issubclass(got, RuntimeError)
+
+
+def test_iterating_held_memory_gives_views_of_its_rows(device):
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = _held(a, device)
+    rows = list(x)
+    assert len(rows) == 2 and all(r.shape == (3,) and r.device == x.device for r in rows)
+    assert [r.__dlpack_device__() for r in rows] == [x.__dlpack_device__()] * 2
+    starts = [tensor_fields(r.__dlpack__(max_version=(1, 0)))["byte_offset"] for r in rows]
+    assert starts == [0, 12]

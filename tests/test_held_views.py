@@ -380,16 +380,18 @@ def test_an_empty_tensors_strides_may_be_any_int64():
     assert x[...].shape == (0, 2) and dt.permute_dims(x, (1, 0)).shape == (2, 0)
 
 
+def _outcome(call, arg):
+    """The class of what ``call(arg)`` raises; None if it returns."""
+    try:
+        call(arg)
+    except Exception as e:
+        return type(e)
+    return None
+
+
 def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(device):
     # Held index arrays were read (NoBackendError) before the key's form was checked; a value
     # array was read before its shape, an int before its conversion.
-    def outcome(x, f):
-        try:
-            f(x)
-        except Exception as e:
-            return type(e)
-        return None
-
     def write(k, v):
         def f(x):
             x[k(x) if callable(k) else k] = v(x) if callable(v) else v
@@ -409,14 +411,14 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)
     for f in cases:
-        want = outcome(cpu, f)
+        want = _outcome(f, cpu)
         assert want is not None and not issubclass(want, RuntimeError)
-        assert outcome(h, f) is want
+        assert _outcome(f, h) is want
     # and good ones are refused as compute
     for f in (lambda x: x[_like(x, np.array([0, 1])), 0], write((0, ...), 1.0),
               write((0, ...), lambda x: _like(x, np.ones(3, np.float32)))):
-        assert outcome(cpu, f) is None
-        assert issubclass(outcome(h, f), RuntimeError)
+        assert _outcome(f, cpu) is None
+        assert issubclass(_outcome(f, h), RuntimeError)
 
 
 def _like(x, a):
@@ -463,14 +465,6 @@ GOOD_ARGUMENTS = {
     "concat": lambda m: dt.concat([m(_Z(3)), m(_Z(2))]), "std": lambda m: dt.std(m(_Z(3))),
     "searchsorted": lambda m: dt.searchsorted(m(_Z(3)), m(_Z(2))),
 }
-
-
-def _outcome(call, make):
-    try:
-        call(make)
-    except Exception as e:
-        return type(e)
-    return None
 
 
 @pytest.mark.parametrize("call", BAD_ARGUMENTS.values(), ids=BAD_ARGUMENTS.keys())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import operator
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
@@ -147,7 +148,9 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
     except _NoStandIn:
         return refusal
     try:
-        call(*args, **kwargs)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # (zeros: log(0) warns)
+            warnings.simplefilter("ignore")
+            call(*args, **kwargs)
     except NoBackendError:
         return refusal
     except Exception as e:  # (the CPU's own error, whatever its class)

@@ -489,3 +489,14 @@ def test_iterating_held_memory_gives_views_of_its_rows(device):
     assert [r.__dlpack_device__() for r in rows] == [x.__dlpack_device__()] * 2
     starts = [tensor_fields(r.__dlpack__(max_version=(1, 0)))["byte_offset"] for r in rows]
     assert starts == [0, 12]
+
+
+def test_the_cpu_check_of_a_refused_call_warns_nothing(device):
+    # (the check computes on zeros: log(0) and 1 / 0 would warn before the refusal)
+    import warnings
+    x = _held(np.ones(3), device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (dt.log, dt.reciprocal, lambda x: x / 0, lambda x: dt.mean(x[:0])):
+            with pytest.raises(RuntimeError):
+                call(x)

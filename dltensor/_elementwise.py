@@ -642,7 +642,15 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     is NaN where ``x``, ``min`` or ``max`` is NaN."""
     if not isinstance(x, ndarray):
         raise _type_error("clip", "real numeric", x, unary=True)
-    a = x._compute()
+    a = x._array
+    if a is None:
+        try:
+            a = x._compute()
+        except NoBackendError as e:  # held: devices, then the CPU's error for bad arguments
+            for bound in (min, max):
+                if isinstance(bound, ndarray) and bound._device != x._device:
+                    common_device(x._device, bound._device)  # (ValueError: these never mix)
+            raise cpu_error_first(clip, (x, min, max), {}, e) from None
     dt = a.dtype
     if dt not in CATEGORIES["real numeric"]:
         raise _type_error("clip", "real numeric", x)

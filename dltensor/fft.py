@@ -14,6 +14,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import ndarray, wrap
+from ._backends import backend_for
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import AxisError, delegate, strict_int
 from ._interop import copied
@@ -142,6 +143,8 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     if n < 0:
         raise ValueError(f"n must be a window length, 0 or more, not {n}")
     dev = get_default_device() if device is None else as_device(device)
+    if dev != CPU:  # (new memory there: NoBackendError where no backend makes it, as zeros())
+        backend_for(dev)
     # n values, made on the host: a device copy of them is the array asked for, not a move.
     # (n = 0: NumPy divides by zero; the spec's shapes are (0,) and (1,), rfftfreq's 0/0 NaN,
     # as in PyTorch and JAX)

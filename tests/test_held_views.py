@@ -500,3 +500,16 @@ def test_the_cpu_check_of_a_refused_call_warns_nothing(device):
         for call in (dt.log, dt.reciprocal, lambda x: x / 0, lambda x: dt.mean(x[:0])):
             with pytest.raises(RuntimeError):
                 call(x)
+
+
+def test_clip_and_frequencies_on_held_devices_say_what_is_wrong(device):
+    x = _held(np.ones(3), device)
+    with pytest.raises(ValueError, match="different devices"):
+        dt.clip(x, dt.zeros(3))  # (it was refused as compute before the devices were asked)
+    with pytest.raises(TypeError):
+        dt.clip(x, 1j)
+    with pytest.raises(RuntimeError, match="cannot compute"):
+        dt.clip(x, 0.0)
+    for f in (dt.fft.fftfreq, dt.fft.rfftfreq):  # (new memory there: as zeros(), not a move)
+        with pytest.raises(RuntimeError, match="cannot compute"):
+            f(4, device=x.device)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 
 from ._dlpack.abi import DLDeviceType
 
@@ -98,17 +99,25 @@ def as_device(device: object) -> Device:
 
 
 _default: Device | None = None
+_default_lock = threading.Lock()
 
 
 def get_default_device() -> Device:
     """The device new arrays are made on: set_default_device(), else $DLTENSOR_DEVICE, else cpu."""
     global _default
-    if _default is None:
-        _default = as_device(os.environ.get("DLTENSOR_DEVICE", "cpu"))
-    return _default
+    d = _default
+    if d is None:
+        d = as_device(os.environ.get("DLTENSOR_DEVICE", "cpu"))
+        with _default_lock:  # (published only if no thread set one meanwhile: never undone)
+            if _default is None:
+                _default = d
+            d = _default
+    return d
 
 
 def set_default_device(device: object) -> None:
     """Choose the device creation functions use when given no ``device=`` (None resets)."""
     global _default
-    _default = None if device is None else as_device(device)
+    d = None if device is None else as_device(device)
+    with _default_lock:
+        _default = d

@@ -140,8 +140,22 @@ def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
     if scalar is not None:
         return scalar
     if operator and (not isinstance(x, _NUMPY_TYPES) or isinstance(x, (str, bytes))):
+        if (name == "__eq__" or name == "__ne__") and _array_like(x):
+            # (left to Python, == would compare identities: x == [1, 2] was False, a tensor
+            # too, where + refuses them)
+            raise _type_error(name, category, x)
         return NotImplemented  # (NumPy's str_ and bytes_ are left to Python, as str is)
     raise _type_error(name, category, x)
+
+
+def _array_like(x: Any) -> bool:
+    """Whether ``x`` holds elements (a sequence, a buffer, another library's array; not a
+    string, NumPy's str_ and bytes_ included)."""
+    if isinstance(x, (str, bytes)):
+        return False
+    return isinstance(x, (list, tuple, range, memoryview, bytearray)) or any(
+        hasattr(x, p) for p in ("__dlpack__", "__array__", "__array_interface__",
+                                "__cuda_array_interface__"))
 
 
 def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any:

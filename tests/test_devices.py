@@ -109,6 +109,27 @@ def test_default_device_can_be_chosen():
         dt.set_default_device(None)
 
 
+def test_a_default_device_set_while_another_thread_reads_the_environment_stays(monkeypatch):
+    # A reader that found none set resolved $DLTENSOR_DEVICE and stored it over a device set
+    # meanwhile by another thread. The interleaving, made deterministic: the setter runs
+    # inside the reader's resolution.
+    from dltensor import _devices
+    real = _devices.as_device
+    def resolving(device):
+        if device == "cpu":
+            monkeypatch.setattr(_devices, "as_device", real)
+            dt.set_default_device("vulkan:0")  # (the other thread)
+        return real(device)
+    try:
+        dt.set_default_device(None)
+        monkeypatch.setattr(_devices, "as_device", resolving)
+        monkeypatch.delenv("DLTENSOR_DEVICE", raising=False)
+        assert str(dt.get_default_device()) == "vulkan:0"
+        assert str(dt.get_default_device()) == "vulkan:0"
+    finally:
+        dt.set_default_device(None)
+
+
 def test_default_device_from_the_environment():
     code = "import dltensor as dt; print(dt.get_default_device())"
     env = dict(os.environ, DLTENSOR_DEVICE="metal:1")

@@ -782,3 +782,15 @@ def test_a_width_dltensor_has_no_dtype_for_is_named_as_such():
     with pytest.raises(BufferError, match="no 32-bit kDLComplex dtype"):
         dltensor.from_dlpack(t)
     assert t.tolist() == [0j, 0j]  # (given back: PyTorch's tensor is whole)
+
+
+def test_equality_with_sequences_and_other_libraries_arrays_is_refused_as_plus_is():
+    # (left to Python, == compared identities: x == torch.tensor(same values) was False)
+    x = dltensor.asarray([1.0, 2.0])
+    for other in ([1.0, 2.0], (1.0, 2.0), range(2), memoryview(b"ab"), torch.tensor([1.0, 2.0]),
+                  np.array([1.0, 2.0])):
+        for compare in (lambda: x == other, lambda: x != other, lambda: other == x):
+            with pytest.raises(TypeError, match="asarray"):
+                compare()
+    assert (x == None) is False and (x != "a") is True  # noqa: E711  (Python's own answers)
+    assert np.asarray(x == dltensor.asarray(torch.tensor([1.0, 2.0]))).tolist() == [True, True]

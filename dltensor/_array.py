@@ -607,11 +607,13 @@ def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
     its stream. TypeError for what is no int, as for CUDA memory."""
     if stream is None:
         return
-    streamed = dev.device_type in _STREAMED_HOST and not to_cpu
-    _check_stream(dev, stream, (0,) if streamed else ())  # (0: CUDA's rule)
-    if not streamed:
-        raise BufferError(f"stream must be None for memory on {dev}"
-                          f"{' exported to the CPU' if to_cpu else ''}, not {stream!r}")
+    if dev.device_type in _STREAMED_HOST and not to_cpu:
+        _check_stream(dev, stream, (0,))  # (0: CUDA's rule)
+        return
+    if type(stream) is not int:
+        _check_stream(dev, stream, ())  # (its TypeError)
+    raise BufferError(f"stream must be None for memory on {dev}"
+                      f"{' exported to the CPU' if to_cpu else ''}, not {stream!r}")
 
 
 def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:

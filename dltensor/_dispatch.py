@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import operator
+import threading
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
@@ -136,39 +137,64 @@ class _NoStandIn(Exception):
     pass
 
 
+_checking = threading.local()
+# Held arrays up to this many elements get a CPU check (each stand-in exact, its memory and any
+# broadcast of two of them small); past it, or for a dtype NumPy has not, the refusal stands.
+_CHECKED_SIZE = 1 << 10
+
+
 def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
                     refusal: NoBackendError) -> BaseException:
-    """What a call on held memory raises: the CPU's error where the same call on CPU stand-ins
-    for the held arrays (zeros of their dtypes and shapes) raises one, since a bad axis, dtype
-    or shape is the arguments' fault wherever they live; else ``refusal``. Only ever run on the
-    way to raising: a call computing on the CPU never gets here."""
+    """What a call on small held arrays raises: the CPU's error where the same call on CPU
+    stand-ins (zeros of the held arrays' dtypes and shapes) raises one of an argument's kind
+    (a bad axis, dtype or shape: TypeError, IndexError, ValueError, but not the LinAlgError
+    of zeros' values), so a bad argument says what is wrong wherever its memory lives; else
+    ``refusal``. Only run on the way to raising: a call computing never gets here."""
+    if getattr(_checking, "on", False) or _amplifies((args, kwargs)):
+        # (a check within a check; a count or length that could make the check's result
+        # large, repeat(x, 10**8) or fft(x, n=10**9): refused as is)
+        return refusal
     try:
         args = tuple(_stand_in(a) for a in args)
         kwargs = {k: _stand_in(v) for k, v in kwargs.items()}
     except _NoStandIn:
         return refusal
+    _checking.on = True
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):  # (zeros: log(0) warns)
+        # (zeros: log(0) and mean of nothing warn; warnings are process-wide in Python < 3.14,
+        # so another thread's are off for the microseconds of the check)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             call(*args, **kwargs)
-    except NoBackendError:
+    except (NoBackendError, np.linalg.LinAlgError, MemoryError):
         return refusal
-    except Exception as e:  # (the CPU's own error, whatever its class)
+    except (TypeError, IndexError, ValueError) as e:  # (the CPU's own error)
         return e
+    except Exception:
+        return refusal
+    finally:
+        _checking.on = False
     return refusal
 
 
+def _amplifies(v: Any) -> bool:
+    """Whether an argument holds an int past _CHECKED_SIZE (a repeat count, an fft length)."""
+    if isinstance(v, dict):
+        v = tuple(v.values())
+    if isinstance(v, (list, tuple)):
+        return any(_amplifies(e) for e in v)
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) > _CHECKED_SIZE
+
+
 def _stand_in(v: Any) -> Any:
-    """A CPU array for a held one (its shape up to 2**16 elements, else 0 or 1 along each axis:
-    its axes and dtype still say what is wrong); others as they are."""
-    if type(v) is list or type(v) is tuple:
-        return type(v)(_stand_in(e) for e in v)
+    """A CPU array for a held one (zeros of its dtype and shape); others as they are."""
+    if isinstance(v, (list, tuple)):  # (a subclass, a namedtuple: as a plain one)
+        return (list if isinstance(v, list) else tuple)(_stand_in(e) for e in v)
     if not isinstance(v, ndarray) or not held(v):
         return v
-    if v.dtype.numpy is None:
+    if v.dtype.numpy is None or v.size > _CHECKED_SIZE:
         raise _NoStandIn
-    shape = v.shape if v.size <= 1 << 16 else tuple(min(d, 1) for d in v.shape)
-    a = np.zeros(shape, v.dtype.numpy)
+    a = np.zeros(v.shape, v.dtype.numpy)
     a.flags.writeable = not v.read_only
     return wrap(a, CPU)
 
@@ -262,10 +288,10 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             return generic(x, *args, **kwargs)
         dev = x._device
         a = x._array
+        if has_axis and (a.ndim if a is not None else x.ndim) == 0:
+            refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
+                              else kwargs.get("axis", axis_default))
         if a is None:
-            if has_axis and x.ndim == 0:
-                refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
-                                  else kwargs.get("axis", axis_default))
             if views_held and held(x):
                 return held_view(name, x, *args, **kwargs)
             try:
@@ -275,9 +301,6 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         if widen and a.dtype in EXTENSION_FLOATS:
             from ._dtype_functions import in_float32  # (it imports this module)
             return in_float32(f, x, *args, **kwargs)
-        if has_axis and a.ndim == 0:
-            refuse_axes_of_0d(name, args[axis_at] if 0 <= axis_at < len(args)
-                              else kwargs.get("axis", axis_default))
         fn = funcs.get(dev)
         if fn is None:
             ns = namespace_for(dev)

@@ -151,7 +151,7 @@ def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
 def _array_like(x: Any) -> bool:
     """Whether ``x`` holds elements (a sequence, a buffer, another library's array; not a
     string, NumPy's str_ and bytes_ included)."""
-    if isinstance(x, (str, bytes)):
+    if isinstance(x, (str, bytes, type)):  # (np.float32 itself has __array__)
         return False
     return isinstance(x, (list, tuple, range, memoryview, bytearray)) or any(
         hasattr(x, p) for p in ("__dlpack__", "__array__", "__array_interface__",

@@ -457,7 +457,8 @@ def __iter__(self: ndarray, /) -> Iterator[ndarray]:
     """Iterate over the first axis: 0-d arrays for a 1-D array (views, like ``x[i]``)."""
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
-    if self._array is None and held(self):  # (views of held memory, as x[i, ...] makes them)
+    if self._array is None and held(self) and self._tensor.bits % 8 == 0:
+        # (views of held memory, as x[i, ...] makes them; packed below a byte: refused now)
         return (self[i, ...] for i in range(self.shape[0]))
     a = self._compute()
     dev = self._device

@@ -385,7 +385,8 @@ def test_pinned_exports_check_streams_and_devices_whatever_dl_device_says():
             h.__dlpack__(max_version=(1, 0), stream=stream, dl_device=dl_device)
     for stream in (-1, 1, 2, 2**63):
         assert h.__dlpack__(max_version=(1, 0), stream=stream) is not None
-    for stream, error in (("s", TypeError), (1, BufferError)):  # (pageable CPU memory)
+    for stream, error in (("s", TypeError), (1, BufferError), (-2, BufferError),
+                          (2**64, BufferError)):  # (pageable CPU memory: None only)
         with pytest.raises(error, match="stream"):
             dt.ones(2).__dlpack__(stream=stream)
     # a copy asked on the pinned device itself: NumPy cannot allocate there (it came back on

@@ -437,8 +437,8 @@ def test_keys_into_memory_packed_below_a_byte_are_checked_too():
         p[1, 0]
 
 
-# Calls whose arguments are wrong whatever memory they name: on held memory the CPU's error
-# (they were all NoBackendError: the refusal came before the arguments were looked at).
+# Calls whose arguments are wrong whatever memory they name: on (small) held memory the CPU's
+# error (most were NoBackendError: the refusal came before the arguments were looked at).
 _Z = np.zeros
 BAD_ARGUMENTS = {
     "sum axis": lambda m: dt.sum(m(_Z((2, 3), np.float32)), axis=5),
@@ -452,14 +452,25 @@ BAD_ARGUMENTS = {
     "shapes that do not broadcast": lambda m: m(_Z((2, 3))) + m(_Z(4)),
     "in-place dtype change": lambda m: m(_Z(3, np.float32)).__iadd__(1j),
     "matmul shapes": lambda m: m(_Z((2, 3))) @ m(_Z((2, 3))),
-    "inv of a non-square": lambda m: dt.linalg.inv(m(_Z((2, 3)))),
+    "inv of ints": lambda m: dt.linalg.inv(m(_Z((2, 2), np.int64))),
     "concat shapes": lambda m: dt.concat([m(_Z((2, 3))), m(_Z((2, 4)))], axis=0),
     "stack shapes": lambda m: dt.stack([m(_Z(3)), m(_Z(4))]),
     "fft of reals": lambda m: dt.fft.fft(m(_Z(3))),
     "searchsorted of 2-D": lambda m: dt.searchsorted(m(_Z((2, 2))), m(_Z(3))),
     "take with floats": lambda m: dt.take(m(_Z(3)), m(_Z(2))),
 }
+_Point = __import__("collections").namedtuple("_Point", "a b")
+# Calls the CPU check must not misjudge: values (zeros are singular), sizes past the checked
+# ones (2**10 elements: no check, so no stand-in cut down to a wrong size), results a check
+# would make large (it would take seconds and gigabytes), sequences of other types.
 GOOD_ARGUMENTS = {
+    "inv of the identity": lambda m: dt.linalg.inv(m(np.eye(3))),
+    "solve": lambda m: dt.linalg.solve(m(np.eye(3)), m(np.ones(3))),
+    "matmul past the checked size": lambda m: m(_Z((300, 300))) @ m(_Z(300)),
+    "concat past the checked size": lambda m: dt.concat([m(_Z((700, 2))), m(_Z((5, 2)))]),
+    "broadcast to a large result": lambda m: m(_Z((1000, 1))) + m(_Z((1, 1000))),
+    "repeat many times": lambda m: dt.repeat(m(_Z(10)), 5000),  # (a count past 2**10)
+    "concat of a namedtuple": lambda m: dt.concat(_Point(m(_Z(3)), m(_Z(2)))),
     "sum": lambda m: dt.sum(m(_Z((2, 3)))), "add": lambda m: m(_Z(3)) + 1,
     "in-place add": lambda m: m(_Z(3)).__iadd__(1.0), "exp": lambda m: dt.exp(m(_Z(3))),
     "concat": lambda m: dt.concat([m(_Z(3)), m(_Z(2))]), "std": lambda m: dt.std(m(_Z(3))),

@@ -793,4 +793,5 @@ def test_equality_with_sequences_and_other_libraries_arrays_is_refused_as_plus_i
             with pytest.raises(TypeError, match="asarray"):
                 compare()
     assert (x == None) is False and (x != "a") is True  # noqa: E711  (Python's own answers)
+    assert (x == np.float32) is False and x not in (np.float32, None)  # (a type: no array)
     assert np.asarray(x == dltensor.asarray(torch.tensor([1.0, 2.0]))).tolist() == [True, True]

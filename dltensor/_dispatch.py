@@ -23,7 +23,7 @@ from ._dtypes import EXTENSION_FLOATS, DType
 from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
-           "cpu_error_first",
+           "cpu_error_first", "native_or_cpu_error",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
            "fresh", "expect_array", "type_name"]
 
@@ -177,6 +177,19 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
     return refusal
 
 
+def native_or_cpu_error(x: ndarray, call: Callable[..., Any], /, *args: Any,
+                        **kwargs: Any) -> Any:
+    """``x``'s backend array; for held ``x``, what ``call(*args, **kwargs)`` should raise
+    instead (see cpu_error_first)."""
+    a = x._array
+    if a is not None:
+        return a
+    try:
+        return x._compute()
+    except NoBackendError as e:
+        raise cpu_error_first(call, args, kwargs, e) from None
+
+
 def _amplifies(v: Any) -> bool:
     """Whether an argument holds an int past _CHECKED_SIZE (a repeat count, an fft length)."""
     if isinstance(v, dict):
@@ -294,10 +307,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         if a is None:
             if views_held and held(x):
                 return held_view(name, x, *args, **kwargs)
-            try:
-                a = x._compute()
-            except NoBackendError as e:  # (a bad argument is the CPU's error all the same)
-                raise cpu_error_first(f, (x, *args), kwargs, e) from None
+            a = native_or_cpu_error(x, f, x, *args, **kwargs)
         if widen and a.dtype in EXTENSION_FLOATS:
             from ._dtype_functions import in_float32  # (it imports this module)
             return in_float32(f, x, *args, **kwargs)

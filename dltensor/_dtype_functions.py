@@ -19,7 +19,7 @@ from ._array import ndarray
 from ._devices import Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType, refuse_complex_to_real
 from ._dispatch import native_dtype
-from ._interop import computed, move
+from ._interop import computed, copy_of_native, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -138,13 +138,9 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     if dtype is src and not copy:
         return x
     if dtype is src:
-        return computed(x, _copy)
+        return computed(x, copy_of_native)
     target = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
     return computed(x, lambda a: a.astype(target))
-
-
-def _copy(a: Any) -> Any:
-    return a.copy()
 
 
 def in_float32(f: Callable[..., Any], x: ndarray, *args: Any, **kwargs: Any) -> Any:

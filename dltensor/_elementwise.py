@@ -25,7 +25,8 @@ import numpy as np
 from ._array import ndarray
 from ._devices import CPU
 from ._backends import NoBackendError
-from ._dispatch import NULL_CONTEXT, common_device, cpu_error_first, on, type_name, wrap_result
+from ._dispatch import NULL_CONTEXT, common_device, cpu_error_first, native_or_cpu_error, on
+from ._dispatch import type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
@@ -336,11 +337,8 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
     def f(x: Any, /) -> Any:
         if isinstance(x, _ndarray):
             a = x._array
-            if a is None:
-                try:
-                    a = x._compute()
-                except NoBackendError as e:  # held memory: the CPU's error for a bad dtype
-                    raise cpu_error_first(f, (x,), {}, e) from None
+            if a is None:  # (held memory: the CPU's error for a bad dtype first)
+                a = native_or_cpu_error(x, f, x)
             fn = fns.get(a.dtype)
             if fn is not None:
                 if x._device is _cpu:

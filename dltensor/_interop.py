@@ -578,12 +578,12 @@ def copied(x: ndarray) -> ndarray:
             with cupy_backend.on(dev.device_id):
                 return _relabel(cupy_backend.view(x._tensor, raw=True).copy(), dt, dev)
     try:
-        return computed(x, _copy_of_native)
+        return computed(x, copy_of_native)
     except NoBackendError as e:
         raise BufferError(f"cannot copy: {e}") from None
 
 
-def _copy_of_native(a: Any) -> Any:
+def copy_of_native(a: Any) -> Any:
     return a.copy()
 
 

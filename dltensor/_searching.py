@@ -14,9 +14,8 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device
-from ._backends import NoBackendError
-from ._dispatch import check_device, cpu_error_first, delegating, expect_array, namespace_for
-from ._dispatch import native, on
+from ._dispatch import check_device, delegating, expect_array, namespace_for, native
+from ._dispatch import native_or_cpu_error, on
 from ._dispatch import wrap_result
 from ._dtype_functions import scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -53,12 +52,8 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
             f"side must be 'left' or 'right', not {side!r}")
     expect_array("searchsorted", x1, *(() if sorter is None else (sorter,)))
     dev = check_device(x1, *(a for a in (x2, sorter) if isinstance(a, ndarray)))
-    try:
-        ns = namespace_for(dev)
-        a1 = native(x1)
-    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
-        raise cpu_error_first(searchsorted, (x1, x2), {"side": side, "sorter": sorter},
-                              e) from None
+    a1 = native_or_cpu_error(x1, searchsorted, x1, x2, side=side, sorter=sorter)
+    ns = namespace_for(dev)
     if isinstance(x2, ndarray):
         a2 = native(x2)
     elif isinstance(x2, complex):  # the spec takes int and float scalars only

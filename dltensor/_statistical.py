@@ -17,9 +17,8 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._backends import NoBackendError
-from ._dispatch import cpu_error_first, delegating, expect_array, namespace_for, native
-from ._dispatch import native_dtype
+from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
+from ._dispatch import native_or_cpu_error
 from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
 from ._dtype_functions import in_float32
@@ -61,11 +60,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
     a dtype in ``widen`` computed in float32: see in_float32)."""
     expect_array(name, x)
     dev = x._device
-    try:
-        a = native(x)
-    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
-        raise cpu_error_first(lambda y: _with_dtype(name, y, dtype, widen, **kwargs), (x,), {},
-                              e) from None
+    a = native_or_cpu_error(x, lambda y: _with_dtype(name, y, dtype, widen, **kwargs), x)
     if a.dtype in widen:
         wide: ndarray = in_float32(lambda y, dtype: _with_dtype(name, y, dtype, **kwargs), x,
                                    dtype=dtype)
@@ -180,12 +175,8 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
             keepdims: bool) -> ndarray:
     expect_array(name, x)
     dev = x._device
-    try:
-        ns = namespace_for(dev)
-        a = native(x)
-    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
-        raise cpu_error_first(lambda y: _spread(name, y, axis, correction, keepdims), (x,), {},
-                              e) from None
+    a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
+    ns = namespace_for(dev)
     if a.dtype in EXTENSION_FLOATS:
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide

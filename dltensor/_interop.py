@@ -162,15 +162,19 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
 
 
 _GPU_WRITTEN_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
-_GPU0 = as_device((DLDeviceType.kDLCUDA, 0))  # (backend_for is per device type; any GPU will do)
+
+
+def _gpus(device_id: int = 0) -> Any:
+    """The CuPy backend where it computes on GPU ``device_id``; None where it cannot (no CuPy,
+    or no such GPU here: such memory is held, as on any device dltensor cannot reach)."""
+    try:
+        return backend_for(Device(DLDeviceType.kDLCUDA, device_id))
+    except NoBackendError:
+        return None
 
 
 def _cupy_usable() -> bool:
-    try:
-        backend_for(_GPU0)
-    except NoBackendError:
-        return False
-    return True
+    return _gpus() is not None
 
 
 def _request(x: Any, copy: bool | None) -> object:
@@ -184,7 +188,11 @@ def _request(x: Any, copy: bool | None) -> object:
             device_type, device_id = x.__dlpack_device__()
         except Exception:
             device_type = device_id = None  # __dlpack__ then says what is wrong, in its words
-        if device_type in _GPU_WRITTEN_HOST and _cupy_usable():
+        gpus = None
+        if (device_type == DLDeviceType.kDLCUDA or device_type in _GPU_WRITTEN_HOST) and \
+                type(device_id) is int and device_id >= 0:  # (else the consumer says what)
+            gpus = _gpus(device_id)
+        if gpus is not None and device_type in _GPU_WRITTEN_HOST:
             # Pinned or managed memory NumPy will read on the host. A managed tensor's
             # producer orders the legacy default stream after its work; pinned tensors take
             # no stream (PyTorch's are CPU tensors to it, and it refuses one, as JAX knows).
@@ -193,8 +201,7 @@ def _request(x: Any, copy: bool | None) -> object:
             # blocking streams only (PyTorch orders nothing for pinned tensors, and its
             # torch.cuda.Stream()s do not sync with the legacy stream).
             capsule = None
-            gpus = backend_for(_GPU0)
-            with gpus.on(device_id or 0):
+            with gpus.on(device_id):
                 if device_type == DLDeviceType.kDLCUDAManaged:
                     try:
                         capsule = _dlpack.request_capsule(x, copy=copy, stream=1)
@@ -204,23 +211,19 @@ def _request(x: Any, copy: bool | None) -> object:
                     capsule = _dlpack.request_capsule(x, copy=copy)
                 gpus.synchronize(1)
             return capsule
-        if device_type == DLDeviceType.kDLCUDA:
-            try:
-                cupy = backend_for(_GPU0)  # (one backend for every GPU)
-            except NoBackendError:
-                cupy = None  # held, never computed on: the spec's default is all one can say
-            if cupy is not None:
-                with cupy.on(device_id):
-                    stream = cupy.consumer_stream(device_id)
-                    try:
-                        return _dlpack.request_capsule(x, copy=copy, stream=stream)
-                    except BufferError:
-                        if stream != 2:
-                            raise
-                    # PyTorch refuses the per-thread default stream (CuPy's under
-                    # CUPY_CUDA_PER_THREAD_DEFAULT_STREAM=1); that stream waits for the legacy
-                    # default one, so asking for the latter orders it too.
-                    return _dlpack.request_capsule(x, copy=copy, stream=1)
+        if gpus is not None:  # CUDA memory on a GPU CuPy computes on
+            with gpus.on(device_id):
+                stream = gpus.consumer_stream(device_id)
+                try:
+                    return _dlpack.request_capsule(x, copy=copy, stream=stream)
+                except BufferError:
+                    if stream != 2:
+                        raise
+                # PyTorch refuses the per-thread default stream (CuPy's under
+                # CUPY_CUDA_PER_THREAD_DEFAULT_STREAM=1); that stream waits for the legacy
+                # default one, so asking for the latter orders it too.
+                return _dlpack.request_capsule(x, copy=copy, stream=1)
+    # (held memory, never computed on: the spec's default is all one can say)
     return _dlpack.request_capsule(x, copy=copy)
 
 
@@ -569,8 +572,9 @@ def copied(x: ndarray) -> ndarray:
     """A copy of ``x`` on its device (BufferError where dltensor cannot compute); a dtype CuPy
     has not (float8) is copied on the GPU as its bytes."""
     dev, dt = x._device, x.dtype
-    if dev.device_type == DLDeviceType.kDLCUDA and x._array is None and _cupy_usable():
-        cupy_backend = backend_for(dev)
+    cupy_backend = _gpus(dev.device_id) if dev.device_type == DLDeviceType.kDLCUDA and \
+        x._array is None else None
+    if cupy_backend is not None:
         if not cupy_backend.can_view(dt.code, dt.bits):
             if dt.bits % 8:
                 raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: its "
@@ -614,8 +618,8 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
             {src.device_type, device.device_type} <= CPU_READABLE | {2}:
         # Only CuPy copies to or from CUDA memory. Without it this is a refusal like any other
         # device's below, not the ImportError `import cupy` raised (tests/test_ndarray.py).
-        try:
-            cupy_backend = backend_for(src if src.device_type == 2 else device)
+        try:  # (both ends, where both are GPUs: one may be a GPU this machine has not)
+            cupy_backend = [backend_for(end) for end in (src, device) if end.device_type == 2][-1]
         except RuntimeError as e:
             raise BufferError(f"dltensor cannot move memory from {src} to {device}: {e}") \
                 from None
@@ -719,10 +723,7 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
         if any(s % npdt.itemsize for s in cai["strides"]):
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
         strides = tuple(s // npdt.itemsize for s in cai["strides"])
-    try:
-        cupy_backend = backend_for(_GPU0)
-    except NoBackendError:
-        cupy_backend = None
+    cupy_backend = _gpus()
     device_id = cupy_backend.device_of(ptr) if cupy_backend is not None and ptr else 0
     capsule = _dlpack.make_capsule(
         obj, data=ptr or 0, byte_offset=0, device=(2, device_id), dtype=(dt.code, dt.bits, 1),

@@ -30,3 +30,21 @@ def leak_accounting():
         assert (live_count(), P.exports_alive()) == (live, alive), "a tensor leaked"
     finally:
         gc.enable()
+
+
+_cupy_installed: list[bool] = []
+
+
+@pytest.fixture(autouse=True)
+def _without_cupy_unless_gpu(request, monkeypatch):
+    """Tests not marked ``gpu`` run as on CI, a machine without CuPy, wherever they run: their
+    producers claim CUDA over pointers no one may touch (a CuPy that finds a GPU would compute
+    on them), and their refusals are those of a machine without one. .ci/gpu runs them on a GPU
+    machine too; the ``gpu`` tests (test_gpu.py and the like) use the real CuPy there."""
+    if not _cupy_installed:
+        import importlib.util
+        _cupy_installed.append(importlib.util.find_spec("cupy") is not None)
+    if _cupy_installed[0] and request.node.get_closest_marker("gpu") is None:
+        from dltensor._backends import cupy_backend
+        monkeypatch.setattr(cupy_backend, "_cupy", None)
+        monkeypatch.setattr(cupy_backend, "_reason", "CuPy is hidden from tests not marked gpu")

@@ -30,7 +30,7 @@ class Case(NamedTuple):
 
 def a(d: str, data: Any, dtype: Any = None) -> dt.ndarray:
     """An array of ``data`` on device ``d``."""
-    return dt.asarray(np.asarray(data), dtype=dtype, device=d)
+    return dt.asarray(np.array(data), dtype=dtype, device=d)  # (a copy: cases write in place)
 
 
 def m(d: str) -> dt.ndarray:

@@ -80,12 +80,12 @@ def _cuda_available() -> bool:
         return False
 
 
-def _missing(needs: tuple[str, ...]) -> list[str]:
+def _missing(needs: tuple[str, ...], gpu: bool) -> list[str]:
     missing = []
     for need in needs:
         if need == "gpu":
-            if not _cuda_available():
-                missing.append("a CUDA GPU with CuPy")
+            if not gpu:
+                missing.append("a CUDA GPU with CuPy (test_page_code_runs_on_a_gpu runs it)")
         elif importlib.util.find_spec(need) is None:
             missing.append(need)
     return missing
@@ -94,14 +94,13 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 PAGES_WITH_CODE = [p for p in PAGES if code_blocks(p)]
 
 
-@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda p: p.name)
-def test_page_code_runs(page):
+def _run_page(page: Path, gpu: bool) -> None:
     namespace: dict = {"__name__": f"docs_{page.stem.replace('-', '_')}"}
     ran, skipped = 0, []
     for block in code_blocks(page):
         # Line numbers in tracebacks are the page's: pad the code down to where it sits.
         code = compile("\n" * (block.line - 1) + block.code, str(page), "exec")
-        missing = _missing(block.needs)
+        missing = _missing(block.needs, gpu)
         if block.skip or missing:
             skipped.append(f"line {block.line}: {block.skip or 'needs ' + ', '.join(missing)}")
             continue
@@ -109,6 +108,20 @@ def test_page_code_runs(page):
         ran += 1
     if not ran:
         pytest.skip("; ".join(skipped))
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda p: p.name)
+def test_page_code_runs(page):
+    _run_page(page, gpu=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _cuda_available(), reason="needs CuPy and a CUDA device")
+@pytest.mark.parametrize("page", [p for p in PAGES_WITH_CODE
+                                  if any("gpu" in b.needs for b in code_blocks(p))],
+                         ids=lambda p: p.name)
+def test_page_code_runs_on_a_gpu(page):
+    _run_page(page, gpu=True)  # (the whole page: its GPU blocks may use what the others made)
 
 
 def test_markers_are_read():

@@ -124,6 +124,27 @@ def test_a_cuda_array_interface_over_pageable_host_memory_is_refused(cupy):
         dt.asarray(Claims())
 
 
+def test_a_gpu_this_machine_lacks_is_held_and_bad_device_ids_are_refused(cupy):
+    # A producer's tensor on cuda:N (with N GPUs here) is held and handed on, not given to
+    # CuPy (which would fail to switch to that GPU); creating or moving arrays there is refused
+    # naming the GPUs there are. A negative id is the producer's fault: BufferError, CuPy not
+    # asked (it was, with pinned memory, and raised its own error).
+    from producers import FAKE_POINTER, Producer
+    p = Producer(data=FAKE_POINTER, device=(2, N_GPUS), shape=(2,), dtype=(2, 32, 1))
+    x = dt.asarray(p)
+    assert x.device == as_device(f"cuda:{N_GPUS}") and x.data_ptr == FAKE_POINTER
+    assert p.requests[-1]["stream"] is None  # (the spec's default: no CuPy stream there)
+    assert x.__dlpack_device__() == (2, N_GPUS)
+    for call in (lambda: x + 1, lambda: dt.zeros(2, device=f"cuda:{N_GPUS}")):
+        with pytest.raises(RuntimeError, match=f"cuda:{N_GPUS}.*CuPy sees {N_GPUS} GPU"):
+            call()
+    with pytest.raises(BufferError, match=f"cuda:{N_GPUS}"):
+        dt.ones(2).to_device(f"cuda:{N_GPUS}")
+    for device in ((2, -1), (3, -1), (13, -1)):
+        with pytest.raises(BufferError):
+            dt.asarray(Producer(data=FAKE_POINTER, device=device, shape=(2,), dtype=(2, 32, 1)))
+
+
 # --- compute -----------------------------------------------------------------------------------
 
 def test_compute_stays_on_the_device(cupy):

@@ -39,10 +39,11 @@ def backend_for(device: Device) -> ModuleType:
         if b is None:
             from importlib import import_module
             b = _loaded[name] = import_module(f"{__name__}.{name}_backend")
-        if b.available():
+        reason = b.missing_reason(device.device_id)
+        if not reason:
             return b
         raise NoBackendError(
-            f"dltensor cannot compute on device {device}: {b.missing_reason()}; hand the array "
+            f"dltensor cannot compute on device {device}: {reason}; hand the array "
             "to a library that can with its from_dlpack()")
     raise NoBackendError(
         f"dltensor cannot compute on device {device}: it holds and hands on such memory but "

@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import _dlpack
 
-__all__ = ["available", "missing_reason", "namespace", "view", "is_native", "can_view", "on",
+__all__ = ["missing_reason", "namespace", "view", "is_native", "can_view", "on",
            "run_on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
@@ -32,13 +32,21 @@ def _load() -> Any:
     return _cupy
 
 
-def available() -> bool:
-    return _load() is not None
+_count: list[int] = []  # the GPUs CuPy sees (CUDA_VISIBLE_DEVICES fixes them for the process)
 
 
-def missing_reason() -> str:
-    _load()
-    return _reason or ""
+def missing_reason(device_id: int) -> str:
+    """Why dltensor cannot compute on GPU ``device_id`` through CuPy ("" where it can): no
+    usable CuPy, or no such GPU here (a producer's tensor on it is then held, as any memory
+    dltensor cannot reach, and creating arrays there is refused with this reason)."""
+    if _load() is None:
+        return _reason or ""
+    if not _count:
+        _count.append(_cupy.cuda.runtime.getDeviceCount())
+    if device_id < _count[0]:
+        return ""
+    n = _count[0]
+    return f"CuPy sees {n} GPU{'s' if n > 1 else ''} here ({'cuda:0' if n == 1 else f'cuda:0 to cuda:{n - 1}'})"
 
 
 def max_ndim() -> int:

@@ -11,17 +11,15 @@ import numpy.typing as npt
 from .. import _dlpack
 from .._dtypes import dtype_from_dlpack
 
-__all__ = ["available", "missing_reason", "native_type", "namespace", "view", "is_native"]
+__all__ = ["missing_reason", "native_type", "namespace", "view", "is_native"]
 
 native_type = np.ndarray
 
 
-def available() -> bool:
-    return True
-
-
-def missing_reason() -> str:  # pragma: no cover - NumPy is a hard dependency
-    return "NumPy is missing"
+def missing_reason(device_id: int) -> str:
+    """Why NumPy cannot compute on this CPU-readable memory: never (its device ids number
+    the same host memory)."""
+    return ""
 
 
 _ns: Any = None  # array_api_compat.numpy

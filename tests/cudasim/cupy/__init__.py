@@ -1,0 +1,668 @@
+"""A CUDA simulator for dltensor's tests: a stand-in for CuPy 14.2 whose "GPU" arrays are
+NumPy arrays in host memory (as numba's NUMBA_ENABLE_CUDASIM is for numba).
+
+It runs dltensor's CUDA code paths -- the dispatch to the CuPy backend, device contexts,
+streams and events, DLPack capsules that say kDLCUDA, moves between CPU and GPUs -- on a
+machine with no GPU, so that a slip in that glue shows up in CI rather than on the first GPU.
+It is no evidence of what CuPy computes (NumPy computes here): that is checked on a GPU
+(docs/devices.md). Where it can, it refuses what CuPy refuses, so that glue which works here
+has a chance on the real thing:
+
+- arrays refuse implicit conversion to NumPy (``np.asarray(x)``: TypeError) and NumPy arrays
+  in their operations and functions (TypeError), as CuPy's do;
+- a kernel on an array of GPU ``i`` while another GPU is current raises CuPy's ValueError;
+  ``cuda.runtime.getDeviceCount()`` is 2 (``FAKE_CUPY_GPUS``), ``Device(n)`` for a GPU not
+  there raises CUDARuntimeError;
+- ``__dlpack__`` hands out NumPy's capsule relabelled ``(kDLCUDA, id)``; ``from_dlpack`` reads
+  capsules itself (not through dltensor's reader), checks the device they claim against
+  ``__dlpack_device__`` and keeps the capsule as the owner, so deleters run as with CuPy;
+- ``ndarray.set``, ``MemoryPointer.copy_from_device_async``, streams (``Stream``,
+  ``ExternalStream``, ``Stream.from_external``, ``get_current_stream``), ``Event`` and
+  ``runtime.streamWaitEvent`` check their argument types; ordering calls are logged in
+  ``cupy.cuda.LOG``;
+- results are NumPy's but never warn (CuPy does not), except where CuPy 14.2's kernels
+  depart from NumPy's and dltensor corrects them on CUDA: out-of-bounds integer-array indices
+  (and ``take``'s) wrap around, float ``floor_divide``/``remainder`` are ``floor(a / b)`` and
+  ``a - floor(a / b) * b``, integers to negative powers give 0 (1 and -1 for bases 1 and -1),
+  ``linalg.eig``/``eigvals`` are complex for real input.
+
+Use: ``PYTHONPATH=tests/cudasim python -m pytest -m gpu tests`` (tests/test_cudasim.py does).
+"""
+import ctypes
+import operator
+
+import numpy as _np
+
+from . import cuda
+from .cuda import _current_id
+
+__version__ = "14.2.0"
+
+_ranges = []
+
+
+def _register(a, dev):
+    if a.nbytes:
+        start = a.__array_interface__["data"][0]
+        _ranges.append((start, start + a.nbytes, dev))
+        del _ranges[:-20000]
+
+
+def _owner_of(ptr):
+    for start, end, dev in reversed(_ranges):
+        if start <= ptr < end:
+            return dev
+    return None
+
+
+def _check_device(arrays):
+    cur = _current_id()
+    for a in arrays:
+        if a._dev != cur:
+            raise ValueError(f"Array device must be same as the current device: array device "
+                             f"= {a._dev} while current = {cur}")
+
+
+class _Memory:
+    def __init__(self, a, dev):
+        self.ptr = a.__array_interface__["data"][0]
+        self.device_id = dev
+
+    def copy_from_device_async(self, src, size, stream=None):
+        if not isinstance(src, _Memory):
+            raise TypeError("src must be a MemoryPointer")
+        if stream is not None and not isinstance(stream, cuda._BaseStream):
+            raise TypeError(f"stream must be a Stream, not {stream!r}")
+        cuda.LOG.append(("copy_from_device_async", src.device_id, self.device_id,
+                         None if stream is None else stream.ptr))
+        if size:
+            ctypes.memmove(self.ptr, src.ptr, size)
+
+    def copy_from_host_async(self, ptr, size, stream=None):
+        if size:
+            ctypes.memmove(self.ptr, ptr, size)
+
+
+class ndarray:
+    """A "GPU" array: a NumPy array ``_a`` on simulated GPU ``_dev``; ``_base`` is the array
+    that owns the memory of a view (CuPy's ``base`` is that root, not the next array up)."""
+
+    __slots__ = ("_a", "_dev", "_base", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        if memptr is not None or strides is not None:
+            raise NotImplementedError("the simulator allocates its own memory")
+        a = _np.empty(shape, dtype, order=order)
+        self._a, self._dev, self._base = a, _current_id(), None
+        _register(a, self._dev)
+
+    # --- identity and metadata ---
+    shape = property(lambda s: s._a.shape)
+    dtype = property(lambda s: s._a.dtype)
+    ndim = property(lambda s: s._a.ndim)
+    size = property(lambda s: s._a.size)
+    strides = property(lambda s: s._a.strides)
+    itemsize = property(lambda s: s._a.itemsize)
+    nbytes = property(lambda s: s._a.nbytes)
+    flags = property(lambda s: s._a.flags)
+    base = property(lambda s: s._base)
+    data = property(lambda s: _Memory(s._a, s._dev))
+    device = property(lambda s: cuda.Device(s._dev))
+    T = property(lambda s: _view(s._a.T, s))
+    mT = property(lambda s: _view(s._a.mT, s))
+    real = property(lambda s: _view(s._a.real, s) if s._a.dtype.kind == "c" else s)
+    imag = property(lambda s: _view(s._a.imag, s) if s._a.dtype.kind == "c"
+                    else _fresh(_np.zeros_like(s._a), s._dev))
+
+    @real.setter  # type: ignore[no-redef]
+    def real(self, v):
+        self._a.real = _unwrap(v)
+
+    @imag.setter  # type: ignore[no-redef]
+    def imag(self, v):
+        self._a.imag = _unwrap(v)
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed. Please use "
+                        "`.get()` to construct a NumPy array explicitly.")
+
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        return _np.array(self._a, order=order)
+
+    def set(self, arr, stream=None):  # as CuPy 14.2's
+        if not isinstance(arr, _np.ndarray):
+            raise TypeError('Only numpy.ndarray can be set to cupy.ndarray')
+        if self.dtype != arr.dtype:
+            raise TypeError(f'{arr.dtype} array cannot be set to {self.dtype} array')
+        if self.shape != arr.shape:
+            raise ValueError(f'Shape mismatch. Old shape: {self.shape}, new shape: {arr.shape}')
+        if not (self._a.flags.c_contiguous or self._a.flags.f_contiguous):
+            raise RuntimeError('Cannot set to non-contiguous array')
+        if stream is not None and not isinstance(stream, cuda._BaseStream):
+            raise TypeError(f"stream must be a Stream, not {stream!r}")
+        self._a[...] = arr
+
+    def __repr__(self):
+        return repr(self._a).replace("array(", "fakecupy(")
+
+    def __len__(self):
+        return len(self._a)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __bool__(self):
+        return bool(self._a)
+
+    def __int__(self):
+        return int(self._a)
+
+    def __float__(self):
+        return float(self._a)
+
+    def __complex__(self):
+        return complex(self._a)
+
+    def __index__(self):
+        return operator.index(self._a)
+
+    def item(self):
+        return self._a.item()
+
+    def tolist(self):
+        return self._a.tolist()
+
+    def __getitem__(self, key):
+        with _np.errstate(all="ignore"):
+            r = self._a[_wrapped_indices(_unwrap_key(key), self._a.shape)]
+        return _result(r, self)
+
+    def __setitem__(self, key, value):
+        _check_device([self])
+        self._a[_wrapped_indices(_unwrap_key(key), self._a.shape)] = \
+            _unwrap(value, allow_numpy=True)
+
+    def take(self, indices, axis=None, out=None):
+        _check_device([self])
+        return _result(_take(self._a, indices, axis, out), None)
+
+    def __getattr__(self, name):  # methods: run on NumPy's array, results wrapped
+        if name.startswith("__"):
+            raise AttributeError(name)
+        fn = getattr(self._a, name)
+        if not callable(fn):
+            return _result(fn, self)
+
+        def method(*args, **kwargs):
+            if name not in ("copy", "view", "get", "reshape", "transpose", "swapaxes", "ravel"):
+                _check_device([self])
+            with _np.errstate(all="ignore"):
+                return _result(fn(*_unwrap(args), **_unwrap(kwargs)), self)
+        return method
+
+    def view(self, dtype=None):
+        return _view(self._a.view() if dtype is None else self._a.view(dtype), self)
+
+    def copy(self, order="C"):
+        with cuda.Device(self._dev):
+            return _fresh(self._a.copy(order=order), self._dev)
+
+    def astype(self, dtype, order="K", casting=None, subok=None, copy=True):
+        _check_device([self])
+        r = self._a.astype(dtype, order=order, copy=copy)
+        return self if r is self._a else _fresh(r, self._dev)
+
+    # --- protocols ---
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        arrays = [a for a in inputs if isinstance(a, ndarray)]
+        _check_device(arrays)
+        out = kwargs.get("out")
+        fn = getattr(ufunc, method)
+        if method == "__call__" and not kwargs and ufunc.__name__ in _DEPARTURES:
+            fn = _DEPARTURES[ufunc.__name__]
+        with _np.errstate(all="ignore"):
+            r = fn(*_unwrap(inputs), **_unwrap(kwargs))
+        if out is not None:
+            return out[0] if isinstance(out, tuple) and len(out) == 1 else out
+        return _result(r, None)
+
+    def __array_function__(self, func, types, args, kwargs):
+        name = func.__name__
+        mod = func.__module__ or ""
+        ns = globals()
+        if "linalg" in mod:
+            from . import linalg as ns_mod
+            ns = vars(ns_mod)
+        elif "fft" in mod:
+            from . import fft as ns_mod
+            ns = vars(ns_mod)
+        fn = ns.get(name) or _module_function(func)
+        return fn(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return (2, self._dev)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if stream is not None and (not isinstance(stream, int) or isinstance(stream, bool)):
+            raise TypeError(f"stream must be int or None, not {stream!r}")
+        if stream == 0:
+            raise ValueError("Stream 0 is not allowed (ambiguous)")
+        cuda.LOG.append(("__dlpack__", stream))
+        versioned = max_version is not None and max_version[0] >= 1
+        to_cpu = dl_device is not None and tuple(dl_device) == (1, 0)
+        if dl_device is not None and not to_cpu and tuple(dl_device) != (2, self._dev):
+            raise BufferError(f"cannot export to {dl_device}")
+        if copy is False and to_cpu:
+            raise BufferError("a copy to the CPU is needed")
+        a = self._a.copy() if (copy or to_cpu) else self._a
+        if versioned:
+            cap = a.__dlpack__(max_version=(1, 0), copy=False)
+        else:
+            if not a.flags.writeable:
+                a = a.copy()
+            cap = a.__dlpack__()
+        if not to_cpu:
+            _set_device(cap, versioned, 2, self._dev)
+        if (copy or to_cpu) and versioned:
+            _or_flags(cap, 2)  # DLPACK_FLAG_BITMASK_IS_COPIED
+        return cap
+
+    @property
+    def __cuda_array_interface__(self):
+        a = self._a
+        return {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr,
+                "data": (a.__array_interface__["data"][0], False), "version": 3,
+                "strides": None if a.flags.c_contiguous else a.strides,
+                "stream": cuda.get_current_stream(self._dev).ptr or 1}
+
+
+# --- where CuPy 14.2's kernels depart from NumPy, so that dltensor's fixes for them run here --
+
+
+def _floor_divide(a, b):  # float: floor(a / b) (cupy/_core/_routines_math.pyx)
+    q = _np.floor_divide(a, b)
+    if q.dtype.kind == "f":
+        q = _np.floor(_np.true_divide(a, b)).astype(q.dtype)
+    return q
+
+
+def _remainder(a, b):  # float: a - floor(a / b) * b
+    r = _np.remainder(a, b)
+    if r.dtype.kind == "f":
+        r = (a - _np.floor(_np.true_divide(a, b)) * b).astype(r.dtype)
+    return r
+
+
+def _power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (integral_power)
+    kind = _np.result_type(a, b).kind if not isinstance(b, int) else _np.asarray(a).dtype.kind
+    if kind not in "iu" or not _np.any(_np.asarray(b) < 0):
+        return _np.power(a, b)
+    r = _np.power(a, max(b, 0) if isinstance(b, int) else _np.maximum(b, 0))
+    negative = _np.asarray(b) < 0
+    odd = _np.asarray(b) % 2 == 1
+    special = _np.where(_np.asarray(a) == -1, _np.where(odd, -1, 1),
+                        _np.where(_np.asarray(a) == 1, 1, 0))
+    return _np.where(negative, special, r).astype(r.dtype)
+
+
+_DEPARTURES = {"floor_divide": _floor_divide, "remainder": _remainder, "power": _power,
+               "floordiv": _floor_divide, "mod": _remainder, "pow": _power}
+
+
+def _wrapped_indices(key, shape):
+    """CuPy wraps out-of-bounds integer-array indices (i % n) where NumPy raises IndexError."""
+    parts = key if isinstance(key, tuple) else (key,)
+    consumed = sum(1 if not isinstance(k, _np.ndarray) or k.dtype != bool else k.ndim
+                   for k in parts if k is not None and k is not Ellipsis)
+    out, axis = [], 0
+    for k in parts:
+        if k is Ellipsis:
+            axis += len(shape) - consumed
+        elif k is None:
+            pass
+        elif isinstance(k, _np.ndarray) and k.dtype == bool:
+            axis += k.ndim
+        else:
+            if isinstance(k, _np.ndarray) and k.dtype.kind in "iu" and axis < len(shape) \
+                    and shape[axis]:
+                k = k % shape[axis]
+            axis += 1
+        out.append(k)
+    return tuple(out) if isinstance(key, tuple) else out[0]
+
+
+def _take(a, indices, axis=None, out=None):
+    indices = _unwrap(indices, allow_numpy=True)
+    n = a.size if axis is None else a.shape[axis]
+    if n:
+        indices = _np.asarray(indices) % n
+    return _np.take(a, indices, axis=axis, out=out)
+
+
+def _binary(name, reflected=False, inplace=False):
+    base = name[1:] if inplace else name
+    op = _DEPARTURES.get(base, getattr(operator, base))
+
+    def f(self, other):
+        if isinstance(other, _np.ndarray):
+            raise TypeError(f"Unsupported type {type(other)}")
+        if not isinstance(other, (ndarray, int, float, complex, bool, _np.generic)):
+            return NotImplemented
+        arrays = [self] + ([other] if isinstance(other, ndarray) else [])
+        _check_device(arrays)
+        o = _unwrap(other)
+        if inplace:
+            with _np.errstate(all="ignore"):
+                r = op(self._a, o)
+                if _np.result_type(r) != self.dtype and not _np.can_cast(
+                        _np.result_type(r), self.dtype, "same_kind"):
+                    raise TypeError(f"Cannot cast {_np.result_type(r)} to {self.dtype}")
+                self._a[...] = r
+            return self
+        with _np.errstate(all="ignore"):
+            r = op(o, self._a) if reflected else op(self._a, o)
+        return _result(r, None)
+    return f
+
+
+for _n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_",
+           "xor", "lshift", "rshift"):
+    _d = _n.rstrip("_")
+    setattr(ndarray, f"__{_d}__", _binary(_n))
+    setattr(ndarray, f"__r{_d}__", _binary(_n, reflected=True))
+    setattr(ndarray, f"__i{_d}__", _binary(f"i{_n}", inplace=True))
+for _n in ("lt", "le", "eq", "ne", "gt", "ge"):
+    setattr(ndarray, f"__{_n}__", _binary(_n))
+for _n in ("neg", "pos", "abs", "invert"):
+    def _u(self, _op=getattr(operator, _n)):
+        _check_device([self])
+        return _result(_op(self._a), None)
+    setattr(ndarray, f"__{_n}__", _u)
+ndarray.__hash__ = None
+
+
+def _set_device(cap, versioned, dtype_, dev):
+    ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    name = b"dltensor_versioned" if versioned else b"dltensor"
+    p = ctypes.pythonapi.PyCapsule_GetPointer(cap, name)
+    device = p + (40 if versioned else 8)
+    ctypes.c_int32.from_address(device).value = dtype_
+    ctypes.c_int32.from_address(device + 4).value = dev
+
+
+def _or_flags(cap, bit):
+    p = ctypes.pythonapi.PyCapsule_GetPointer(cap, b"dltensor_versioned")
+    ctypes.c_uint64.from_address(p + 24).value |= bit
+
+
+# --- wrapping -------------------------------------------------------------------------------
+
+
+def _fresh(a, dev):
+    r = object.__new__(ndarray)
+    r._a, r._dev, r._base = a, dev, None
+    _register(a, dev)
+    return r
+
+
+def _view(a, parent):
+    r = object.__new__(ndarray)
+    r._a, r._dev, r._base = a, parent._dev, parent._base if parent._base is not None else parent
+    return r
+
+
+def _result(r, parent, dev=None):
+    if isinstance(r, tuple):
+        return type(r)(*(_result(x, parent, dev) for x in r)) if hasattr(r, "_fields") \
+            else tuple(_result(x, parent, dev) for x in r)
+    if isinstance(r, list):
+        return [_result(x, parent, dev) for x in r]
+    if isinstance(r, _np.generic) and not isinstance(r, (_np.void,)):
+        r = _np.asarray(r)
+    if isinstance(r, _np.ndarray):
+        if parent is not None and r.base is not None and _np.may_share_memory(r, parent._a):
+            return _view(r, parent)
+        return _fresh(r, parent._dev if parent is not None else
+                      (_current_id() if dev is None else dev))
+    return r
+
+
+def _unwrap(x, allow_numpy=False):
+    if isinstance(x, ndarray):
+        return x._a
+    if isinstance(x, _np.ndarray) and not allow_numpy:
+        raise TypeError(f"Unsupported type {type(x)}")
+    if isinstance(x, tuple):
+        return type(x)(*(_unwrap(v) for v in x)) if hasattr(x, "_fields") \
+            else tuple(_unwrap(v, allow_numpy) for v in x)
+    if isinstance(x, list):
+        return [_unwrap(v, allow_numpy) for v in x]
+    if isinstance(x, dict):
+        return {k: _unwrap(v, allow_numpy) for k, v in x.items()}
+    return x
+
+
+def _unwrap_key(key):
+    return _unwrap(key, allow_numpy=True)
+
+
+def _module_function(fn, name=None):
+    numpy_fn = fn
+    if (name or getattr(fn, "__name__", "")) in _DEPARTURES:
+        dep = _DEPARTURES[name or fn.__name__]
+        fn = lambda *a, **k: dep(*a) if not k else numpy_fn(*a, **k)  # noqa: E731
+    elif name == "take":
+        fn = _take
+
+    def f(*args, **kwargs):
+        found = []
+
+        def collect(x):
+            if isinstance(x, ndarray):
+                found.append(x)
+            elif isinstance(x, (tuple, list)):
+                for v in x:
+                    collect(v)
+        collect(args)
+        collect(list(kwargs.values()))
+        _check_device(found)
+        parent = found[0] if len(found) == 1 else None
+        import warnings
+        with _np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = fn(*_unwrap(args), **_unwrap(kwargs))
+        if parent is not None and isinstance(r, _np.ndarray) and r.base is not None \
+                and _np.may_share_memory(r, parent._a):
+            return _view(r, parent)
+        return _result(r, None)
+    import functools
+    try:
+        f = functools.wraps(numpy_fn)(f)
+    except Exception:
+        pass
+    f.__name__ = name or getattr(fn, "__name__", "f")
+    return f
+
+
+_PASS = (type, _np.dtype)
+
+
+def _namespace_attr(src, name):
+    value = getattr(src, name)
+    if isinstance(value, _PASS) or not callable(value) or name in ("finfo", "iinfo", "dtype",
+                                                                    "issubdtype", "isdtype",
+                                                                    "result_type",
+                                                                    "can_cast",
+                                                                    "promote_types"):
+        return value
+    return _module_function(value, name)
+
+
+# --- creation from host data -------------------------------------------------------------------
+
+
+def asarray(a, dtype=None, order=None, *, blocking=False):
+    if isinstance(a, ndarray):
+        if a._dev != _current_id():
+            return _fresh(_np.asarray(a._a, dtype=dtype, order=order).copy(), _current_id())
+        r = _np.asarray(a._a, dtype=dtype, order=order)
+        return a if r is a._a else _result(r, a)
+    if hasattr(a, "__cuda_array_interface__"):
+        return _from_cai(a)
+    return _fresh(_np.array(a, dtype=dtype, order=order, copy=True), _current_id())
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
+    if isinstance(obj, ndarray):
+        if copy is False:
+            return asarray(obj, dtype)
+        return _fresh(_np.array(obj._a, dtype=dtype, copy=True, order=order, ndmin=ndmin),
+                      _current_id())
+    if hasattr(obj, "__cuda_array_interface__"):
+        r = _from_cai(obj)
+        return r.copy() if copy else r
+    return _fresh(_np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin),
+                  _current_id())
+
+
+def ascontiguousarray(a, dtype=None):
+    r = _np.ascontiguousarray(_unwrap(a), dtype=dtype)
+    return a if isinstance(a, ndarray) and r is a._a else _result(r, a if isinstance(a, ndarray)
+                                                                   else None)
+
+
+def asnumpy(a, stream=None, order="C", out=None, blocking=True):
+    return a.get() if isinstance(a, ndarray) else _np.asarray(a)
+
+
+def get_array_module(*args):
+    import sys
+    return sys.modules[__name__] if any(isinstance(a, ndarray) for a in args) else _np
+
+
+def _from_cai(obj):
+    cai = obj.__cuda_array_interface__
+
+    class Holder:
+        __array_interface__ = {"shape": cai["shape"], "typestr": cai["typestr"],
+                               "data": cai["data"], "strides": cai.get("strides"),
+                               "version": 3}
+    a = _np.asarray(Holder()) if _np.prod(cai["shape"]) else _np.empty(cai["shape"],
+                                                                        cai["typestr"])
+    r = _fresh(a, _owner_of(cai["data"][0]) or _current_id())
+    r._base = r
+    return r
+
+
+_DL_KINDS = {0: "i", 1: "u", 2: "f", 5: "c", 6: "b"}
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+def from_dlpack(x, *, device=None, copy=None):
+    """CuPy 14's consumer: asks a CUDA producer with the current stream, reads the capsule
+    (validated independently of dltensor's own reader), keeps the capsule as the owner."""
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"{type(x).__name__} has no __dlpack__")
+    dev_type, dev_id = x.__dlpack_device__()
+    if dev_type == 2:
+        stream = cuda.get_current_stream(dev_id).ptr or 1
+    elif dev_type in (1, 3, 13):
+        stream = None
+    else:
+        raise BufferError(f"CuPy cannot import device type {dev_type}")
+    try:
+        cap = x.__dlpack__(stream=stream, max_version=(1, 0))
+    except TypeError:
+        cap = x.__dlpack__(stream=stream)
+    ctypes.pythonapi.PyCapsule_IsValid.restype = ctypes.c_int
+    ctypes.pythonapi.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    if ctypes.pythonapi.PyCapsule_IsValid(cap, b"dltensor_versioned"):
+        p = ctypes.pythonapi.PyCapsule_GetPointer(cap, b"dltensor_versioned")
+        major = ctypes.c_uint32.from_address(p).value
+        if major != 1:
+            raise BufferError(f"DLPack version {major} unsupported")
+        flags = ctypes.c_uint64.from_address(p + 24).value
+        t = _DLTensor.from_address(p + 32)
+    elif ctypes.pythonapi.PyCapsule_IsValid(cap, b"dltensor"):
+        p = ctypes.pythonapi.PyCapsule_GetPointer(cap, b"dltensor")
+        flags = 0
+        t = _DLTensor.from_address(p)
+    else:
+        raise TypeError("not a DLPack capsule (or one already consumed)")
+    if (t.device.device_type, t.device.device_id) != (dev_type, dev_id):
+        raise BufferError(f"capsule device {(t.device.device_type, t.device.device_id)} is not "
+                          f"__dlpack_device__ {(dev_type, dev_id)}")
+    kind = _DL_KINDS.get(t.dtype.code)
+    if kind is None or t.dtype.lanes != 1:
+        raise BufferError(f"CuPy does not support dtype {(t.dtype.code, t.dtype.bits)}")
+    dtype = _np.dtype(f"{kind}{t.dtype.bits // 8}")
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    strides = None if not t.strides else tuple(t.strides[i] * dtype.itemsize
+                                               for i in range(t.ndim))
+    if t.ndim and not t.shape:
+        raise BufferError("NULL shape")
+    size = int(_np.prod(shape)) if shape else 1
+    if size and not t.data:
+        raise BufferError("NULL data with elements")
+    if size == 0:
+        a = _np.empty(shape, dtype)
+    else:
+        class Holder:
+            __array_interface__ = {"shape": shape, "typestr": dtype.str,
+                                   "data": ((t.data or 0) + t.byte_offset, False),
+                                   "strides": strides, "version": 3}
+            capsule = cap
+        a = _np.asarray(Holder())
+    r = object.__new__(ndarray)
+    r._a, r._dev, r._base = a, dev_id if dev_type == 2 else _current_id(), None
+    if dev_type != 2:
+        r = _fresh(a.copy(), _current_id())
+    del flags
+    return r
+
+
+fromDlpack = from_dlpack
+
+# Everything else: NumPy's function over the unwrapped arrays, its results wrapped.
+import numpy as __np  # noqa: E402
+
+bool_ = _np.bool_
+__all__ = [n for n in dir(__np) if not n.startswith("_") and n not in
+           ("testing", "linalg", "fft", "random", "ma", "lib", "ctypeslib", "char", "rec",
+            "polynomial", "emath", "core", "typing", "f2py", "strings", "exceptions",
+            "version", "matlib", "dtypes", "ndarray", "asarray", "array", "from_dlpack",
+            "ascontiguousarray", "show_config", "show_runtime", "info", "test")]
+__all__ += ["ndarray", "asarray", "array", "from_dlpack", "ascontiguousarray"]
+
+
+def __getattr__(name):
+    if name.startswith("__") or not hasattr(_np, name) or name in ("linalg", "fft", "random",
+                                                                   "testing", "lib"):
+        raise AttributeError(f"module 'cupy' has no attribute {name!r}")
+    value = _cache.get(name)
+    if value is None:  # (not in globals(): names like bool would shadow the builtins here)
+        value = _cache[name] = _namespace_attr(_np, name)
+    return value
+
+
+_cache = {}
+
+
+from . import fft, linalg, random  # noqa: E402,F401

@@ -1,0 +1,1 @@
+bfloat16 = None  # CuPy without ml_dtypes

@@ -1,0 +1,170 @@
+"""Fake cupy.cuda: devices, streams and events as CuPy 14 shapes them, with no GPU behind."""
+import itertools
+import os
+import threading
+
+from . import runtime  # noqa: F401
+
+_tls = threading.local()
+_ids = itertools.count(0x7f0000001000, 0x100)
+LOG = []  # (what, args) of every ordering call, for tests of stream handling
+
+
+def _stack():
+    s = getattr(_tls, "devices", None)
+    if s is None:
+        s = _tls.devices = []
+    return s
+
+
+def _current_id():
+    s = _stack()
+    return s[-1] if s else getattr(_tls, "device", 0)
+
+
+def is_available():
+    return True
+
+
+class Device:
+    def __init__(self, device=None):
+        if device is None:
+            device = _current_id()
+        elif isinstance(device, Device):
+            device = device.id
+        if not isinstance(device, int) or isinstance(device, bool):
+            raise TypeError(f"device must be an int, not {device!r}")
+        if not 0 <= device < runtime.getDeviceCount():
+            raise runtime.CUDARuntimeError("cudaErrorInvalidDevice: invalid device ordinal")
+        self.id = device
+
+    def __enter__(self):
+        _stack().append(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        _stack().pop()
+
+    def use(self):
+        _tls.device = self.id
+
+    def synchronize(self):
+        LOG.append(("device.synchronize", self.id))
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
+class _BaseStream:
+    def __enter__(self):
+        key = self.device_id
+        st = getattr(_tls, "streams", None)
+        if st is None:
+            st = _tls.streams = {}
+        st.setdefault(key, []).append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _tls.streams[self.device_id].pop()
+
+    def use(self):
+        key = self.device_id
+        st = getattr(_tls, "streams", None)
+        if st is None:
+            st = _tls.streams = {}
+        st[key] = [self]
+        return self
+
+    def wait_event(self, event):
+        if not isinstance(event, Event):
+            raise TypeError(f"event must be an Event, not {event!r}")
+        if event.stream is None:
+            raise AssertionError("waiting on an event never recorded")
+        LOG.append(("wait_event", self.ptr, event.stream))
+
+    def record(self, event=None):
+        event = event or Event()
+        event.record(self)
+        return event
+
+    def synchronize(self):
+        LOG.append(("stream.synchronize", self.ptr))
+
+    def __cuda_stream__(self):
+        return (0, self.ptr)
+
+    def __eq__(self, other):
+        return isinstance(other, _BaseStream) and other.ptr == self.ptr
+
+    def __hash__(self):
+        return hash(self.ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.ptr:#x} (device {self.device_id})>"
+
+
+class Stream(_BaseStream):
+    null = None
+
+    def __init__(self, null=False, non_blocking=False, ptds=False):
+        self.device_id = _current_id()
+        self.ptr = 0 if null else 2 if ptds else next(_ids)
+
+    @staticmethod
+    def from_external(obj):
+        if not hasattr(obj, "__cuda_stream__"):
+            raise TypeError(f"{obj!r} has no __cuda_stream__")
+        version, ptr = obj.__cuda_stream__()
+        if version != 0 or not isinstance(ptr, int):
+            raise ValueError(f"bad __cuda_stream__ {version, ptr}")
+        return ExternalStream(ptr, _current_id())
+
+
+class ExternalStream(_BaseStream):
+    def __init__(self, ptr, device_id=-1):
+        if not isinstance(ptr, int):
+            raise TypeError("ptr must be an int")
+        self.ptr = ptr
+        self.device_id = _current_id() if device_id == -1 else device_id
+
+
+Stream.null = Stream(null=True)
+
+
+def get_current_stream(device_id=None):
+    if device_id is None:
+        device_id = _current_id()
+    st = getattr(_tls, "streams", {}).get(device_id)
+    if st:
+        return st[-1]
+    if os.environ.get("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM") == "1":
+        s = Stream(ptds=True)
+        s.device_id = device_id
+        return s
+    s = Stream(null=True)
+    s.device_id = device_id
+    return s
+
+
+class Event:
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        self.ptr = next(_ids)
+        self.stream = None
+
+    def record(self, stream=None):
+        if stream is None:
+            stream = get_current_stream()
+        if not isinstance(stream, _BaseStream):
+            raise TypeError(f"stream must be a Stream, not {stream!r}")
+        self.stream = stream.ptr
+        LOG.append(("record", self.ptr, stream.ptr))
+        runtime._events[self.ptr] = self
+
+    def synchronize(self):
+        LOG.append(("event.synchronize", self.ptr))

@@ -1,0 +1,1 @@
+from . import Device  # noqa: F401

@@ -1,0 +1,1 @@
+from . import Stream, ExternalStream, get_current_stream  # noqa: F401

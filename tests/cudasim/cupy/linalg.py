@@ -1,0 +1,29 @@
+"""cupy.linalg: NumPy's functions over the simulator's arrays; eig/eigvals complex for real
+input, as CuPy 14's (cusolver's geev), where NumPy's are real when the eigenvalues are."""
+import numpy as _np
+
+from . import _namespace_attr
+
+__all__ = [n for n in dir(_np.linalg) if not n.startswith("_")]
+
+
+def _complex(a):
+    kind = "F" if a.dtype in (_np.float16, _np.float32, _np.complex64) else "D"
+    return a.astype(kind)
+
+
+def eig(a):
+    w, v = _namespace_attr(_np.linalg, "eig")(a)
+    return _complex(w), _complex(v)
+
+
+def eigvals(a):
+    return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
+
+
+def __getattr__(name):
+    if name.startswith("__") or not hasattr(_np.linalg, name):
+        raise AttributeError(name)
+    value = _namespace_attr(_np.linalg, name)
+    globals()[name] = value
+    return value

@@ -24,6 +24,7 @@ has a chance on the real thing:
   depart from NumPy's and dltensor corrects them on CUDA: out-of-bounds integer-array indices
   (and ``take``'s) wrap around, float ``floor_divide``/``remainder`` are ``floor(a / b)`` and
   ``a - floor(a / b) * b``, integers to negative powers give 0 (1 and -1 for bases 1 and -1),
+  1-D float arrays sort by their bits (NaNs with the sign bit first, -0.0 before 0.0),
   ``linalg.eig``/``eigvals`` are complex for real input.
 
 Use: ``PYTHONPATH=tests/cudasim python -m pytest -m gpu tests`` (tests/test_cudasim.py does).
@@ -183,6 +184,14 @@ class ndarray:
         self._a[_wrapped_indices(_unwrap_key(key), self._a.shape)] = \
             _unwrap(value, allow_numpy=True)
 
+    def sort(self, axis=-1, kind=None):
+        _check_device([self])
+        self._a[...] = _radix_order(_np.sort, "sort")(self._a, axis=axis, kind=kind)
+
+    def argsort(self, axis=-1, kind=None):
+        _check_device([self])
+        return _result(_radix_order(_np.argsort, "argsort")(self._a, axis=axis, kind=kind), None)
+
     def take(self, indices, axis=None, out=None):
         _check_device([self])
         return _result(_take(self._a, indices, axis, out), None)
@@ -332,6 +341,20 @@ def _wrapped_indices(key, shape):
     return tuple(out) if isinstance(key, tuple) else out[0]
 
 
+def _radix_order(fn, name):
+    """sort/argsort of a 1-D float array by its bits, as CuPy's radix sort (thrust over CUB):
+    NaNs with the sign bit first, -0.0 before 0.0 whatever their order; otherwise NumPy's."""
+    def sort(a, axis=-1, kind=None, **kwargs):
+        a = _np.asarray(a)
+        if a.ndim != 1 or a.dtype.kind != "f" or axis not in (0, -1):
+            return fn(a, axis=axis, kind=kind, **kwargs)
+        nan, sign = _np.isnan(a), _np.signbit(a)
+        group = _np.where(nan, _np.where(sign, 0, 2), 1)
+        order = _np.lexsort((~sign, _np.where(nan, 0, a), group))
+        return a[order] if name == "sort" else order
+    return sort
+
+
 def _take(a, indices, axis=None, out=None):
     indices = _unwrap(indices, allow_numpy=True)
     n = a.size if axis is None else a.shape[axis]
@@ -455,6 +478,8 @@ def _module_function(fn, name=None):
         fn = lambda *a, **k: dep(*a) if not k else numpy_fn(*a, **k)  # noqa: E731
     elif name == "take":
         fn = _take
+    elif name in ("sort", "argsort"):
+        fn = _radix_order(numpy_fn, name)
 
     def f(*args, **kwargs):
         found = []

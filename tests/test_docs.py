@@ -88,7 +88,14 @@ def _missing(needs: tuple[str, ...], gpu: bool) -> list[str]:
                 missing.append("a CUDA GPU with CuPy (test_page_code_runs_on_a_gpu runs it)")
         elif importlib.util.find_spec(need) is None:
             missing.append(need)
+        elif "gpu" in needs and _simulated():  # (numba's CUDA memory would be real)
+            missing.append(f"{need} on a real GPU (CuPy is the CUDA simulator here)")
     return missing
+
+
+def _simulated() -> bool:
+    cupy = sys.modules.get("cupy")
+    return getattr(cupy, "SIMULATOR", False)
 
 
 PAGES_WITH_CODE = [p for p in PAGES if code_blocks(p)]

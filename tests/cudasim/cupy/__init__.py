@@ -38,6 +38,7 @@ from . import cuda
 from .cuda import _current_id
 
 __version__ = "14.2.0"
+SIMULATOR = True  # (tests that need real CUDA memory -- PyTorch's, JAX's, numba's -- skip)
 
 _ranges = []
 

@@ -100,7 +100,17 @@ class ndarray:
         _register(a, self._dev)
 
     # --- identity and metadata ---
-    shape = property(lambda s: s._a.shape)
+    @property
+    def shape(self):
+        return self._a.shape
+
+    @shape.setter
+    def shape(self, shape):  # as CuPy's: in place where a view has that shape
+        try:
+            self._a = self._a.reshape(shape, copy=False)
+        except ValueError:
+            raise AttributeError("incompatible shape") from None
+
     dtype = property(lambda s: s._a.dtype)
     ndim = property(lambda s: s._a.ndim)
     size = property(lambda s: s._a.size)

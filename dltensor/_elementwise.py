@@ -206,7 +206,13 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
         # by value: make the scalar the 0-d array the spec describes.
         # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign;
         # and ml_dtypes converts no int past int64, so ints go as floats)
-        scalar = _xp(a).full((), scalar_into(scalar, rt), dtype=rt)
+        if type(scalar) is int and da.kind in "iu" and name in _COMPARISONS and \
+                not np.iinfo(da).min <= scalar <= np.iinfo(da).max:
+            # Past every value of the dtype: each element compares with it as with the
+            # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
+            scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
+        else:
+            scalar = _xp(a).full((), scalar_into(scalar, rt), dtype=rt)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
@@ -731,6 +737,7 @@ ARITHMETIC_OPERATORS = {
 # Python reflects comparisons itself (1 < x calls x.__gt__(1)).
 COMPARISON_OPERATORS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
                         "gt": "greater", "ge": "greater_equal"}
+_COMPARISONS = {*COMPARISON_OPERATORS.values(), *(f"__{op}__" for op in COMPARISON_OPERATORS)}
 UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
                    "invert": "bitwise_invert"}
 

@@ -140,21 +140,33 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         try:
             if type(value) is ndarray:
                 _check_fits(a, key, v)
+            _check_key_bounds(key, self)
             a[key] = v
         except (IndexError, OverflowError):
             if tk is not int or -a.shape[0] <= key < a.shape[0]:
                 raise  # (the value's overflow, 2**1100 into float32, stays an OverflowError)
             raise _out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63 mislead)
     else:
-        if tk is int and not -a.shape[0] <= key < a.shape[0]:
-            raise _out_of_bounds(key, a.shape[0])
         with on(self._device):
             v = _value_for(self, a, value)
             if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
                 v = namespace_for(self._device).full((), v, dtype=a.dtype)
             if type(value) is ndarray:
                 _check_fits(a, key, v)
+            if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
+                raise _out_of_bounds(key, a.shape[0])
+            _check_key_bounds(key, self)
             a[key] = v
+
+
+def _check_key_bounds(key: Any, x: ndarray) -> None:
+    """_check_bounds for each integer index array of a backend key from _backend_key (they
+    come with integers only, one index per axis: an array's place is its axis)."""
+    if type(key) is tuple:
+        for axis, k in enumerate(key):
+            if type(k) is not int and type(k) is not slice and k is not Ellipsis and \
+                    k.dtype != bool and k.ndim:
+                _check_bounds(k, x, axis)
 
 
 def _check_fits(a: Any, key: Any, v: Any) -> None:
@@ -390,7 +402,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         elif a.ndim == 0:
             out[i] = _in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
-            _check_bounds(a, x, axis)
+            if not setting:  # (__setitem__ checks them after the value, as NumPy does)
+                _check_bounds(a, x, axis)
             out[i] = a
     if not (ellipsis or mask or int_array):
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask

@@ -123,6 +123,16 @@ CASES: list[Case] = [
     Case("scalars-are-weak", lambda d: (a(d, [1, 2], dt.uint8) + 255, a(d, [1.5], dt.float32) * 3,
                                         a(d, [1], dt.float32) + 1j, 2 ** a(d, [0.5], dt.float32))),
     Case("scalar-out-of-range", lambda d: a(d, [1], dt.uint8) + 256, OverflowError),
+    # (compared, an int past the dtype's range is past every element: NumPy's answers)
+    Case("comparison-with-an-int-past-the-dtype", lambda d: (
+        a(d, [-128, 0, 127], dt.int8) < 1000, a(d, [-128, 0, 127], dt.int8) >= -1000,
+        dt.equal(a(d, [0, 2**64 - 1], dt.uint64), 2**64), 1000 <= a(d, [1, 2], dt.int16),
+        dt.not_equal(a(d, [5], dt.uint8), -1))),
+    # (a bad value is reported before a bad index, as NumPy checks them)
+    Case("setitem-value-checked-before-the-index", lambda d: _setitem(a(d, [True, False]), 5, 1.5),
+         TypeError),
+    Case("setitem-value-checked-before-index-arrays", lambda d: _setitem(
+        a(d, [True, False]), a(d, [0, 7]), a(d, [1.5, 2.5])), TypeError),
     Case("clip-int", lambda d: dt.clip(a(d, [-5, 0, 300], dt.int16), min=-2, max=7)),
     Case("clip-nan-bound", lambda d: dt.clip(a(d, [1.0, 2.0]), max=a(d, float("nan")))),
     Case("where-scalars", lambda d: (dt.where(a(d, [True, False]), 1.5, a(d, [0.0, -0.0])),

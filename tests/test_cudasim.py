@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,9 +49,11 @@ def test_the_gpu_tests_pass_on_the_simulator():
     # cuda:0 is current), chains, moves and refusals; the docs' GPU examples; pickling. Those
     # needing PyTorch or JAX with CUDA, or numba, skip; the stream-ordering checks that read
     # the simulator's log run instead.
-    r = _pytest("-m", "gpu", "-rs", "tests/test_gpu.py", "tests/test_docs.py",
-                "tests/test_pickle.py", "tests/test_cudasim_streams.py")
-    assert _passed(r) >= 180, r.stdout[-3000:]
+    # (the docs' pages also run PyTorch and JAX, which test_packaging's bare venvs lack)
+    docs = ["tests/test_docs.py"] if all(find_spec(m) for m in ("torch", "jax")) else []
+    r = _pytest("-m", "gpu", "-rs", "tests/test_gpu.py", "tests/test_pickle.py",
+                "tests/test_cudasim_streams.py", *docs)
+    assert _passed(r) >= 175, r.stdout[-3000:]
 
 
 def test_the_held_device_tests_pass_where_cupy_is_installed():

@@ -170,3 +170,7 @@ def _shift(name: str, x: ndarray, axes: int | Sequence[int] | None) -> ndarray:
     if axes is not None and not isinstance(axes, Sequence):
         axes = (strict_int(axes, f"{name}'s axes"),)  # one axis (a NumPy int too)
     return _transform(name, x, FLOATING, axes=axes)
+
+
+def __dir__() -> list[str]:  # the extension's names, not the helpers imported to build it
+    return sorted(__all__)

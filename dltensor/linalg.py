@@ -248,3 +248,7 @@ def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         raise TypeError(f"vector_norm's ord must be an int or a float, not {ord!r}")
     result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
     return result
+
+
+def __dir__() -> list[str]:  # the extension's names, not the helpers imported to build it
+    return sorted(__all__)

@@ -522,6 +522,17 @@ def _module_function(fn, name=None):
     return f
 
 
+def _module_getattr(src, cache):
+    """A submodule's ``__getattr__``: ``src``'s functions (NumPy's ``linalg``, ``fft``) over the
+    simulator's arrays, found once into ``cache``."""
+    def __getattr__(name):
+        if name.startswith("__") or not hasattr(src, name):
+            raise AttributeError(name)
+        value = cache[name] = _namespace_attr(src, name)
+        return value
+    return __getattr__
+
+
 _PASS = (type, _np.dtype)
 
 

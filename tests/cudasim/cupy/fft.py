@@ -1,13 +1,9 @@
+"""cupy.fft: NumPy's functions over the simulator's arrays."""
 import numpy as _np
 
-from . import _namespace_attr
+from . import _module_getattr
 
 __all__ = [n for n in dir(_np.fft) if not n.startswith("_")]
 
 
-def __getattr__(name):
-    if name.startswith("__") or not hasattr(_np.fft, name):
-        raise AttributeError(name)
-    value = _namespace_attr(_np.fft, name)
-    globals()[name] = value
-    return value
+__getattr__ = _module_getattr(_np.fft, globals())

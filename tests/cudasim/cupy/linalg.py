@@ -2,7 +2,7 @@
 input, as CuPy 14's (cusolver's geev), where NumPy's are real when the eigenvalues are."""
 import numpy as _np
 
-from . import _namespace_attr
+from . import _module_getattr, _namespace_attr
 
 __all__ = [n for n in dir(_np.linalg) if not n.startswith("_")]
 
@@ -21,9 +21,4 @@ def eigvals(a):
     return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
 
 
-def __getattr__(name):
-    if name.startswith("__") or not hasattr(_np.linalg, name):
-        raise AttributeError(name)
-    value = _namespace_attr(_np.linalg, name)
-    globals()[name] = value
-    return value
+__getattr__ = _module_getattr(_np.linalg, globals())

@@ -61,24 +61,23 @@ class Device:
         return f"<CUDA Device {self.id}>"
 
 
+def _streams(device_id):
+    """This thread's stack of current streams on a GPU (its top is the current one)."""
+    if not hasattr(_tls, "streams"):
+        _tls.streams = {}
+    return _tls.streams.setdefault(device_id, [])
+
+
 class _BaseStream:
     def __enter__(self):
-        key = self.device_id
-        st = getattr(_tls, "streams", None)
-        if st is None:
-            st = _tls.streams = {}
-        st.setdefault(key, []).append(self)
+        _streams(self.device_id).append(self)
         return self
 
     def __exit__(self, *exc):
-        _tls.streams[self.device_id].pop()
+        _streams(self.device_id).pop()
 
     def use(self):
-        key = self.device_id
-        st = getattr(_tls, "streams", None)
-        if st is None:
-            st = _tls.streams = {}
-        st[key] = [self]
+        _streams(self.device_id)[:] = [self]
         return self
 
     def wait_event(self, event):
@@ -140,7 +139,7 @@ Stream.null = Stream(null=True)
 def get_current_stream(device_id=None):
     if device_id is None:
         device_id = _current_id()
-    st = getattr(_tls, "streams", {}).get(device_id)
+    st = _streams(device_id)
     if st:
         return st[-1]
     if os.environ.get("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM") == "1":

@@ -46,7 +46,8 @@ def missing_reason(device_id: int) -> str:
     if device_id < _count[0]:
         return ""
     n = _count[0]
-    return f"CuPy sees {n} GPU{'s' if n > 1 else ''} here ({'cuda:0' if n == 1 else f'cuda:0 to cuda:{n - 1}'})"
+    seen = "1 GPU here (cuda:0)" if n == 1 else f"{n} GPUs here (cuda:0 to cuda:{n - 1})"
+    return f"CuPy sees {seen}"
 
 
 def max_ndim() -> int:

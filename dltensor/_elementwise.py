@@ -712,6 +712,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         else:  # CuPy's clip ignores a NaN bound; maximum and minimum propagate it (the spec)
             r = a if lo is None else xp.maximum(a, lo)
             r = r if hi is None else xp.minimum(r, hi)
+            r = xp.where(r == a, a, r)  # x where it is in range: -0.0 clipped at 0.0 stays
+            # -0.0, as NumPy's clip keeps it (maximum gives its second operand for equals)
         if r.dtype != dt:
             r = r.astype(dt)
     result: ndarray = wrap_result(r, x._device)

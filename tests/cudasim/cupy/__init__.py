@@ -25,7 +25,9 @@ has a chance on the real thing:
   (and ``take``'s) wrap around, float ``floor_divide``/``remainder`` are ``floor(a / b)`` and
   ``a - floor(a / b) * b``, integers to negative powers give 0 (1 and -1 for bases 1 and -1),
   1-D float arrays sort by their bits (NaNs with the sign bit first, -0.0 before 0.0),
-  ``linalg.eig``/``eigvals`` are complex for real input.
+  ``linalg.eig``/``eigvals`` are complex for real input, a zero ``fill`` (so a scalar
+  written through a basic key, or a 0-d array made from host data) is a memset that makes -0.0
+  +0.0, and a NumPy array written through a basic key is refused (ValueError).
 
 Use: ``PYTHONPATH=tests/cudasim python -m pytest -m gpu tests`` (tests/test_cudasim.py does).
 """
@@ -192,8 +194,27 @@ class ndarray:
 
     def __setitem__(self, key, value):
         _check_device([self])
-        self._a[_wrapped_indices(_unwrap_key(key), self._a.shape)] = \
-            _unwrap(value, allow_numpy=True)
+        key = _unwrap_key(key)
+        parts = key if isinstance(key, tuple) else (key,)
+        if not isinstance(value, ndarray) and not any(isinstance(k, _np.ndarray) for k in parts):
+            if not any(k is Ellipsis for k in parts):
+                parts = (*parts, Ellipsis)  # (a view also where every axis has an int)
+            _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
+            return
+        self._a[_wrapped_indices(key, self._a.shape)] = _unwrap(value, allow_numpy=True)
+
+    def fill(self, value):  # as CuPy 14.2's: a zero is a memset (-0.0 becomes +0.0)
+        _check_device([self])
+        if isinstance(value, ndarray):
+            if value.shape != ():
+                raise ValueError("non-scalar cupy.ndarray cannot be used for fill")
+            value = value._a.astype(self.dtype)[()]
+        else:
+            value = _np.asarray(value, dtype=self.dtype)
+            if value.shape != ():
+                raise ValueError("non-scalar numpy.ndarray cannot be used for fill")
+            value = value[()]
+        self._a[...] = 0 if value == 0 and self._a.flags.c_contiguous else value
 
     def sort(self, axis=-1, kind=None):
         _check_device([self])
@@ -558,7 +579,15 @@ def asarray(a, dtype=None, order=None, *, blocking=False):
         return a if r is a._a else _result(r, a)
     if hasattr(a, "__cuda_array_interface__"):
         return _from_cai(a)
-    return _fresh(_np.array(a, dtype=dtype, order=order, copy=True), _current_id())
+    return _from_host(_np.array(a, dtype=dtype, order=order, copy=True))
+
+
+def _from_host(a):
+    """Host data made a device array as CuPy's core.array makes it: a 0-d one by fill()."""
+    r = _fresh(a, _current_id())
+    if a.ndim == 0:
+        r.fill(a[()])
+    return r
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
@@ -570,8 +599,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocki
     if hasattr(obj, "__cuda_array_interface__"):
         r = _from_cai(obj)
         return r.copy() if copy else r
-    return _fresh(_np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin),
-                  _current_id())
+    return _from_host(_np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin))
 
 
 def ascontiguousarray(a, dtype=None):

@@ -261,6 +261,25 @@ def strict_int(v: Any, what: str) -> int:
     raise TypeError(f"{what} must be an int, not {v!r}")
 
 
+def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,
+         none: bool = False) -> Any:
+    """An int (``one``) or tuple of ints (``many``) parameter, or None (``none``), checked:
+    NumPy would truncate 1.9 to 1, parse "3", read a bool as 0 or 1, or None as every axis
+    (TypeError for each, as the spec types these parameters)."""
+    if value is None and none:
+        return None
+    try:
+        if many and isinstance(value, tuple):
+            return tuple(strict_int(v, what) for v in value)
+        if one and value is not None:
+            return strict_int(value, what)
+    except TypeError:
+        pass
+    kinds = " or ".join(k for k, ok in (("an int", one), ("a tuple of ints", many),
+                                         ("None", none)) if ok)
+    raise TypeError(f"{name} needs {what} to be {kinds}, not {value!r}")
+
+
 def refuse_axes_of_0d(name: str, axis: Any) -> None:
     """A 0-d array has no axes: the spec's valid axes are [-N, N), none for N = 0, and "an
     invalid axis must raise". NumPy's reductions read axis 0 and -1 of a 0-d array as the

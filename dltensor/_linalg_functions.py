@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._array import held, inherit_read_only, ndarray, wrap
-from ._dispatch import check_device, namespace_for, wrap_result
+from ._dispatch import check_device, namespace_for, strict_int, wrap_result
 from ._devices import Device
 from ._dtypes import PROMOTION, no_promotion
 from ._held import held_view
@@ -74,14 +74,20 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
               axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> ndarray:
     """The tensor contraction of ``x1`` and ``x2`` over ``axes``."""
     dev = require_pair("tensordot", x1, x2)
-    if isinstance(axes, int):
+    if not isinstance(axes, (tuple, list)):
+        axes = strict_int(axes, "tensordot's axes (else a pair of axis sequences)")
         if axes < 0:
             raise ValueError(f"tensordot's axes must be nonnegative, not {axes}")
-    elif not (isinstance(axes, (tuple, list)) and len(axes) == 2):
-        raise TypeError("tensordot's axes must be an int or a pair of axis sequences")
+    elif len(axes) != 2 or not all(isinstance(s, Sequence) for s in axes):
+        raise TypeError(f"tensordot's axes must be an int or a pair of axis sequences, not "
+                        f"{axes!r}")
     else:
         # NumPy counts each contracted axis by its own shape; the spec forbids broadcasting it.
-        a1, a2 = axes
+        a1, a2 = ([strict_int(i, "tensordot's axes") for i in s] for s in axes)
+        axes = (a1, a2)
+        if len(a1) != len(a2):
+            raise ValueError(f"tensordot's axes must name as many axes of x1 as of x2, not "
+                             f"{len(a1)} and {len(a2)}")
         for i, j in zip(a1, a2):
             if x1.shape[i] != x2.shape[j]:
                 raise ValueError(f"tensordot: axis {i} of x1 (size {x1.shape[i]}) and axis {j} "
@@ -95,6 +101,7 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
 def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     """The dot product ``sum(conj(x1) * x2)`` of the vectors along ``axis`` (negative)."""
     dev = require_pair("vecdot", x1, x2)
+    axis = strict_int(axis, "vecdot's axis")
     # The spec counts axis from the end only (2023.12): a positive one is ambiguous once the
     # arrays broadcast to more dimensions.
     if not -min(x1.ndim, x2.ndim) <= axis <= -1:

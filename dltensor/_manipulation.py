@@ -16,7 +16,7 @@ from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray,
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
-from ._dispatch import on, strict_int
+from ._dispatch import ints, on, strict_int
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
@@ -231,25 +231,6 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
 
 
 _tile = delegate_first("tile")
-
-
-def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,
-         none: bool = False) -> Any:
-    """An int (``one``) or tuple of ints (``many``) parameter, or None (``none``), checked:
-    NumPy would truncate 1.9 to 1, parse "3", read a bool as 0 or 1, or None as every axis
-    (TypeError for each, as the spec types these parameters)."""
-    if value is None and none:
-        return None
-    try:
-        if many and isinstance(value, tuple):
-            return tuple(strict_int(v, what) for v in value)
-        if one and value is not None:
-            return strict_int(value, what)
-    except TypeError:
-        pass
-    kinds = " or ".join(k for k, ok in (("an int", one), ("a tuple of ints", many),
-                                         ("None", none)) if ok)
-    raise TypeError(f"{name} needs {what} to be {kinds}, not {value!r}")
 
 
 def _dimension(d: Any) -> int | None:

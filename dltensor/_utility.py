@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import AxisError, delegate, expect_array, native, refuse_axes_of_0d
-from ._manipulation import concat, ints, result_dtype
+from ._dispatch import AxisError, delegate, expect_array, ints, native, refuse_axes_of_0d
+from ._manipulation import concat, result_dtype
 
 __all__ = ["all", "any", "diff"]
 

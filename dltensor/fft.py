@@ -8,6 +8,8 @@ hand-written: array-api-compat takes only the string ``"cpu"`` as a device and a
 
 from __future__ import annotations
 
+import numbers
+
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -33,6 +35,15 @@ _backend = {name: delegate(name, "fft") for name in __all__}
 
 def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> ndarray:
     require(name, x, kinds)
+    for key, what in (("n", "a length"), ("axis", "an axis")):  # (NumPy reads True as 1)
+        if kwargs.get(key) is not None:
+            kwargs[key] = strict_int(kwargs[key], f"{name}'s {key} ({what})")
+    for key in ("s", "axes"):
+        if kwargs.get(key) is not None:
+            if not isinstance(kwargs[key], Sequence):
+                raise TypeError(f"{name}'s {key} must be a sequence of ints, not "
+                                f"{kwargs[key]!r}")
+            kwargs[key] = tuple(strict_int(v, f"{name}'s {key}") for v in kwargs[key])
     s, axes = kwargs.get("s"), kwargs.get("axes")
     if s is not None and axes is None:
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
@@ -52,7 +63,6 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         # of them).
         s = list(s)
         for i, (n, axis) in enumerate(zip(s, axes)):
-            axis = strict_int(axis, "an axis")
             if n == -1 and -x.ndim <= axis < x.ndim:  # (else NumPy says the axis is invalid)
                 last = name == "irfftn" and i == len(s) - 1
                 s[i] = 2 * (x.shape[axis] - 1) if last else x.shape[axis]
@@ -142,6 +152,8 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     n = strict_int(n, "n")
     if n < 0:
         raise ValueError(f"n must be a window length, 0 or more, not {n}")
+    if isinstance(d, (bool, np.bool_)) or not isinstance(d, numbers.Real):  # (NumPy took
+        raise TypeError(f"d must be a real number (the sample spacing), not {d!r}")  # 1j)
     dev = get_default_device() if device is None else as_device(device)
     if dev != CPU:  # (new memory there: NoBackendError where no backend makes it, as zeros())
         backend_for(dev)

@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import delegate, strict_int
+from ._dispatch import delegate, ints, strict_int
 from ._interop import copied
 from ._dtypes import DType, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
@@ -77,6 +77,7 @@ def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
 def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     """The cross product of the 3-element vectors along ``axis`` (negative)."""
     require_pair("cross", x1, x2)
+    axis = strict_int(axis, "cross's axis")
     n = min(x1.ndim, x2.ndim)
     if not -n <= axis <= -1:
         raise ValueError(f"cross's axis must be in [-{n}, -1], not {axis}")
@@ -100,6 +101,7 @@ def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
         raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
+    offset = strict_int(offset, "diagonal's offset")
     result: ndarray = _backend["diagonal"](x, offset=offset)
     a = result._array
     if type(a) is np.ndarray and not a.flags.writeable and not x.read_only:
@@ -143,6 +145,8 @@ def inv(x: ndarray, /) -> ndarray:
 def matrix_norm(x: ndarray, /, *, keepdims: bool = False,
                 ord: int | float | Literal["fro", "nuc"] | None = "fro") -> ndarray:
     """The ``ord`` norm of each matrix (real-valued for complex input)."""
+    if isinstance(ord, (bool, np.bool_)):  # (NumPy reads True as 1)
+        raise TypeError(f"matrix_norm's ord must be an int, a float, 'fro' or 'nuc', not {ord!r}")
     result: ndarray = _floating("matrix_norm", x, keepdims=keepdims, ord=ord)
     return result
 
@@ -151,7 +155,10 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
     """Each square matrix raised to the integer power ``n`` (negative: of its inverse)."""
     require("matrix_power", x, FLOATING)
     n = strict_int(n, "matrix_power's n")  # (CuPy takes only Python ints)
-    if n == 1:  # NumPy returns x itself, not a new array
+    if n == 1:  # NumPy returns x itself, not a new array (and checks nothing of its shape)
+        if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+            raise np.linalg.LinAlgError(f"matrix_power needs square matrices, not shape "
+                                        f"{x.shape}")  # (as NumPy and CuPy for other n)
         return copied(x)
     result: ndarray = _backend["matrix_power"](x, n)
     return result
@@ -236,6 +243,7 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
             raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not "
                             f"{dtype!r}")
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
+    offset = strict_int(offset, "trace's offset")
     result: ndarray = _backend["trace"](x, offset=offset,
                                         dtype=None if dtype is None else dtype.numpy)
     return result
@@ -246,6 +254,7 @@ def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
     if isinstance(ord, bool) or not isinstance(ord, numbers.Real):  # (NumPy took a list)
         raise TypeError(f"vector_norm's ord must be an int or a float, not {ord!r}")
+    axis = ints("vector_norm", "axis", axis, none=True)
     result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
     return result
 

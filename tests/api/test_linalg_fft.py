@@ -183,6 +183,27 @@ REFUSED = {
     "vector_norm of ints": (lambda: dlt.linalg.vector_norm(dlt.asarray(I16)), TypeError),
     "matrix_transpose 1-D": (lambda: dlt.matrix_transpose(dlt.asarray(V3[0])), ValueError),
     "a NumPy array": (lambda: dlt.linalg.det(G), TypeError),
+    # matrix_power(x, 1) returned x as it was (NumPy checks nothing of its shape then)
+    "matrix_power 1 of non-square": (lambda: dlt.linalg.matrix_power(dlt.asarray(G[..., :3]), 1),
+                                     np.linalg.LinAlgError),
+    "matrix_power 1 of a vector": (lambda: dlt.linalg.matrix_power(dlt.asarray(V3[0]), 1),
+                                   np.linalg.LinAlgError),
+    # ints are ints: NumPy read True as 1 in some of these, refused NumPy ints in tensordot
+    "tensordot bool axes": (lambda: dlt.tensordot(dlt.asarray(G), dlt.asarray(G.T), axes=True),
+                            TypeError),
+    "tensordot axes of ints": (lambda: dlt.tensordot(dlt.asarray(G), dlt.asarray(G.T),
+                                                     axes=(1, 0)), TypeError),
+    "tensordot axes of other lengths": (lambda: dlt.tensordot(
+        dlt.asarray(G), dlt.asarray(G.T), axes=([1], [0, 1])), ValueError),
+    "vecdot bool axis": (lambda: dlt.vecdot(dlt.asarray(G), dlt.asarray(G), axis=True),
+                         TypeError),
+    "matrix_norm bool ord": (lambda: dlt.linalg.matrix_norm(dlt.asarray(SPD), ord=True),
+                             TypeError),
+    "trace bool offset": (lambda: dlt.linalg.trace(dlt.asarray(SPD), offset=True), TypeError),
+    "diagonal bool offset": (lambda: dlt.linalg.diagonal(dlt.asarray(SPD), offset=True),
+                             TypeError),
+    "vector_norm bool axis": (lambda: dlt.linalg.vector_norm(dlt.asarray(SPD), axis=True),
+                              TypeError),
 }
 
 
@@ -313,6 +334,17 @@ def test_fft_argument_rules():
             f(dlt.asarray(C), s=(4,))
     with pytest.raises(ValueError, match="axes"):
         dlt.fft.rfftn(dlt.asarray(R), s=(4,))
+    for call in (lambda: dlt.fft.fft(dlt.asarray(C), axis=True),  # (NumPy: axis 1)
+                 lambda: dlt.fft.fftn(dlt.asarray(C), s=(4,), axes=(True,)),
+                 lambda: dlt.fft.fft(dlt.asarray(C), n=2.0),
+                 lambda: dlt.fft.fftn(dlt.asarray(C), axes=1),
+                 lambda: dlt.fft.fftfreq(4, d=1j),  # (NumPy: a complex step, cast to real)
+                 lambda: dlt.fft.rfftfreq(0, d=None), lambda: dlt.fft.fftfreq(4, d=True)):
+        with pytest.raises(TypeError):
+            call()
+    assert dlt.tensordot(dlt.asarray(G), dlt.asarray(G.T), axes=np.int64(1)).shape == \
+        np.tensordot(G, G.T, axes=1).shape  # (a NumPy int is an int)
+    assert dlt.fft.fft(dlt.asarray(C), n=np.int64(2)).shape[-1] == 2
     for shift in (dlt.fft.fftshift, dlt.fft.ifftshift):  # all of no axes: x as it is
         r = shift(dlt.asarray(2.5))
         assert r.shape == () and float(r) == 2.5

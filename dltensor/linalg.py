@@ -167,6 +167,7 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
 def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The rank of each matrix: its singular values above ``rtol`` times the largest."""
     require("matrix_rank", x, FLOATING)
+    rtol = _rtol("matrix_rank", rtol)
     if x.ndim >= 2 and 0 in x.shape[-2:]:
         # No singular values, rank 0 (array-api-compat takes the largest of none and raises)
         from ._creation import zeros
@@ -190,8 +191,19 @@ def outer(x1: ndarray, x2: ndarray, /) -> ndarray:
 
 def pinv(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The Moore-Penrose pseudo-inverse of each matrix."""
-    result: ndarray = _floating("pinv", x, rtol=rtol)
+    result: ndarray = _floating("pinv", x, rtol=_rtol("pinv", rtol))
     return result
+
+
+def _rtol(name: str, rtol: Any) -> Any:
+    """A relative tolerance as the spec types it: a real number, or an array of a real
+    floating-point dtype (NumPy took 1j as 0 and bools as 0 and 1)."""
+    if rtol is None or isinstance(rtol, numbers.Real) and not isinstance(rtol, (bool, np.bool_)):
+        return rtol
+    if isinstance(rtol, ndarray) and rtol.dtype.kind == "real floating":
+        return rtol
+    raise TypeError(f"{name}'s rtol must be a real number or an array of a real floating-point "
+                    f"dtype, not {rtol!r}")
 
 
 def qr(x: ndarray, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:

@@ -204,6 +204,12 @@ REFUSED = {
                              TypeError),
     "vector_norm bool axis": (lambda: dlt.linalg.vector_norm(dlt.asarray(SPD), axis=True),
                               TypeError),
+    # rtol: a real number or a real floating-point array (NumPy took 1j as 0)
+    "matrix_rank complex rtol": (lambda: dlt.linalg.matrix_rank(dlt.asarray(SPD), rtol=1j),
+                                 TypeError),
+    "pinv bool rtol": (lambda: dlt.linalg.pinv(dlt.asarray(SPD), rtol=True), TypeError),
+    "pinv int rtol array": (lambda: dlt.linalg.pinv(dlt.asarray(SPD), rtol=dlt.asarray(1)),
+                            TypeError),
 }
 
 

@@ -708,6 +708,9 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         if lo is None and hi is None:
             r = a.copy()
         elif xp is np or dt.kind not in "fc":
+            if dt.kind == "f":  # (NumPy clips at one bound by maximum or minimum, which give
+                # the bound for an equal x: -0.0 clipped at 0.0 became 0.0, unlike with two)
+                lo, hi = (-np.inf if lo is None else lo), (np.inf if hi is None else hi)
             r = xp.clip(a, lo, hi)
         else:  # CuPy's clip ignores a NaN bound; maximum and minimum propagate it (the spec)
             r = a if lo is None else xp.maximum(a, lo)

@@ -137,7 +137,8 @@ CASES: list[Case] = [
     Case("clip-nan-bound", lambda d: dt.clip(a(d, [1.0, 2.0]), max=a(d, float("nan")))),
     Case("clip-keeps-what-is-in-range", lambda d: (
         dt.clip(a(d, [-0.0, 0.0, -1.0, 3.0]), min=0.0, max=2.0),
-        dt.clip(a(d, [0.0, -0.0], dt.float32), min=a(d, -0.0, dt.float32), max=0.0))),
+        dt.clip(a(d, [0.0, -0.0], dt.float32), min=a(d, -0.0, dt.float32), max=0.0),
+        dt.clip(a(d, [-0.0, 0.0, -1.0]), min=0.0), dt.clip(a(d, [0.0, -0.0, 1.0]), max=-0.0))),
     Case("where-scalars", lambda d: (dt.where(a(d, [True, False]), 1.5, a(d, [0.0, -0.0])),
                                      dt.where(a(d, [False]), a(d, [1.0]), -0.0))),
     Case("inplace-operators", lambda d: (_inplace(a(d, R), "add", 1.0),

@@ -140,7 +140,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         try:
             if type(value) is ndarray:
                 _check_fits(a, key, v)
-            _check_key_bounds(key, self)
+            _check_key_bounds(key, self, v)
             a[key] = v
         except (IndexError, OverflowError):
             if tk is not int or -a.shape[0] <= key < a.shape[0]:
@@ -155,18 +155,34 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 _check_fits(a, key, v)
             if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
                 raise _out_of_bounds(key, a.shape[0])
-            _check_key_bounds(key, self)
+            _check_key_bounds(key, self, v)
             a[key] = v
 
 
-def _check_key_bounds(key: Any, x: ndarray) -> None:
+def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
     """_check_bounds for each integer index array of a backend key from _backend_key (they
-    come with integers only, one index per axis: an array's place is its axis)."""
-    if type(key) is tuple:
-        for axis, k in enumerate(key):
-            if type(k) is not int and type(k) is not slice and k is not Ellipsis and \
-                    k.dtype != bool and k.ndim:
-                _check_bounds(k, x, axis)
+    come with integers only, one index per axis: an array's place is its axis), after the
+    checks NumPy makes first: that they broadcast together, and value ``v`` to their shape."""
+    if type(key) is not tuple:
+        return
+    arrays = [(axis, k) for axis, k in enumerate(key) if type(k) is not int and
+              type(k) is not slice and k is not Ellipsis and k.dtype != bool and k.ndim]
+    if not arrays:
+        return
+    try:
+        target = np.broadcast_shapes(*(k.shape for _, k in arrays))
+    except ValueError:
+        raise IndexError("shape mismatch: the index arrays do not broadcast together: "
+                         f"{', '.join(str(k.shape) for _, k in arrays)}") from None
+    shape = getattr(v, "shape", ())
+    try:
+        fits = np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        fits = False
+    if not fits:
+        raise _unfit(shape, target)
+    for axis, k in arrays:
+        _check_bounds(k, x, axis)
 
 
 def _check_fits(a: Any, key: Any, v: Any) -> None:

@@ -131,6 +131,8 @@ CASES: list[Case] = [
     # (a bad value is reported before a bad index, as NumPy checks them)
     Case("setitem-value-checked-before-the-index", lambda d: _setitem(a(d, [True, False]), 5, 1.5),
          TypeError),
+    Case("setitem-value-shape-checked-before-index-arrays", lambda d: _setitem(
+        a(d, [1.0, 2.0]), a(d, [0, 7]), a(d, [1.0, 2.0, 3.0])), ValueError),
     Case("setitem-value-checked-before-index-arrays", lambda d: _setitem(
         a(d, [True, False]), a(d, [0, 7]), a(d, [1.5, 2.5])), TypeError),
     Case("clip-int", lambda d: dt.clip(a(d, [-5, 0, 300], dt.int16), min=-2, max=7)),

@@ -165,6 +165,11 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
     checks NumPy makes first: that they broadcast together, and value ``v`` to their shape."""
     if type(key) is not tuple:
         return
+    for k in key:  # (most keys hold no array: a loop is the cheapest way to say so)
+        if type(k) is not int and type(k) is not slice and k is not Ellipsis:
+            break
+    else:
+        return
     arrays = [(axis, k) for axis, k in enumerate(key) if type(k) is not int and
               type(k) is not slice and k is not Ellipsis and k.dtype != bool and k.ndim]
     if not arrays:

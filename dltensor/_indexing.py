@@ -49,7 +49,8 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         if x.ndim != 1:
             raise ValueError(f"take on a {x.ndim}-D array needs an axis")
         axis = 0
-    _check_bounds(indices._compute(), x, axis)
+    if x.size or not x.ndim or x.shape[axis] == 0:  # (NumPy checks no index that selects
+        _check_bounds(indices._compute(), x, axis)  # from no elements: an empty result)
     result: ndarray = wrap_result(
         namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis), x._device)
     return result

@@ -70,6 +70,10 @@ R = np.arange(12.0).reshape(3, 4)
 CASES: list[Case] = [
     # --- indexing: CuPy wraps out-of-bounds indices (its take computes i % n) -------------------
     Case("getitem-int-array", lambda d: a(d, R)[_int_index(d), a(d, [1, 1, 3])]),
+    Case("take-from-no-elements",
+         lambda d: dt.take(a(d, np.zeros((0, 3))), a(d, [5, 1]), axis=1)),
+    Case("take-from-an-empty-axis", lambda d: dt.take(a(d, np.zeros((2, 0))), a(d, [0]), axis=1),
+         IndexError),
     Case("getitem-int-array-out-of-bounds", lambda d: a(d, R)[a(d, [0, 3]), a(d, [0, 0])],
          IndexError),
     Case("getitem-int-array-negative-out-of-bounds", lambda d: a(d, [1.0, 2.0])[a(d, [-3])],

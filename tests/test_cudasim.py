@@ -63,3 +63,16 @@ def test_the_held_device_tests_pass_where_cupy_is_installed():
     r = _pytest("-m", "not gpu", "tests/test_devices.py", "tests/test_held_views.py",
                 "tests/test_ndarray.py", "tests/test_malformed.py")
     assert _passed(r) >= 300, r.stdout[-3000:]
+
+
+def test_random_calls_agree_between_the_cpu_and_the_simulated_gpus():
+    # tests/device_sweep.py: random calls of every public function, operator and index form,
+    # compared between the CPU and cuda:0, and cuda:1 while cuda:0 is current (the second
+    # GPU's calls must run there: the simulator refuses kernels from another current device)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(SIMULATOR), str(ROOT / "tests"), str(ROOT)]))
+    for device, seed in (("cuda:0", 0), ("cuda:1", 1)):
+        r = subprocess.run([sys.executable, str(ROOT / "tests" / "device_sweep.py"), "--seed",
+                            str(seed), "--calls", "15000", "--device", device], cwd=ROOT,
+                           env=env, capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0 and " 0 differences" in r.stdout, r.stdout[-6000:] + r.stderr

@@ -25,6 +25,8 @@ has a chance on the real thing:
   (and ``take``'s) wrap around, float ``floor_divide``/``remainder`` are ``floor(a / b)`` and
   ``a - floor(a / b) * b``, integers to negative powers give 0 (1 and -1 for bases 1 and -1),
   1-D float arrays sort by their bits (NaNs with the sign bit first, -0.0 before 0.0),
+  ``arange`` counts its length in float64 and casts its step to the dtype (a negative step
+  for an unsigned dtype: OverflowError),
   ``linalg.eig``/``eigvals`` are complex for real input, a zero ``fill`` (so a scalar
   written through a basic key, or a 0-d array made from host data) is a memset that makes -0.0
   +0.0, and a NumPy array written through a basic key is refused (ValueError).
@@ -600,6 +602,32 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocki
         r = _from_cai(obj)
         return r.copy() if copy else r
     return _from_host(_np.array(obj, dtype=dtype, copy=True, order=order, ndmin=ndmin))
+
+
+def arange(start, stop=None, step=None, dtype=None):  # as CuPy 14.2's (cupy/_creation)
+    if dtype is None:
+        dtype = float if any(_np.dtype(type(v)).kind == "f" for v in (start, stop, step)
+                             if v is not None) else int
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    size = int(_np.ceil((stop - start) / step))  # (counted in float64)
+    if size <= 0:
+        return _fresh(_np.empty((0,), dtype), _current_id())
+    if _np.dtype(dtype) == bool:
+        if size > 2:
+            raise TypeError("arange() is only supported for booleans when the result has at "
+                            "most length 2.")
+        return array([start, start - step][:size], dtype=bool)
+    typ = _np.dtype(dtype).type
+    first, delta = typ(start), typ(step)  # (an unsigned dtype refuses a negative step here)
+    i = _np.arange(size, dtype=_np.int64)  # out0 = in0 + i * in1, in the dtype
+    with _np.errstate(all="ignore"):
+        if _np.dtype(dtype).kind in "iu":
+            values = (i * int(delta) + int(first)).astype(dtype)
+        else:
+            values = (i.astype(dtype) * delta + first).astype(dtype)
+    return _fresh(values, _current_id())
 
 
 def ascontiguousarray(a, dtype=None):

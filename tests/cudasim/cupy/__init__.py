@@ -26,7 +26,9 @@ has a chance on the real thing:
   ``a - floor(a / b) * b``, integers to negative powers give 0 (1 and -1 for bases 1 and -1),
   1-D float arrays sort by their bits (NaNs with the sign bit first, -0.0 before 0.0),
   ``arange`` counts its length in float64 and casts its step to the dtype (a negative step
-  for an unsigned dtype: OverflowError),
+  for an unsigned dtype: OverflowError), ``linspace`` takes ``float()`` of its step (complex
+  bounds: TypeError) and writes its ends by ``fill`` and setitem, ``linalg.matrix_power``
+  takes Python ints only,
   ``linalg.eig``/``eigvals`` are complex for real input, a zero ``fill`` (so a scalar
   written through a basic key, or a 0-d array made from host data) is a memset that makes -0.0
   +0.0, and a NumPy array written through a basic key is refused (ValueError).
@@ -628,6 +630,34 @@ def arange(start, stop=None, step=None, dtype=None):  # as CuPy 14.2's (cupy/_cr
         else:
             values = (i.astype(dtype) * delta + first).astype(dtype)
     return _fresh(values, _current_id())
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """As CuPy 14.2's for scalar bounds (_linspace_scalar): the step taken as float() (complex
+    bounds: TypeError), a single value written by fill() and the last by setitem (a zero by
+    memset: -0.0 becomes +0.0)."""
+    if isinstance(start, ndarray) or isinstance(stop, ndarray) or axis != 0:
+        return _module_function(_np.linspace, "linspace")(start, stop, num, endpoint,
+                                                           retstep, dtype, axis)
+    result_dtype = _np.result_type(start, stop, float(num))
+    ret = ndarray((num,), result_dtype)
+    div = (num - 1) if endpoint else num
+    if div <= 0:
+        if num > 0:
+            ret.fill(start)
+        step = float("nan")
+    else:
+        step = float(stop - start) / div
+        stop = float(stop)
+        i = _np.arange(num)
+        with _np.errstate(all="ignore"):
+            ret._a[...] = start + i * (stop - start) / div if step == 0.0 else start + i * step
+        if endpoint:
+            ret[-1] = stop
+    if dtype is not None and _np.dtype(dtype).kind in "iu":
+        ret._a[...] = _np.floor(ret._a)
+    ret = ret.astype(result_dtype if dtype is None else dtype, copy=False)
+    return (ret, step) if retstep else ret
 
 
 def ascontiguousarray(a, dtype=None):

@@ -17,6 +17,12 @@ def eig(a):
     return _complex(w), _complex(v)
 
 
+def matrix_power(M, n):  # as CuPy 14.2's: Python ints only
+    if not isinstance(n, int):
+        raise TypeError("exponent must be an integer")
+    return _namespace_attr(_np.linalg, "matrix_power")(M, n)
+
+
 def eigvals(a):
     return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
 

@@ -284,7 +284,8 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
     """A 0-d array has no axes: the spec's valid axes are [-N, N), none for N = 0, and "an
     invalid axis must raise". NumPy's reductions read axis 0 and -1 of a 0-d array as the
     whole, as if it were 1-D; only None (or ()) is valid here."""
-    if axis is not None and axis != ():
+    if axis is not None and not (type(axis) is tuple and not axis):  # (axis != (): NumPy's
+        # ints compare element-wise, np.int64(0) != () is an empty array)
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension 0")
 
 

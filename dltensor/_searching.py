@@ -64,7 +64,10 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         # compared as float32 (which holds them exactly): NumPy orders their NaN as no float
         with on(dev):  # (CuPy copies on its current GPU)
             a1, a2 = a1.astype(np.float32), a2.astype(np.float32)
-    result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=native(sorter)), dev)
+    s = native(sorter)
+    if s is not None and s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
+        s = s.astype(np.int64)
+    result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=s), dev)
     return result
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import AxisError, delegate, expect_array, ints, native, refuse_axes_of_0d
-from ._manipulation import concat, result_dtype
+from ._manipulation import broadcast_to, concat, result_dtype
 
 __all__ = ["all", "any", "diff"]
 
@@ -42,6 +42,9 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
         if not -x.ndim <= axis < x.ndim:
             raise AxisError(f"diff: axis {axis} is out of bounds for an array of dimension "
                             f"{x.ndim}")
-        return concat([a for a in (prepend, x, append) if a is not None], axis=axis)
+        # (a 0-d edge is one step along axis, as NumPy's diff takes it for n >= 1)
+        step = x.shape[:axis % x.ndim] + (1,) + x.shape[axis % x.ndim + 1:]
+        return concat([broadcast_to(a, step) if a.ndim == 0 else a
+                       for a in (prepend, x, append) if a is not None], axis=axis)
     result: ndarray = _diff(x, axis=axis, n=n, **edges)
     return result

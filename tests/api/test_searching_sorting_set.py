@@ -196,3 +196,18 @@ def test_searchsorted_checks_side_and_sorter_types():
     with pytest.raises(ValueError, match="side"):
         dlt.searchsorted(x1, x2, side="middle")
     assert np.asarray(dlt.searchsorted(x1, x2, sorter=dlt.asarray([1, 2, 0]))).tolist() == [1]
+
+
+def test_sort_axis_is_an_int_and_any_integer_sorter_is_taken():
+    m = dlt.reshape(dlt.arange(6.0), (2, 3))
+    for f in (dlt.sort, dlt.argsort):
+        for axis in (None, True, 1.0):  # (NumPy flattened for None and read True as 1)
+            with pytest.raises(TypeError, match="axis"):
+                f(m, axis=axis)
+        assert f(m, axis=np.int64(0)).shape == (2, 3)
+    with pytest.raises(TypeError, match="axis"):
+        dlt.sort(dlt.asarray(2.0), axis=None)
+    x = dlt.asarray([7, -5, 3, 0])
+    for dtype in (dlt.int8, dlt.uint32, dlt.uint64):  # (NumPy could not parse a uint64 sorter)
+        s = dlt.asarray([1, 3, 2, 0], dtype=dtype)
+        assert np.asarray(dlt.searchsorted(x, dlt.asarray([3]), sorter=s)).tolist() == [2]

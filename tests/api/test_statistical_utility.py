@@ -255,3 +255,18 @@ def test_a_real_dtype_for_a_complex_reduction_is_refused_as_astype_refuses_it(na
     with pytest.raises(TypeError, match="imaginary"):
         getattr(dlt, name)(z, dtype=dlt.float64)
     assert getattr(dlt, name)(z, dtype=dlt.complex64).dtype is dlt.complex64
+
+
+def test_a_numpy_int_axis_of_a_0d_array_is_an_axis_error():
+    # (np.int64(0) != () is an empty NumPy array: "truth value ... ambiguous", a ValueError)
+    for f in (dlt.sum, dlt.max, dlt.mean, dlt.all, dlt.argmax, dlt.count_nonzero):
+        with pytest.raises(IndexError):
+            f(dlt.asarray(2.0), axis=np.int64(0))
+
+
+def test_diff_takes_a_0d_edge_as_one_step_for_every_n():
+    y = dlt.reshape(dlt.asarray([1, 4, 9, 16, 25, 36]), (2, 3))
+    want = np.diff(np.asarray(y), n=1, prepend=0)
+    assert np.array_equal(np.asarray(dlt.diff(y, prepend=dlt.asarray(0))), want)
+    got = dlt.diff(y, n=0, axis=0, prepend=dlt.asarray(0), append=dlt.asarray(7))
+    assert np.array_equal(np.asarray(got), [[0, 0, 0], [1, 4, 9], [16, 25, 36], [7, 7, 7]])

@@ -104,6 +104,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
                 raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
                                  "elements")
             _check_count("arange", math.ceil(span), npdt or _FLOAT64)
+        if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
+                (npdt is None or npdt.kind == "f"):
+            # CuPy computes start + i * step: -0.0 + 0.0 is 0.0, where the spec starts at start
+            return _make(_from_negative_zero, device, lo, hi, step_, npdt or _FLOAT64)
     return _make("arange", device, lo, hi, step_, dtype=npdt or _FLOAT64)
 
 
@@ -121,6 +125,15 @@ def _check_count(name: str, n: int, dtype: Any) -> None:
 def _on_cuda(device: Device | str | tuple[int, int] | None) -> bool:
     dev = get_default_device() if device is None else as_device(device)
     return dev.device_type == DLDeviceType.kDLCUDA
+
+
+def _from_negative_zero(ns: Any, start: float, stop: float, step: float, dtype: Any) -> Any:
+    """``arange`` from -0.0, its first value written as an array (CuPy fills a 0.0 scalar by
+    memset, +0.0)."""
+    r = ns.arange(start, stop, step, dtype=dtype)
+    if r.shape[0]:
+        r[:1] = ns.full((1,), start, dtype=dtype)
+    return r
 
 
 def _count_down(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:

@@ -169,6 +169,9 @@ CASES: list[Case] = [
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
     Case("arange-unsigned-down", lambda d: (dt.arange(10, 0, -1, dtype=dt.uint8, device=d),
                                             dt.arange(10, 0, -3, dtype=dt.uint16, device=d))),
+    Case("arange-from-negative-zero", lambda d: (  # (CuPy: -0.0 + 0 * step, +0.0)
+        dt.arange(-0.0, 3, device=d), dt.arange(-0.0, 2, 0.5, dtype=dt.float32, device=d),
+        dt.arange(-0.0, -2, -1, device=d))),
     Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
                                               dt.arange(3, 0, device=d))),
     Case("arange-out-of-range", lambda d: dt.arange(250, 260, dtype=dt.uint8, device=d),

@@ -549,11 +549,12 @@ def _module_function(fn, name=None):
     return f
 
 
-def _module_getattr(src, cache):
+def _module_getattr(src, cache, absent=frozenset()):
     """A submodule's ``__getattr__``: ``src``'s functions (NumPy's ``linalg``, ``fft``) over the
-    simulator's arrays, found once into ``cache``."""
+    simulator's arrays, found once into ``cache``; the names CuPy has not (``absent``) are
+    not there."""
     def __getattr__(name):
-        if name.startswith("__") or not hasattr(src, name):
+        if name.startswith("__") or not hasattr(src, name) or name in absent:
             raise AttributeError(name)
         value = cache[name] = _namespace_attr(src, name)
         return value
@@ -778,8 +779,21 @@ fromDlpack = from_dlpack
 # Everything else: NumPy's function over the unwrapped arrays, its results wrapped.
 import numpy as __np  # noqa: E402
 
+# NumPy's names that CuPy 14.2's cupy/__init__.py does not export (array-api-compat and
+# dltensor must do without them on CUDA: refused here as CuPy would, AttributeError)
+NOT_IN_CUPY = frozenset("""
+    False_ ScalarType True_ asmatrix block bmat busday_count busday_offset busdaycalendar bytes_
+    char character clongdouble complex256 core ctypeslib datetime64 datetime_as_string
+    datetime_data einsum_path emath errstate f2py flexible float128 frompyfunc fromregex
+    geomspace get_include getbufsize geterr geterrcall histogram_bin_edges info insert is_busday
+    isnat lib little_endian longdouble ma matrix matvec memmap nanpercentile nanquantile
+    ndenumerate nditer nested_iters object_ polyder polydiv polyint rec recarray record
+    sctypeDict setbufsize seterr seterrcall show_runtime spacing str_ strings test timedelta64
+    typecodes typing unstack vecdot vecmat void""".split())
+
+
 bool_ = _np.bool_
-__all__ = [n for n in dir(__np) if not n.startswith("_") and n not in
+__all__ = [n for n in dir(__np) if not n.startswith("_") and n not in NOT_IN_CUPY and n not in
            ("testing", "linalg", "fft", "random", "ma", "lib", "ctypeslib", "char", "rec",
             "polynomial", "emath", "core", "typing", "f2py", "strings", "exceptions",
             "version", "matlib", "dtypes", "ndarray", "asarray", "array", "from_dlpack",
@@ -788,8 +802,8 @@ __all__ += ["ndarray", "asarray", "array", "from_dlpack", "ascontiguousarray"]
 
 
 def __getattr__(name):
-    if name.startswith("__") or not hasattr(_np, name) or name in ("linalg", "fft", "random",
-                                                                   "testing", "lib"):
+    if name.startswith("__") or not hasattr(_np, name) or name in NOT_IN_CUPY or \
+            name in ("linalg", "fft", "random", "testing"):
         raise AttributeError(f"module 'cupy' has no attribute {name!r}")
     value = _cache.get(name)
     if value is None:  # (not in globals(): names like bool would shadow the builtins here)

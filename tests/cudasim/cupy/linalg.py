@@ -4,7 +4,10 @@ import numpy as _np
 
 from . import _module_getattr, _namespace_attr
 
-__all__ = [n for n in dir(_np.linalg) if not n.startswith("_")]
+# NumPy's that CuPy 14.2's cupy/linalg/__init__.py has not (array-api-compat supplies them)
+_ABSENT = frozenset("diagonal matrix_norm multi_dot outer svdvals tensordot test trace vecdot "
+                    "vector_norm".split())
+__all__ = [n for n in dir(_np.linalg) if not n.startswith("_") and n not in _ABSENT]
 
 
 def _complex(a):
@@ -27,4 +30,4 @@ def eigvals(a):
     return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
 
 
-__getattr__ = _module_getattr(_np.linalg, globals())
+__getattr__ = _module_getattr(_np.linalg, globals(), _ABSENT)

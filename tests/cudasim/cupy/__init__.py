@@ -40,7 +40,7 @@ import operator
 
 import numpy as _np
 
-from . import cuda
+from . import _capsule, _departures, cuda
 from .cuda import _current_id
 
 __version__ = "14.2.0"
@@ -193,7 +193,7 @@ class ndarray:
 
     def __getitem__(self, key):
         with _np.errstate(all="ignore"):
-            r = self._a[_wrapped_indices(_unwrap_key(key), self._a.shape)]
+            r = self._a[_departures.wrapped_indices(_unwrap_key(key), self._a.shape)]
         return _result(r, self)
 
     def __setitem__(self, key, value):
@@ -205,7 +205,7 @@ class ndarray:
                 parts = (*parts, Ellipsis)  # (a view also where every axis has an int)
             _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
             return
-        self._a[_wrapped_indices(key, self._a.shape)] = _unwrap(value, allow_numpy=True)
+        self._a[_departures.wrapped_indices(key, self._a.shape)] = _unwrap(value, allow_numpy=True)
 
     def fill(self, value):  # as CuPy 14.2's: a zero is a memset (-0.0 becomes +0.0)
         _check_device([self])
@@ -222,11 +222,12 @@ class ndarray:
 
     def sort(self, axis=-1, kind=None):
         _check_device([self])
-        self._a[...] = _radix_order(_np.sort, "sort")(self._a, axis=axis, kind=kind)
+        self._a[...] = _departures.radix_order(_np.sort, "sort")(self._a, axis=axis, kind=kind)
 
     def argsort(self, axis=-1, kind=None):
         _check_device([self])
-        return _result(_radix_order(_np.argsort, "argsort")(self._a, axis=axis, kind=kind), None)
+        order = _departures.radix_order(_np.argsort, "argsort")
+        return _result(order(self._a, axis=axis, kind=kind), None)
 
     def take(self, indices, axis=None, out=None):
         _check_device([self])
@@ -264,8 +265,8 @@ class ndarray:
         _check_device(arrays)
         out = kwargs.get("out")
         fn = getattr(ufunc, method)
-        if method == "__call__" and not kwargs and ufunc.__name__ in _DEPARTURES:
-            fn = _DEPARTURES[ufunc.__name__]
+        if method == "__call__" and not kwargs and ufunc.__name__ in _departures.BY_NAME:
+            fn = _departures.BY_NAME[ufunc.__name__]
         with _np.errstate(all="ignore"):
             r = fn(*_unwrap(inputs), **_unwrap(kwargs))
         if out is not None:
@@ -308,9 +309,9 @@ class ndarray:
                 a = a.copy()
             cap = a.__dlpack__()
         if not to_cpu:
-            _set_device(cap, versioned, 2, self._dev)
+            _capsule.set_device(cap, versioned, 2, self._dev)
         if (copy or to_cpu) and versioned:
-            _or_flags(cap, 2)  # DLPACK_FLAG_BITMASK_IS_COPIED
+            _capsule.or_flags(cap, 2)  # DLPACK_FLAG_BITMASK_IS_COPIED
         return cap
 
     @property
@@ -322,86 +323,13 @@ class ndarray:
                 "stream": cuda.get_current_stream(self._dev).ptr or 1}
 
 
-# --- where CuPy 14.2's kernels depart from NumPy, so that dltensor's fixes for them run here --
-
-
-def _floor_divide(a, b):  # float: floor(a / b) (cupy/_core/_routines_math.pyx)
-    q = _np.floor_divide(a, b)
-    if q.dtype.kind == "f":
-        q = _np.floor(_np.true_divide(a, b)).astype(q.dtype)
-    return q
-
-
-def _remainder(a, b):  # float: a - floor(a / b) * b
-    r = _np.remainder(a, b)
-    if r.dtype.kind == "f":
-        r = (a - _np.floor(_np.true_divide(a, b)) * b).astype(r.dtype)
-    return r
-
-
-def _power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (integral_power)
-    kind = _np.result_type(a, b).kind if not isinstance(b, int) else _np.asarray(a).dtype.kind
-    if kind not in "iu" or not _np.any(_np.asarray(b) < 0):
-        return _np.power(a, b)
-    r = _np.power(a, max(b, 0) if isinstance(b, int) else _np.maximum(b, 0))
-    negative = _np.asarray(b) < 0
-    odd = _np.asarray(b) % 2 == 1
-    special = _np.where(_np.asarray(a) == -1, _np.where(odd, -1, 1),
-                        _np.where(_np.asarray(a) == 1, 1, 0))
-    return _np.where(negative, special, r).astype(r.dtype)
-
-
-_DEPARTURES = {"floor_divide": _floor_divide, "remainder": _remainder, "power": _power,
-               "floordiv": _floor_divide, "mod": _remainder, "pow": _power}
-
-
-def _wrapped_indices(key, shape):
-    """CuPy wraps out-of-bounds integer-array indices (i % n) where NumPy raises IndexError."""
-    parts = key if isinstance(key, tuple) else (key,)
-    consumed = sum(1 if not isinstance(k, _np.ndarray) or k.dtype != bool else k.ndim
-                   for k in parts if k is not None and k is not Ellipsis)
-    out, axis = [], 0
-    for k in parts:
-        if k is Ellipsis:
-            axis += len(shape) - consumed
-        elif k is None:
-            pass
-        elif isinstance(k, _np.ndarray) and k.dtype == bool:
-            axis += k.ndim
-        else:
-            if isinstance(k, _np.ndarray) and k.dtype.kind in "iu" and axis < len(shape) \
-                    and shape[axis]:
-                k = k % shape[axis]
-            axis += 1
-        out.append(k)
-    return tuple(out) if isinstance(key, tuple) else out[0]
-
-
-def _radix_order(fn, name):
-    """sort/argsort of a 1-D float array by its bits, as CuPy's radix sort (thrust over CUB):
-    NaNs with the sign bit first, -0.0 before 0.0 whatever their order; otherwise NumPy's."""
-    def sort(a, axis=-1, kind=None, **kwargs):
-        a = _np.asarray(a)
-        if a.ndim != 1 or a.dtype.kind != "f" or axis not in (0, -1):
-            return fn(a, axis=axis, kind=kind, **kwargs)
-        nan, sign = _np.isnan(a), _np.signbit(a)
-        group = _np.where(nan, _np.where(sign, 0, 2), 1)
-        order = _np.lexsort((~sign, _np.where(nan, 0, a), group))
-        return a[order] if name == "sort" else order
-    return sort
-
-
 def _take(a, indices, axis=None, out=None):
-    indices = _unwrap(indices, allow_numpy=True)
-    n = a.size if axis is None else a.shape[axis]
-    if n:
-        indices = _np.asarray(indices) % n
-    return _np.take(a, indices, axis=axis, out=out)
+    return _departures.take(a, _unwrap(indices, allow_numpy=True), axis, out)
 
 
 def _binary(name, reflected=False, inplace=False):
     base = name[1:] if inplace else name
-    op = _DEPARTURES.get(base, getattr(operator, base))
+    op = _departures.BY_NAME.get(base, getattr(operator, base))
 
     def f(self, other):
         if isinstance(other, _np.ndarray):
@@ -439,21 +367,6 @@ for _n in ("neg", "pos", "abs", "invert"):
         return _result(_op(self._a), None)
     setattr(ndarray, f"__{_n}__", _u)
 ndarray.__hash__ = None
-
-
-def _set_device(cap, versioned, dtype_, dev):
-    ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
-    ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    name = b"dltensor_versioned" if versioned else b"dltensor"
-    p = ctypes.pythonapi.PyCapsule_GetPointer(cap, name)
-    device = p + (40 if versioned else 8)
-    ctypes.c_int32.from_address(device).value = dtype_
-    ctypes.c_int32.from_address(device + 4).value = dev
-
-
-def _or_flags(cap, bit):
-    p = ctypes.pythonapi.PyCapsule_GetPointer(cap, b"dltensor_versioned")
-    ctypes.c_uint64.from_address(p + 24).value |= bit
 
 
 # --- wrapping -------------------------------------------------------------------------------
@@ -509,13 +422,13 @@ def _unwrap_key(key):
 
 def _module_function(fn, name=None):
     numpy_fn = fn
-    if (name or getattr(fn, "__name__", "")) in _DEPARTURES:
-        dep = _DEPARTURES[name or fn.__name__]
+    if (name or getattr(fn, "__name__", "")) in _departures.BY_NAME:
+        dep = _departures.BY_NAME[name or fn.__name__]
         fn = lambda *a, **k: dep(*a) if not k else numpy_fn(*a, **k)  # noqa: E731
     elif name == "take":
         fn = _take
     elif name in ("sort", "argsort"):
-        fn = _radix_order(numpy_fn, name)
+        fn = _departures.radix_order(numpy_fn, name)
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)
         fn = lambda *a, **k: _np.asarray(numpy_fn(*a, **k), dtype=_np.intp)  # noqa: E731
 
@@ -692,23 +605,6 @@ def _from_cai(obj):
     return r
 
 
-_DL_KINDS = {0: "i", 1: "u", 2: "f", 5: "c", 6: "b"}
-
-
-class _DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class _DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-
 def from_dlpack(x, *, device=None, copy=None):
     """CuPy 14's consumer: asks a CUDA producer with the current stream, reads the capsule
     (validated independently of dltensor's own reader), keeps the capsule as the owner."""
@@ -725,59 +621,17 @@ def from_dlpack(x, *, device=None, copy=None):
         cap = x.__dlpack__(stream=stream, max_version=(1, 0))
     except TypeError:
         cap = x.__dlpack__(stream=stream)
-    ctypes.pythonapi.PyCapsule_IsValid.restype = ctypes.c_int
-    ctypes.pythonapi.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
-    ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    if ctypes.pythonapi.PyCapsule_IsValid(cap, b"dltensor_versioned"):
-        p = ctypes.pythonapi.PyCapsule_GetPointer(cap, b"dltensor_versioned")
-        major = ctypes.c_uint32.from_address(p).value
-        if major != 1:
-            raise BufferError(f"DLPack version {major} unsupported")
-        flags = ctypes.c_uint64.from_address(p + 24).value
-        t = _DLTensor.from_address(p + 32)
-    elif ctypes.pythonapi.PyCapsule_IsValid(cap, b"dltensor"):
-        p = ctypes.pythonapi.PyCapsule_GetPointer(cap, b"dltensor")
-        flags = 0
-        t = _DLTensor.from_address(p)
-    else:
-        raise TypeError("not a DLPack capsule (or one already consumed)")
-    if (t.device.device_type, t.device.device_id) != (dev_type, dev_id):
-        raise BufferError(f"capsule device {(t.device.device_type, t.device.device_id)} is not "
-                          f"__dlpack_device__ {(dev_type, dev_id)}")
-    kind = _DL_KINDS.get(t.dtype.code)
-    if kind is None or t.dtype.lanes != 1:
-        raise BufferError(f"CuPy does not support dtype {(t.dtype.code, t.dtype.bits)}")
-    dtype = _np.dtype(f"{kind}{t.dtype.bits // 8}")
-    shape = tuple(t.shape[i] for i in range(t.ndim))
-    strides = None if not t.strides else tuple(t.strides[i] * dtype.itemsize
-                                               for i in range(t.ndim))
-    if t.ndim and not t.shape:
-        raise BufferError("NULL shape")
-    size = int(_np.prod(shape)) if shape else 1
-    if size and not t.data:
-        raise BufferError("NULL data with elements")
-    if size == 0:
-        a = _np.empty(shape, dtype)
-    else:
-        class Holder:
-            __array_interface__ = {"shape": shape, "typestr": dtype.str,
-                                   "data": ((t.data or 0) + t.byte_offset, False),
-                                   "strides": strides, "version": 3}
-            capsule = cap
-        a = _np.asarray(Holder())
+    a = _capsule.read(cap, (dev_type, dev_id))
+    if dev_type != 2:  # host memory: copied to the current GPU
+        return _fresh(a.copy(), _current_id())
     r = object.__new__(ndarray)
-    r._a, r._dev, r._base = a, dev_id if dev_type == 2 else _current_id(), None
-    if dev_type != 2:
-        r = _fresh(a.copy(), _current_id())
-    del flags
+    r._a, r._dev, r._base = a, dev_id, None  # (the capsule, kept by a, owns the memory)
     return r
 
 
 fromDlpack = from_dlpack
 
 # Everything else: NumPy's function over the unwrapped arrays, its results wrapped.
-import numpy as __np  # noqa: E402
 
 # NumPy's names that CuPy 14.2's cupy/__init__.py does not export (array-api-compat and
 # dltensor must do without them on CUDA: refused here as CuPy would, AttributeError)
@@ -793,7 +647,7 @@ NOT_IN_CUPY = frozenset("""
 
 
 bool_ = _np.bool_
-__all__ = [n for n in dir(__np) if not n.startswith("_") and n not in NOT_IN_CUPY and n not in
+__all__ = [n for n in dir(_np) if not n.startswith("_") and n not in NOT_IN_CUPY and n not in
            ("testing", "linalg", "fft", "random", "ma", "lib", "ctypeslib", "char", "rec",
             "polynomial", "emath", "core", "typing", "f2py", "strings", "exceptions",
             "version", "matlib", "dtypes", "ndarray", "asarray", "array", "from_dlpack",

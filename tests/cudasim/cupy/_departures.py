@@ -1,0 +1,79 @@
+"""Where CuPy 14.2's kernels depart from NumPy's, computed on NumPy arrays (the simulator's
+functions and operators call these), so that dltensor's fixes for them run in CI."""
+import numpy as _np
+
+def floor_divide(a, b):  # float: floor(a / b) (cupy/_core/_routines_math.pyx)
+    q = _np.floor_divide(a, b)
+    if q.dtype.kind == "f":
+        q = _np.floor(_np.true_divide(a, b)).astype(q.dtype)
+    return q
+
+
+def remainder(a, b):  # float: a - floor(a / b) * b
+    r = _np.remainder(a, b)
+    if r.dtype.kind == "f":
+        r = (a - _np.floor(_np.true_divide(a, b)) * b).astype(r.dtype)
+    return r
+
+
+def power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (integral_power)
+    kind = _np.result_type(a, b).kind if not isinstance(b, int) else _np.asarray(a).dtype.kind
+    if kind not in "iu" or not _np.any(_np.asarray(b) < 0):
+        return _np.power(a, b)
+    r = _np.power(a, max(b, 0) if isinstance(b, int) else _np.maximum(b, 0))
+    negative = _np.asarray(b) < 0
+    odd = _np.asarray(b) % 2 == 1
+    special = _np.where(_np.asarray(a) == -1, _np.where(odd, -1, 1),
+                        _np.where(_np.asarray(a) == 1, 1, 0))
+    return _np.where(negative, special, r).astype(r.dtype)
+
+
+# ufunc and operator names -> the function computing them as CuPy does
+BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power,
+           "floordiv": floor_divide, "mod": remainder, "pow": power}
+
+
+def wrapped_indices(key, shape):
+    """CuPy wraps out-of-bounds integer-array indices (i % n) where NumPy raises IndexError."""
+    parts = key if isinstance(key, tuple) else (key,)
+    consumed = sum(1 if not isinstance(k, _np.ndarray) or k.dtype != bool else k.ndim
+                   for k in parts if k is not None and k is not Ellipsis)
+    out, axis = [], 0
+    for k in parts:
+        if k is Ellipsis:
+            axis += len(shape) - consumed
+        elif k is None:
+            pass
+        elif isinstance(k, _np.ndarray) and k.dtype == bool:
+            axis += k.ndim
+        else:
+            if isinstance(k, _np.ndarray) and k.dtype.kind in "iu" and axis < len(shape) \
+                    and shape[axis]:
+                k = k % shape[axis]
+            axis += 1
+        out.append(k)
+    return tuple(out) if isinstance(key, tuple) else out[0]
+
+
+def radix_order(fn, name):
+    """sort/argsort of a 1-D float array by its bits, as CuPy's radix sort (thrust over CUB):
+    NaNs with the sign bit first, -0.0 before 0.0 whatever their order; otherwise NumPy's."""
+    def sort(a, axis=-1, kind=None, **kwargs):
+        a = _np.asarray(a)
+        if a.ndim != 1 or a.dtype.kind != "f" or axis not in (0, -1):
+            return fn(a, axis=axis, kind=kind, **kwargs)
+        nan, sign = _np.isnan(a), _np.signbit(a)
+        group = _np.where(nan, _np.where(sign, 0, 2), 1)
+        order = _np.lexsort((~sign, _np.where(nan, 0, a), group))
+        return a[order] if name == "sort" else order
+    return sort
+
+
+
+
+def take(a, indices, axis=None, out=None):
+    """CuPy's take wraps every index (i % n)."""
+    n = a.size if axis is None else a.shape[axis]
+    if n:
+        indices = _np.asarray(indices) % n
+    return _np.take(a, indices, axis=axis, out=out)

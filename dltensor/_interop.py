@@ -60,8 +60,8 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if _dlpack.is_capsule(x):
         return _finish(from_tensor(_dlpack.consume_capsule(x)), None, device, copy)
     if not hasattr(x, "__dlpack__"):
-        raise TypeError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
-                        f"not {type(x).__name__}")
+        raise NoDLPackError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
+                            f"not {type(x).__name__}")
     if device is None and copy is None:
         return _importer_for(type(x))(x)
     if device is None and copy:
@@ -133,6 +133,11 @@ def _exports_with_a_copy(x: Any) -> bool:
         return False
 
 
+class NoDLPackError(TypeError, AttributeError):
+    """from_dlpack's argument has no ``__dlpack__``: a wrong type, and the AttributeError the
+    spec names for it (as NumPy's from_dlpack raises)."""
+
+
 class CopyError(BufferError, ValueError):
     """A copy is needed and ``copy=False`` forbids it. Both classes, as the spec asks for both:
     BufferError in from_dlpack's ``copy`` text, ValueError in its ``device`` text and in
@@ -140,7 +145,9 @@ class CopyError(BufferError, ValueError):
 
 
 def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
-    """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe)."""
+    """Import a DLPack producer through its ``__dlpack__`` (the standard's consumer recipe).
+    The producer's own errors propagate as they are (out of memory, a deleted array), as the
+    spec asks of from_dlpack."""
     _refuse_known_bad(x)
     try:
         capsule = _request(x, copy)
@@ -151,10 +158,8 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
             # spec's reason for this error), in the producer's words.
             raise CopyError(str(e)) from e
         raise
-    except (TypeError, ValueError):
-        raise
-    except Exception as e:
-        raise BufferError(f"{type(x).__name__}.__dlpack__ failed: {type(e).__name__}: {e}") from e
+    except RecursionError:  # (its __dlpack__ asked dltensor for itself, and so on)
+        raise BufferError(f"{type(x).__name__}.__dlpack__ recursed without end") from None
     if not _dlpack.is_capsule(capsule):
         raise BufferError(f"{type(x).__name__}.__dlpack__ returned a "
                           f"{type(capsule).__name__}, not a DLPack capsule")
@@ -533,16 +538,22 @@ def _on_host(obj: Any) -> Any:
     return obj
 
 
-def _has_str(seq: Any) -> bool:
-    return any(isinstance(e, str) or (isinstance(e, (list, tuple)) and _has_str(e)) for e in seq)
+_DEEPEST = 64  # nesting past NumPy's most dimensions (or a list holding itself): NumPy's
+# own ValueError then, not a RecursionError of the scans below
 
 
-def _holds_arrays(obj: Any) -> bool:
+def _has_str(seq: Any, depth: int = 0) -> bool:
+    return depth < _DEEPEST and any(
+        isinstance(e, str) or (isinstance(e, (list, tuple)) and _has_str(e, depth + 1))
+        for e in seq)
+
+
+def _holds_arrays(obj: Any, depth: int = 0) -> bool:
     """Whether a sequence holds arrays, whose dtype (not the scalar default) must win."""
-    if type(obj) in _SCALARS:
+    if type(obj) in _SCALARS or depth >= _DEEPEST:
         return False
     if isinstance(obj, (list, tuple)):
-        return any(_holds_arrays(e) for e in obj)
+        return any(_holds_arrays(e, depth + 1) for e in obj)
     # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)
     return isinstance(obj, (ndarray, np.ndarray, np.generic)) or hasattr(obj, "__dlpack__") \
         or hasattr(obj, "__array__")

@@ -192,10 +192,11 @@ def test_producer_returning_a_non_capsule(value):
         dltensor.from_dlpack(P.NonCapsuleProducer(value))
 
 
-@pytest.mark.parametrize("exc, expected", [
+@pytest.mark.parametrize("exc, expected", [  # (the spec: from_dlpack "must propagate" them)
     (BufferError("no"), BufferError), (ValueError("no"), ValueError),
-    (RuntimeError("no"), BufferError), (KeyError("no"), BufferError),
-    (ZeroDivisionError(), BufferError), (TypeError("no"), TypeError),
+    (RuntimeError("no"), RuntimeError), (KeyError("no"), KeyError),
+    (ZeroDivisionError(), ZeroDivisionError), (MemoryError("no"), MemoryError),
+    (TypeError("no"), TypeError),
 ], ids=lambda v: type(v).__name__ if isinstance(v, BaseException) else v.__name__)
 def test_producer_raising(exc, expected):
     p = P.RaisingProducer(exc)
@@ -484,3 +485,24 @@ def test_an_empty_shape_whose_compact_strides_overflow_is_refused():
     with pytest.raises(BufferError, match="too large"):
         dltensor.from_dlpack(p)
     assert p.deleter_calls == 1
+
+
+def test_from_dlpack_of_an_object_without_dlpack_is_an_attribute_error():
+    # (the spec's Raises: AttributeError; TypeError too, as a wrong type)
+    for x in (memoryview(b"ab"), [1.0], 3, np.float64(1.0).item()):
+        with pytest.raises(AttributeError, match="__dlpack__"):
+            dltensor.from_dlpack(x)
+        with pytest.raises(TypeError):
+            dltensor.from_dlpack(x)
+
+
+def test_lists_nested_past_numpys_dimensions_are_value_errors():
+    # (the scans for strings and arrays recursed: RecursionError)
+    looped = [1.0]
+    looped.append(looped)
+    deep: object = 1.0
+    for _ in range(2000):
+        deep = [deep]
+    for x in (looped, deep, [[np.float32(1.0), looped]]):
+        with pytest.raises(ValueError):
+            dltensor.asarray(x)

@@ -9,7 +9,6 @@ hand-written: array-api-compat takes only the string ``"cpu"`` as a device and a
 from __future__ import annotations
 
 import numbers
-
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 

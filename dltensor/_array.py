@@ -180,7 +180,8 @@ class ndarray:
         if held(self):
             return (f"dltensor.ndarray(<{self._device} memory>, shape={self.shape}, "
                     f"dtype={dt.name}, device={self._device})")
-        body = np.array2string(_host(self._compute()), separator=", ", prefix="dltensor.ndarray(")
+        body = "[]" if self.size == 0 else np.array2string(  # (no view needed: NumPy cannot
+            _host(self._compute()), separator=", ", prefix="dltensor.ndarray(")  # (2**62, 0))
         dev = "" if self._device == CPU else f", device={self._device}"
         # An empty array prints as [] whatever its shape; say the shape, as NumPy does.
         shape = f", shape={self.shape}" if self.size == 0 and self.shape != (0,) else ""

@@ -68,6 +68,9 @@ def test_repr():
     assert repr(dltensor.asarray(np.zeros((0, 3)))) == \
         "dltensor.ndarray([], shape=(0, 3), dtype=float64)"
     assert repr(dltensor.asarray(np.zeros(0, np.int8))) == "dltensor.ndarray([], dtype=int8)"
+    # no elements, extents NumPy cannot describe ("array is too big"): still printable
+    huge = _imported(np.zeros(0, np.float32), shape=(2**62, 0), strides=(0, 1))
+    assert repr(huge) == "dltensor.ndarray([], shape=(4611686018427387904, 0), dtype=float32)"
 
 
 def test_to_device_same_device_is_the_array_itself():

@@ -21,14 +21,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SIMULATOR = ROOT / "tests" / "cudasim"
 
 
-def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
+def _env(*first: Path) -> dict[str, str]:
+    """This environment with the simulator (and ``first``) ahead on the import path."""
     env = dict(os.environ)
     env.pop("ARRAY_API_TESTS_DIR", None)  # (the conformance run has a test of its own)
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(SIMULATOR), str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        [str(SIMULATOR), *map(str, first), str(ROOT)] +
+        ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
+
+
+def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "-W", "error::pytest.PytestUnraisableExceptionWarning", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+                          cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900)
 
 
 def _passed(r: subprocess.CompletedProcess[str]) -> int:
@@ -39,8 +45,7 @@ def _passed(r: subprocess.CompletedProcess[str]) -> int:
 
 def test_the_simulator_is_the_cupy_these_runs_import():
     r = subprocess.run([sys.executable, "-c", "import cupy; print(cupy.__file__)"],
-                       env=dict(os.environ, PYTHONPATH=str(SIMULATOR)), capture_output=True,
-                       text=True, timeout=120)
+                       env=_env(), capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and Path(r.stdout.strip()).is_relative_to(SIMULATOR), r
 
 
@@ -69,10 +74,9 @@ def test_random_calls_agree_between_the_cpu_and_the_simulated_gpus():
     # tests/device_sweep.py: random calls of every public function, operator and index form,
     # compared between the CPU and cuda:0, and cuda:1 while cuda:0 is current (the second
     # GPU's calls must run there: the simulator refuses kernels from another current device)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(SIMULATOR), str(ROOT / "tests"), str(ROOT)]))
     for device, seed in (("cuda:0", 0), ("cuda:1", 1)):
         r = subprocess.run([sys.executable, str(ROOT / "tests" / "device_sweep.py"), "--seed",
                             str(seed), "--calls", "15000", "--device", device], cwd=ROOT,
-                           env=env, capture_output=True, text=True, timeout=900)
+                           env=_env(ROOT / "tests"), capture_output=True, text=True,
+                           timeout=900)
         assert r.returncode == 0 and " 0 differences" in r.stdout, r.stdout[-6000:] + r.stderr

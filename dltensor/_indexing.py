@@ -180,13 +180,7 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
     except ValueError:
         raise IndexError("shape mismatch: the index arrays do not broadcast together: "
                          f"{', '.join(str(k.shape) for _, k in arrays)}") from None
-    shape = getattr(v, "shape", ())
-    try:
-        fits = np.broadcast_shapes(shape, target) == target
-    except ValueError:
-        fits = False
-    if not fits:
-        raise _unfit(shape, target)
+    _check_broadcasts(getattr(v, "shape", ()), target)
     for axis, k in arrays:
         _check_bounds(k, x, axis)
 
@@ -202,6 +196,16 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:
     return ValueError(f"a value of shape {shape} does not broadcast to the shape {target} it "
                       "is written into")
+
+
+def _check_broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
+    """ValueError unless a value of ``shape`` broadcasts to ``target`` (no more axes)."""
+    try:
+        fits = len(shape) <= len(target) and np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        fits = False
+    if not fits:
+        raise _unfit(shape, target)
 
 
 def _written_ndim(ndim: int, key: Any) -> int:
@@ -228,12 +232,7 @@ def _check_held_value(x: ndarray, shape: tuple[int, ...], value: Any) -> None:
     probe = np.empty((), x.dtype.numpy)
     v = _value_for(x, probe, value, compute=False)
     if isinstance(v, ndarray):
-        try:
-            fits = v.ndim <= len(shape) and np.broadcast_shapes(v.shape, shape) == shape
-        except ValueError:
-            fits = False
-        if not fits:
-            raise _unfit(v.shape, shape)
+        _check_broadcasts(v.shape, shape)
     else:
         probe[()] = v
 

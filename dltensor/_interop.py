@@ -58,7 +58,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if isinstance(x, ndarray):
         return _finish(x, None, device, copy)
     if _dlpack.is_capsule(x):
-        return _finish(from_tensor(_dlpack.consume_capsule(x)), None, device, copy)
+        return _finish_capsule(x, None, device, copy)
     if not hasattr(x, "__dlpack__"):
         raise NoDLPackError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
                             f"not {type(x).__name__}")
@@ -344,7 +344,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         # change under copy=True raised ValueError (tests/test_interop.py).
         return _finish(_from_numpy(obj, _no_copy(copy)), dtype, device, copy)
     if _dlpack.is_capsule(obj):
-        return _finish(from_tensor(_dlpack.consume_capsule(obj)), dtype, device, copy)
+        return _finish_capsule(obj, dtype, device, copy)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, _SCALARS):
         if dtype is None:
             return from_dlpack(obj, device=device, copy=copy)
@@ -577,6 +577,15 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
     if copy:
         return copied(x)
     return x
+
+
+def _finish_capsule(capsule: Any, dtype: DType | None,
+                    device: Device | str | tuple[int, int] | None, copy: bool | None) -> ndarray:
+    """_finish for a bare capsule's tensor. The capsule is consumed only when that succeeds:
+    its holder keeps a capsule refused for the dtype, device or copy asked for (a producer's
+    would be asked again; a bare capsule cannot be)."""
+    with _dlpack.taking_capsule(capsule) as tensor:
+        return _finish(from_tensor(tensor), dtype, device, copy)
 
 
 def copied(x: ndarray) -> ndarray:

@@ -263,6 +263,50 @@ def test_a_bad_device_is_refused_before_anything_is_taken(device, exc):
     assert p.deleter_calls == 1
 
 
+@pytest.mark.parametrize("request_", [
+    dict(dtype=dltensor.float32, copy=False),   # a conversion that needs a copy
+    dict(device="rocm:0"),                      # a device dltensor cannot copy to
+    dict(device="cuda:0", copy=False),          # a move, under copy=False
+])
+def test_a_refused_request_leaves_a_bare_capsule_to_its_holder(request_):
+    # A producer can be asked again; a bare capsule cannot: a refusal must not consume it.
+    a = np.arange(3.0)
+    p = P.from_numpy(a)
+    for take in (dltensor.from_dlpack, dltensor.asarray):
+        if "dtype" in request_ and take is dltensor.from_dlpack:
+            continue
+        cap = p.__dlpack__(max_version=(1, 0))
+        released = p.deleter_calls
+        with pytest.raises((BufferError, ValueError)):
+            take(cap, **request_)
+        assert P.capsule_name(cap) == b"dltensor_versioned" and p.deleter_calls == released
+        x = take(cap)  # taken now, the same memory, and released once
+        assert P.capsule_name(cap) == b"used_dltensor_versioned"
+        assert np.from_dlpack(x).__array_interface__["data"] == a.__array_interface__["data"]
+        del x, cap
+    assert p.deleter_calls == len(p.exports)
+
+
+def test_a_malformed_bare_capsule_refused_under_a_request_is_released_once():
+    p = P.from_numpy(np.arange(3.0), dtype=(2, 32, 3))  # vector lanes: refused
+    cap = p.__dlpack__(max_version=(1, 0))
+    with pytest.raises(BufferError, match="lanes"):
+        dltensor.asarray(cap, copy=True)
+    assert p.deleter_calls == 0  # still the capsule's, whose destructor releases it
+    del cap
+    assert p.deleter_calls == 1
+
+
+def test_a_request_granted_consumes_a_bare_capsule():
+    p = P.from_numpy(np.arange(3.0))
+    cap = p.__dlpack__(max_version=(1, 0))
+    y = dltensor.asarray(cap, dtype=dltensor.float32)  # a copy: the tensor is released now
+    assert P.capsule_name(cap) == b"used_dltensor_versioned" and p.deleter_calls == 1
+    with pytest.raises(BufferError, match="already consumed"):
+        dltensor.asarray(cap, copy=True)
+    assert np.from_dlpack(y).tolist() == [0.0, 1.0, 2.0]
+
+
 def test_bad_dtype_argument():
     with pytest.raises(TypeError):
         dltensor.asarray([1, 2], dtype="float32")

@@ -8,11 +8,12 @@ before anyone may use it.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import itertools
 import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from . import capsule as _cap
@@ -25,7 +26,7 @@ from .abi import (
     DLDeviceType,
 )
 
-__all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "valid_bits", "live_count",
+__all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
            "PreDLPack1Producer"]
 
 
@@ -207,9 +208,10 @@ class ManagedTensor:
                 f"strides={self.strides} flags={self.flags:#x}>")
 
 
-def _fail(msg: str, deleter: int, address: int) -> BufferError:
+def _fail(msg: str, deleter: int, address: int, borrowed: bool = False) -> BufferError:
     """Give an owned, refused tensor back to its producer and make the error to raise."""
-    _call_deleter(deleter, address)
+    if not borrowed:
+        _call_deleter(deleter, address)
     return BufferError(msg)
 
 
@@ -231,34 +233,60 @@ def consume_capsule(capsule: object) -> ManagedTensor:
     Raises TypeError for a non-capsule and BufferError for anything DLPack-level. After the
     capsule is renamed the deleter is called exactly once on every path, errors included.
     """
-    if type(capsule) is not _CapsuleType:
-        raise TypeError(f"expected a DLPack PyCapsule, got {type(capsule).__name__}")
     # Check, read and rename are three C calls, and another thread may run between any two:
     # two dltensor threads taking one capsule would then both own it (deleter called twice).
     # NumPy's and PyTorch's consumers do all three in one C call; from Python only a lock can.
     with _taking:
-        if _is_valid(capsule, _V_NAME):
-            versioned, used = True, _V_USED
-            address = _get_pointer(capsule, _V_NAME)  # IsValid guarantees non-NULL
-        elif _is_valid(capsule, _L_NAME):
-            versioned, used = False, _L_USED
-            address = _get_pointer(capsule, _L_NAME)
-        else:
-            name = _cap.capsule_name(capsule)
-            if name in (_L_USED, _V_USED):
-                raise BufferError("this DLPack capsule was already consumed; "
-                                  "ask the producer for a new one")
-            raise BufferError(f"not a DLPack capsule (its name is {name!r})")
+        address, versioned, used = _locate(capsule)
         # From here on the tensor is ours: the capsule no longer calls the deleter.
         if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
             raise BufferError("could not take ownership of the DLPack capsule")
     return own(address, versioned)
 
 
-def own(address: int, versioned: bool = True) -> ManagedTensor:
+def _locate(capsule: object) -> tuple[int, bool, bytes]:
+    """The managed tensor's address in an unconsumed DLPack capsule, whether it is versioned,
+    and the name that marks the capsule consumed (call with _taking held)."""
+    if type(capsule) is not _CapsuleType:
+        raise TypeError(f"expected a DLPack PyCapsule, got {type(capsule).__name__}")
+    if _is_valid(capsule, _V_NAME):  # (IsValid guarantees a non-NULL pointer)
+        return _get_pointer(capsule, _V_NAME), True, _V_USED
+    if _is_valid(capsule, _L_NAME):
+        return _get_pointer(capsule, _L_NAME), False, _L_USED
+    name = _cap.capsule_name(capsule)
+    if name in (_L_USED, _V_USED):
+        raise BufferError("this DLPack capsule was already consumed; "
+                          "ask the producer for a new one")
+    raise BufferError(f"not a DLPack capsule (its name is {name!r})")
+
+
+@contextlib.contextmanager
+def taking_capsule(capsule: object) -> Iterator[ManagedTensor]:
+    """The tensor in a DLPack capsule, validated, for a block that may still refuse it.
+
+    The capsule is consumed (the tensor owned by the ManagedTensor given to the block) when the
+    block ends, and left as it was, for its holder to use again, when the block or the
+    validation raises: a refused request (a dtype or device that would need a copy under
+    ``copy=False``, say) loses nothing. The lock is held throughout, so that no other thread
+    can take, and free, the tensor while the block reads it.
+    """
+    with _taking:
+        address, versioned, used = _locate(capsule)
+        mt = own(address, versioned, borrowed=True)
+        deleter, mt._deleter = mt._deleter, None  # (the capsule's, until the block succeeds)
+        yield mt
+        if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
+            raise BufferError("could not take ownership of the DLPack capsule")
+        if deleter:
+            next(_owned)
+            mt._deleter = deleter
+
+
+def own(address: int, versioned: bool = True, borrowed: bool = False) -> ManagedTensor:
     """Own the managed tensor at ``address`` (already taken from its capsule or exchange API).
 
-    Validates every field; on any refusal the deleter is called (once) before raising.
+    Validates every field; on any refusal the deleter is called (once) before raising, unless
+    the tensor is ``borrowed``: still its capsule's, which calls it (see taking_capsule).
     """
     # One read of the whole struct: 80 bytes is the 1.x layout, and any later major version
     # only grows it, so this reads no further than the producer allocated.
@@ -268,7 +296,7 @@ def own(address: int, versioned: bool = True) -> ManagedTensor:
         if major != DLPACK_MAJOR_VERSION:
             # The spec: on an unknown major version call the deleter and touch nothing else.
             raise _fail(f"unsupported DLPack version {major}.{minor} "
-                        f"(dltensor reads {DLPACK_MAJOR_VERSION}.x)", deleter, address)
+                        f"(dltensor reads {DLPACK_MAJOR_VERSION}.x)", deleter, address, borrowed)
     else:
         (data, dev_type, dev_id, ndim, code, bits, lanes, shape_p, strides_p, byte_offset,
          _ctx, deleter) = _LEGACY.unpack(_MEMORY[address:address + 64])
@@ -277,7 +305,7 @@ def own(address: int, versioned: bool = True) -> ManagedTensor:
         shape, strides = _validate(data, dev_type, dev_id, ndim, code, bits, lanes, shape_p,
                                    strides_p, byte_offset)
     except BufferError as e:
-        raise _fail(str(e), deleter, address) from None
+        raise _fail(str(e), deleter, address, borrowed) from None
     mt = _new(ManagedTensor)
     mt.address, mt.versioned, mt.version, mt.flags = address, versioned, (major, minor), flags
     mt.data, mt.byte_offset = data, byte_offset
@@ -285,7 +313,8 @@ def own(address: int, versioned: bool = True) -> ManagedTensor:
     mt.code, mt.bits, mt.lanes = code, bits, lanes
     mt.shape, mt.strides = shape, strides
     if deleter:
-        next(_owned)
+        if not borrowed:
+            next(_owned)
         mt._deleter = deleter
     else:
         mt._deleter = None

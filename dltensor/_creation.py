@@ -91,9 +91,12 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
                                 f"{npdt}")
         if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
             return _make("full", device, (1,), lo, dtype=npdt)
-        if step_ < 0 and npdt.kind == "u" and _on_cuda(device):
-            # Counted up, then reversed: CuPy casts the step to the dtype (uint8(-1) overflows)
-            return _make(_count_down, device, lo, n, step_, npdt)
+        if math.ceil((hi - lo) / step_) != n or (step_ < 0 and npdt.kind == "u"
+                                                  and _on_cuda(device)):
+            # NumPy and CuPy count the elements in float64, one short (or over) for spans past
+            # 2**53 (arange(0, 2**62 + 1, 2**60) has 5); and CuPy casts the step to the dtype
+            # (a negative one to uint8 overflows). Then the values are counted here.
+            return _make(_by_index, device, lo, n, step_, npdt)
     else:
         try:
             span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
@@ -136,9 +139,13 @@ def _from_negative_zero(ns: Any, start: float, stop: float, step: float, dtype: 
     return r
 
 
-def _count_down(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
-    """``n`` values from ``start`` down by ``-step``: counted up, reversed, copied."""
-    return ns.flip(ns.arange(start + (n - 1) * step, start + 1, -step, dtype=dtype)).copy()
+def _by_index(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
+    """``start + i * step`` for ``i < n``, exactly: computed modulo 2**64 (every value fits the
+    dtype, so products that wrap on the way come back), then cast."""
+    u64 = ns.uint64
+    i = ns.arange(n, dtype=u64)
+    r = i * ns.asarray(step % 2**64, dtype=u64) + ns.asarray(start % 2**64, dtype=u64)
+    return ns.astype(r, dtype)
 
 
 def _real(v: Any) -> int | float:

@@ -174,6 +174,9 @@ CASES: list[Case] = [
         dt.arange(-0.0, -2, -1, device=d))),
     Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
                                               dt.arange(3, 0, device=d))),
+    Case("arange-count-past-2**53", lambda d: (  # (CuPy, as NumPy: counted in float64)
+        dt.arange(0, 2**62 + 1, 2**60, device=d),
+        dt.arange(2**64 - 1, 0, -2**62, dtype=dt.uint64, device=d))),
     Case("arange-out-of-range", lambda d: dt.arange(250, 260, dtype=dt.uint8, device=d),
          OverflowError),
     Case("meshgrid-tril-triu", lambda d: (*dt.meshgrid(a(d, [1, 2]), a(d, [3, 4, 5])),

@@ -186,6 +186,20 @@ def test_arange_of_ints_is_int64_exactly_or_overflows():
     assert dlt.arange(5, dtype=dlt.float32).dtype == dlt.float32
 
 
+@pytest.mark.parametrize("args, dtype", [
+    ((0, 2**62 + 1, 2**60), None), ((2**62 + 1, -1, -2**60), None),   # NumPy: one short
+    ((-2**63, 2**63 - 1, 2**62 + 1), None), ((2**63 - 1, -2**63, -(2**61 + 1)), None),
+    ((0, 2**64 - 1, 2**62), "uint64"), ((2**64 - 1, 0, -2**62), "uint64"),
+    ((2**62 + 1, 0, -2**60), "uint64"), ((0, 2**53 + 3, 2**51), None),
+])
+def test_arange_of_ints_counts_exactly_past_2_to_53(args, dtype):
+    # The spec: ceil((stop - start) / step) elements, start + i * step; NumPy and CuPy count
+    # in float64, which rounds (2**62 + 1) / 2**60 down to 4.0.
+    x = dlt.arange(*args, dtype=getattr(dlt, dtype) if dtype else None)
+    assert _ints(x) == list(range(*args))
+    assert x.dtype == (getattr(dlt, dtype) if dtype else dlt.int64)
+
+
 @pytest.mark.parametrize("args, error", [((1j,), TypeError), ((0, 5, 1j), TypeError),
                                          ((True,), TypeError), (("3",), TypeError),
                                          ((0, 10, 0), ValueError), ((0.0, 1.0, 0.0), ValueError)])
@@ -305,9 +319,10 @@ def test_unsigned_arange_counts_down():
     x = dlt.arange(10, 0, -3, dtype=dlt.uint8)
     assert x.dtype is dlt.uint8 and np.asarray(x).tolist() == [10, 7, 4, 1]
     # The GPU path (CuPy casts a negative step to the unsigned dtype: uint8(-1) overflows)
-    # counts up and reverses; run here with NumPy, it must give the same fresh array.
-    from dltensor._creation import _count_down
-    got = _count_down(np, 10, 4, -3, np.dtype(np.uint8))
+    # counts modulo 2**64; run here with NumPy, it must give the same fresh array.
+    import array_api_compat.numpy as cnp
+    from dltensor._creation import _by_index
+    got = _by_index(cnp, 10, 4, -3, np.dtype(np.uint8))
     assert got.dtype == np.uint8 and got.tolist() == [10, 7, 4, 1] and got.flags.c_contiguous
 
 

@@ -301,7 +301,10 @@ class ndarray:
             if copy is False:
                 raise ValueError("a dtype change needs a copy, and copy=False forbids it")
             return a.astype(dtype)
-        return a.copy() if copy else a
+        # A view, not the array dltensor computes with: its holder may reshape it in place or
+        # flip its writeable flag, which must reach neither this array's shape nor its
+        # read-only state (as np.from_dlpack's and torch's .numpy() arrays are their own).
+        return a.copy() if copy else a.view()
 
     if TYPE_CHECKING:
         # What type checkers see of the operators and methods _elementwise.py and _indexing.py

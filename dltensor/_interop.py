@@ -41,10 +41,10 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     never does and raises BufferError where a copy would be needed.
     """
     tp = type(x)
-    if tp is _np_ndarray and x.dtype in FROM_NUMPY:
-        # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8);
-        # _finish, below, applies device= and copy=.
-        taken = wrap(x.view())
+    if isinstance(x, _np_ndarray) and x.dtype in FROM_NUMPY:
+        # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8),
+        # subclasses (memmap) as plain arrays; _finish, below, applies device= and copy=.
+        taken = wrap(x.view() if tp is _np_ndarray else x.view(_np_ndarray))
         if device is None and copy is None:
             return taken
         x = taken
@@ -280,7 +280,10 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
             imp = _import_capsule
         else:
             imp = _exchange_importer(take, guard)
-        _importers[tp] = imp
+        if not issubclass(tp, _np_ndarray):
+            # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
+            # importer for them, which refuses the byte orders asarray converts)
+            _importers[tp] = imp
     return imp
 
 
@@ -423,13 +426,18 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             a = a.astype(npdt)
         else:
             a = _asarray_in(obj, npdt)
-    except (BufferError, TypeError, RuntimeError):
+    except (BufferError, TypeError, RuntimeError) as e:
         # A sequence holding arrays NumPy cannot read (CUDA: ours raise BufferError, CuPy's
         # and PyTorch's TypeError; PyTorch's needing grad, RuntimeError): built from their
         # host copies and placed on their device, where a sequence of arrays belongs.
         devices = _devices_in(obj)
         if not devices - {CPU}:
             if not _holds_foreign(obj):
+                if dtype is not None and type(e) is TypeError and \
+                        any(type(v) is complex for v in _leaves(obj)):
+                    # (NumPy says "float() argument must be ... not 'complex'")
+                    refuse_complex_to_real("asarray", FROM_NUMPY[np.dtype(np.complex128)],
+                                           dtype)
                 raise  # (nothing on a device NumPy cannot read: NumPy's own error stands)
             # CPU arrays NumPy's protocols refuse (PyTorch's bfloat16 .numpy()): through DLPack
             return _from_python(_foreign_taken(obj), dtype, device, copy)
@@ -555,7 +563,9 @@ def _holds_arrays(obj: Any, depth: int = 0) -> bool:
     if isinstance(obj, (list, tuple)):
         return any(_holds_arrays(e, depth + 1) for e in obj)
     # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)
-    return isinstance(obj, (ndarray, np.ndarray, np.generic)) or hasattr(obj, "__dlpack__") \
+    # (and buffers, which NumPy reads with their own dtype: a list of a bytearray is uint8)
+    return isinstance(obj, (ndarray, np.ndarray, np.generic, bytearray, memoryview,
+                            array.array)) or hasattr(obj, "__dlpack__") \
         or hasattr(obj, "__array__")
 
 

@@ -795,3 +795,67 @@ def test_equality_with_sequences_and_other_libraries_arrays_is_refused_as_plus_i
     assert (x == None) is False and (x != "a") is True  # noqa: E711  (Python's own answers)
     assert (x == np.float32) is False and x not in (np.float32, None)  # (a type: no array)
     assert np.asarray(x == dltensor.asarray(torch.tensor([1.0, 2.0]))).tolist() == [True, True]
+
+
+def test_numpy_subclasses_import_alike_whatever_came_first(tmp_path):
+    # from_dlpack of a memmap once cached NumPy's __dlpack__ as the importer of its type, which
+    # asarray's fast path then used: byte-swapped memmaps, converted before, were refused after.
+    path = tmp_path / "be.bin"
+    np.arange(4, dtype=">f4").tofile(path)
+    mm = np.memmap(path, dtype=">f4", mode="r")
+    assert np.from_dlpack(dltensor.asarray(mm)).tolist() == [0.0, 1.0, 2.0, 3.0]
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(mm)  # (DLPack has no byte order: NumPy refuses it too)
+    x = dltensor.asarray(mm)
+    assert x.dtype == dltensor.float32 and np.from_dlpack(x).tolist() == [0.0, 1.0, 2.0, 3.0]
+    # Subclasses of every dtype dltensor takes from NumPy are taken as plain arrays are,
+    # bfloat16 included (NumPy's __dlpack__ cannot export it).
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    for a in (np.ones(3, dtype=ml_dtypes.bfloat16), np.arange(3.0)):
+        for sub in (a.view(np.recarray), np.memmap(tmp_path / "f.bin", dtype=a.dtype,
+                                                    mode="w+", shape=a.shape)):
+            y = dltensor.from_dlpack(sub)
+            assert y.dtype == dltensor.asarray(a).dtype and y.shape == (3,)
+            assert y.__dlpack__ is not None and _shares(y, sub)
+
+
+def _shares(x, a):
+    return np.asarray(x).__array_interface__["data"][0] == a.__array_interface__["data"][0]
+
+
+def test_numpys_view_of_an_array_is_its_own_object():
+    # np.asarray(x) was the array dltensor computes with: reshaping it in place changed x's
+    # shape (not its strides), and its writeable flag set x's read-only state.
+    y = dltensor.from_dlpack(np.arange(4.0).__dlpack__(max_version=(1, 0)))
+    a = np.asarray(y)
+    a.shape = (2, 2)
+    assert y.shape == (4,) and y.ndim == 1 and _shares(y, a)
+    x = dltensor.asarray([1.0, 2.0])
+    np.asarray(x).flags.writeable = False
+    assert not x.read_only
+    x[0] = 5.0
+    w = dltensor.broadcast_to(dltensor.asarray([1.0, 2.0]), (3, 2))
+    try:
+        np.asarray(w).flags.writeable = True  # (NumPy's to allow or not: a view of NumPy's)
+    except ValueError:
+        pass
+    assert w.read_only
+    with pytest.raises(ValueError):
+        w[0, 0] = 1.0
+
+
+def test_lists_of_buffers_keep_their_dtype_as_lists_of_arrays_do():
+    import array as pyarray
+    assert dltensor.asarray([bytearray(b"ab")]).dtype == dltensor.uint8
+    assert dltensor.asarray([pyarray.array("f", [1.0])]).dtype == dltensor.float32
+    assert dltensor.asarray([memoryview(b"ab")]).dtype == dltensor.uint8
+    assert dltensor.asarray([np.ones(1, np.float32)]).dtype == dltensor.float32
+
+
+@pytest.mark.parametrize("value", [[1j], [1, 2j], 1j, [[1.0], [1j]]])
+def test_complex_python_values_to_a_real_dtype_say_so(value):
+    # As for complex arrays (astype's rule), not NumPy's "float() argument must be ..."
+    for dtype in (dltensor.float64, dltensor.int64):
+        with pytest.raises(TypeError, match="imaginary part"):
+            dltensor.asarray(value, dtype=dtype)
+    assert dltensor.asarray(value, dtype=dltensor.bool).dtype == dltensor.bool

@@ -107,6 +107,13 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
                 raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
                                  "elements")
             _check_count("arange", math.ceil(span), npdt or _FLOAT64)
+        out = npdt or _FLOAT64
+        if span > 2 and out.kind == "f" and math.isfinite(step_) and step_ == int(step_) \
+                and out.type(lo + step_) - out.type(lo) != step_:
+            # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
+            # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
+            # stop. (A step that is not an integer may be inexact, the spec says: NumPy's.)
+            return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
         if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
                 (npdt is None or npdt.kind == "f"):
             # CuPy computes start + i * step: -0.0 + 0.0 is 0.0, where the spec starts at start
@@ -146,6 +153,11 @@ def _by_index(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
     i = ns.arange(n, dtype=u64)
     r = i * ns.asarray(step % 2**64, dtype=u64) + ns.asarray(start % 2**64, dtype=u64)
     return ns.astype(r, dtype)
+
+
+def _by_float_index(ns: Any, start: int | float, n: int, step: int | float, dtype: Any) -> Any:
+    """``start + i * step`` for ``i < n``, each rounded once from float64 to the dtype."""
+    return ns.astype(ns.arange(n, dtype=ns.float64) * step + start, dtype)
 
 
 def _real(v: Any) -> int | float:

@@ -501,6 +501,17 @@ def _tan(xp: Any, a: Any) -> Any:
     return r
 
 
+def _odd_and_conjugate(name: str) -> Callable[[Any, Any], Any]:
+    """The fix-up of a function that the spec makes odd and conjugate-symmetric (atan, atanh:
+    f(-z) = -f(z), f(conj z) = conj f(z)): f(|x| + i|y|), the signs of x and y put back.
+    NumPy's complex64 arctan and arctanh break the symmetry by an ulp at some points."""
+    def fix(xp: Any, a: Any) -> Any:
+        x, y = a.real, a.imag
+        r = getattr(xp, name)(_complex(xp, xp.abs(x), xp.abs(y), a.dtype))
+        return _complex(xp, xp.copysign(r.real, x), xp.copysign(r.imag, y), a.dtype)
+    return fix
+
+
 def _sign(xp: Any, a: Any) -> Any:
     if a.dtype.kind != "c":
         # ml_dtypes' floats give sign(-0.0) = -0; the spec (and NumPy's floats) say 0: + 0.0
@@ -529,8 +540,10 @@ _Row = tuple[str, str] | tuple[str, str, _Fix]
 UNARY: dict[str, _Row] = {
     "abs": ("numeric", "absolute"), "acos": ("floating-point", "arccos"),
     "acosh": ("floating-point", "arccosh"), "asin": ("floating-point", "arcsin"),
-    "asinh": ("floating-point", "arcsinh"), "atan": ("floating-point", "arctan"),
-    "atanh": ("floating-point", "arctanh"), "bitwise_invert": ("integer or boolean", "invert"),
+    "asinh": ("floating-point", "arcsinh"),
+    "atan": ("floating-point", "arctan", ("c", _odd_and_conjugate("arctan"))),
+    "atanh": ("floating-point", "arctanh", ("c", _odd_and_conjugate("arctanh"))),
+    "bitwise_invert": ("integer or boolean", "invert"),
     "ceil": ("real numeric", "ceil"), "conj": ("numeric", "conjugate"),
     "cos": ("floating-point", "cos"), "cosh": ("floating-point", "cosh"),
     "exp": ("floating-point", "exp"), "expm1": ("floating-point", "expm1", ("c", _expm1)),

@@ -51,6 +51,8 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
         if not isinstance(a, ndarray):
             raise TypeError(f"{name} joins dltensor arrays, not {type_name(a)}; convert "
                             "with dltensor.asarray() first")
+    if axis is not None:
+        axis = strict_int(axis, f"{name}'s axis")  # (NumPy's stack reads True as 1)
     dev = check_device(*arrays)
     try:
         natives = [native(a) for a in arrays]

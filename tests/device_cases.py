@@ -177,6 +177,9 @@ CASES: list[Case] = [
     Case("arange-count-past-2**53", lambda d: (  # (CuPy, as NumPy: counted in float64)
         dt.arange(0, 2**62 + 1, 2**60, device=d),
         dt.arange(2**64 - 1, 0, -2**62, dtype=dt.uint64, device=d))),
+    Case("arange-float-integer-step-far-out", lambda d: (  # (NumPy's delta: 8.0)
+        dt.arange(10**8, 10**8 + 100, 5, dtype=dt.float32, device=d),
+        dt.arange(2.0**53, 2.0**53 + 30, 3.0, device=d))),
     Case("arange-out-of-range", lambda d: dt.arange(250, 260, dtype=dt.uint8, device=d),
          OverflowError),
     Case("meshgrid-tril-triu", lambda d: (*dt.meshgrid(a(d, [1, 2]), a(d, [3, 4, 5])),

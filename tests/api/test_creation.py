@@ -200,6 +200,23 @@ def test_arange_of_ints_counts_exactly_past_2_to_53(args, dtype):
     assert x.dtype == (getattr(dlt, dtype) if dtype else dlt.int64)
 
 
+@pytest.mark.parametrize("args, dtype", [
+    ((10**8, 10**8 + 100, 5), "float32"), ((10**8, 10**8 + 20, 1), "float32"),
+    ((2.0**53, 2.0**53 + 30, 3.0), None), ((2.0**53 + 30, 2.0**53, -3.0), None),
+    ((2048, 2100, 3), "float16"), ((1e8, 1e8 - 50, -5), "float32"),
+])
+def test_float_arange_with_an_integer_step_is_start_plus_i_step(args, dtype):
+    # NumPy fills start + i * ((start + step) - start), the difference taken in the dtype: 8
+    # for a step of 5 at 1e8 in float32, whose values then ran past stop.
+    x = dlt.arange(*args, dtype=getattr(dlt, dtype) if dtype else None)
+    got = np.asarray(x)
+    start, stop, step = args
+    want = [start + i * step for i in range(len(range(0, int(stop - start), int(step))))]
+    assert got.tolist() == np.array(want, dtype=got.dtype).tolist()
+    if dtype != "float16":  # (2048 + 51 rounds to 2100 in float16: the dtype's own rounding)
+        assert all((v < stop) if step > 0 else (v > stop) for v in got.astype(np.float64))
+
+
 @pytest.mark.parametrize("args, error", [((1j,), TypeError), ((0, 5, 1j), TypeError),
                                          ((True,), TypeError), (("3",), TypeError),
                                          ((0, 10, 0), ValueError), ((0.0, 1.0, 0.0), ValueError)])

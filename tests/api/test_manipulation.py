@@ -240,6 +240,8 @@ def test_diff_of_order_0_joins_the_edges_and_checks_the_axis():
     lambda x, s: dlt.moveaxis(x, True, 0), lambda x, s: dlt.moveaxis(x, 0, 1.0),
     lambda x, s: dlt.diff(x, axis=False), lambda x, s: dlt.diff(x, n=True),
     lambda x, s: dlt.repeat(x, 2, axis=True), lambda x, s: dlt.repeat(x, 2, axis=(0,)),
+    lambda x, s: dlt.stack([x, x], axis=True), lambda x, s: dlt.stack([x, x], axis=1.0),
+    lambda x, s: dlt.concat([x, x], axis=True),
 ])
 def test_axes_are_ints_as_the_spec_types_them(call):
     # NumPy read None as every axis, a bool as 0 or 1, an int as a permutation

@@ -116,8 +116,9 @@ def test_unary_matches_strict(func):
             a = a[np.isfinite(a)]
         got = outcome(getattr(dt, func), dt.asarray(a.copy()))
         want = outcome(getattr(xs, func), xs.asarray(a.copy()))
-        if func == "sign" and a.dtype.kind == "c":
-            # strict divides by a complex |z|: an ulp off, and the signs of zeros lost
+        if func in ("sign", "atan", "atanh") and a.dtype.kind == "c":
+            # strict divides by a complex |z|: an ulp off, and the signs of zeros lost; its
+            # (NumPy's) atan and atanh are an ulp off their symmetry (tested on its own below)
             assert got.dtype.name == name
             np.testing.assert_allclose(np.asarray(got), np.asarray(want._array), rtol=1e-6)
             continue

@@ -26,6 +26,7 @@ from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
 from ._held import held_view
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
+from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
 
 __all__ = ["take", "take_along_axis"]
 
@@ -63,9 +64,22 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
         raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
                          f"not {indices.ndim}")
     _check_bounds(indices._compute(), x, axis)
-    result: ndarray = wrap_result(namespace_for(x._device).take_along_axis(
-        x._compute(), indices._compute(), axis=axis), x._device)
+    result: ndarray = wrap_result(_take_along(namespace_for(x._device), x._compute(),
+                                              indices._compute(), axis), x._device)
     return result
+
+
+def _take_along(xp: Any, a: Any, i: Any, axis: int) -> Any:
+    """take_along_axis, also of 64 dimensions: NumPy takes with one index array per axis, and
+    at most 63 of them; the other axes are then folded into one (after broadcasting)."""
+    if a.ndim < 64:
+        return xp.take_along_axis(a, i, axis=axis)
+    a, i = xp.moveaxis(a, axis, -1), xp.moveaxis(i, axis, -1)
+    rest = broadcast_shapes(a.shape[:-1], i.shape[:-1])
+    a = xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (-1, a.shape[-1]))
+    i = xp.reshape(xp.broadcast_to(i, rest + i.shape[-1:]), (-1, i.shape[-1]))
+    r = xp.take_along_axis(a, i, axis=1)
+    return xp.moveaxis(xp.reshape(r, rest + r.shape[-1:]), -1, axis)
 
 
 def _check_indices(name: str, x: object, indices: object) -> None:
@@ -176,7 +190,7 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
     if not arrays:
         return
     try:
-        target = np.broadcast_shapes(*(k.shape for _, k in arrays))
+        target = broadcast_shapes(*(k.shape for _, k in arrays))
     except ValueError:
         raise IndexError("shape mismatch: the index arrays do not broadcast together: "
                          f"{', '.join(str(k.shape) for _, k in arrays)}") from None
@@ -201,7 +215,7 @@ def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:
 def _check_broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
     """ValueError unless a value of ``shape`` broadcasts to ``target`` (no more axes)."""
     try:
-        fits = len(shape) <= len(target) and np.broadcast_shapes(shape, target) == target
+        fits = len(shape) <= len(target) and broadcast_shapes(shape, target) == target
     except ValueError:
         fits = False
     if not fits:

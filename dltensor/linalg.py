@@ -18,6 +18,7 @@ import numpy as np
 from ._array import ndarray
 from ._dispatch import delegate, ints, strict_int
 from ._interop import copied
+from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
 from ._dtypes import DType, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
@@ -174,7 +175,7 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
         from ._dispatch import fresh
         batch = x.shape[:-2]
         if isinstance(rtol, ndarray):
-            batch = np.broadcast_shapes(batch, rtol.shape)
+            batch = broadcast_shapes(batch, rtol.shape)
         return zeros(batch, dtype=int64, device=fresh(x._device))
     result: ndarray = _backend["matrix_rank"](x, rtol=rtol)
     return result
@@ -226,7 +227,7 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)
         from ._manipulation import broadcast_to
         try:
-            batch = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+            batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
         except ValueError as e:
             raise ValueError(f"solve: the stacks of x1 {x1.shape} and x2 {x2.shape} do not "
                              f"broadcast ({e})") from None

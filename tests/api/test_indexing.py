@@ -438,3 +438,19 @@ def test_a_value_too_big_for_the_dtype_is_an_overflow_not_a_bad_index():
         x[0] = 2**1100
     with pytest.raises(IndexError, match="out of bounds"):
         x[5] = 1.0
+
+
+def test_more_than_32_dimensions_where_numpy_helpers_stop():
+    # np.broadcast_shapes takes at most 32 dimensions, NumPy's take_along_axis at most 63 index
+    # arrays: setitem with a 33-d index array and take_along_axis of a 64-d array raised.
+    x = dlt.zeros((3,))
+    x[dlt.ones((1,) * 33, dtype=dlt.int64)] = 1.0
+    assert np.asarray(x).tolist() == [0.0, 1.0, 0.0]
+    y = dlt.reshape(dlt.arange(4.0), (1,) * 62 + (2, 2))
+    i = dlt.asarray(np.array([[1, 0], [0, 0]]).reshape((1,) * 62 + (2, 2)))
+    a, ia = np.arange(4.0).reshape(2, 2), np.array([[1, 0], [0, 0]])
+    for axis, np_axis in ((63, 1), (-1, 1), (62, 0)):
+        r = dlt.take_along_axis(y, i, axis=axis)
+        assert r.shape == y.shape
+        assert np.asarray(r).ravel().tolist() == np.take_along_axis(a, ia, np_axis).ravel().tolist()
+    assert dlt.__array_namespace_info__().capabilities()["max dimensions"] == 64

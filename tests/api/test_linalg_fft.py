@@ -450,3 +450,13 @@ def test_trace_refuses_a_real_dtype_for_complex_input_as_sum_does():
     with pytest.raises(TypeError, match="imaginary"):
         dlt.linalg.trace(z, dtype=dlt.float64)
     assert complex(dlt.linalg.trace(z, dtype=dlt.complex64)) == 2j
+
+
+def test_cross_of_more_than_32_dimensions():
+    # NumPy's cross broadcasts with np.broadcast, which stops at 32 dimensions (RuntimeError)
+    a, b = np.random.rand(2, 3, 1), np.random.rand(1, 3, 4)
+    want = np.cross(a, b, axis=-2)
+    r = dlt.linalg.cross(dlt.asarray(a.reshape((1,) * 33 + a.shape)),
+                         dlt.asarray(b.reshape((1,) * 34 + b.shape)), axis=-2)
+    assert r.shape == (1,) * 34 + want.shape
+    np.testing.assert_allclose(np.asarray(r).reshape(want.shape), want)

@@ -220,8 +220,7 @@ class ndarray:
             # NumPy's own producer: C speed, right flags, and its manager_ctx keeps this view
             # (and through its base our managed tensor) alive. (What consumers ask: NumPy
             # passes dl_device=None, copy=None; the rest goes through _export. A max_version
-            # NumPy refuses gets _export's words; a negative one NumPy reads as legacy, and
-            # checking for it here would cost every export ~0.15 us.)
+            # NumPy refuses gets _export's words; a negative one both read alike.)
             try:
                 return a.__dlpack__(max_version=max_version)
             except (BufferError, TypeError, OverflowError):
@@ -248,7 +247,7 @@ class ndarray:
         if dev.device_type != DLDeviceType.kDLCUDA:
             raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not {dev}")
         t: _dlpack.ManagedTensor | None = self._tensor
-        read_only = t is not None and t.read_only
+        read_only = self.read_only  # (not t's alone: CuPy's views of read-only memory)
         if _computable(self):
             from ._dispatch import on
             with on(dev):  # (CuPy names the current stream of the *current* device)
@@ -540,10 +539,10 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         except (TypeError, ValueError):
             raise TypeError(f"max_version must be a (major, minor) tuple of ints, "
                             f"not {max_version!r}") from None
-        if min(max_version) < 0:
-            raise ValueError(f"max_version must not be negative: {max_version!r}")
-        # (a consumer's newer version gets ours, 1.x; NumPy's producer takes C ints only)
-        max_version = (min(major, (1 << 31) - 1), min(minor, (1 << 31) - 1))
+        # (a consumer's newer version gets ours, 1.x; NumPy's producer takes C ints only. A
+        # negative number is read as NumPy's producer reads it, on every path: a major below
+        # 1 asks for a legacy capsule, a minor below 0 for 1.0)
+        max_version = (min(major, (1 << 31) - 1), max(0, min(minor, (1 << 31) - 1)))
     if dl_device is not None:
         try:
             dl_type, dl_id = map(operator.index, dl_device)

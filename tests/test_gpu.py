@@ -121,6 +121,18 @@ def test_cuda_array_interface_round_trip(cupy):
     np.testing.assert_array_equal(back.copy_to_host(), np.arange(10.0))
 
 
+def test_cuda_array_interface_says_read_only_where_the_array_is(cupy):
+    # (it looked at the imported tensor's flag alone: broadcasts and views of read-only
+    # imports, which CuPy computes, said writable to numba)
+    x = dt.reshape(dt.arange(8.0, device="cuda:0"), (2, 4))
+    b = dt.broadcast_to(x[0:1, :], (3, 4))
+    frozen = dt.broadcast_arrays(dt.arange(8.0, device="cuda:0"),
+                                 dt.zeros((2, 8), device="cuda:0"))[0]
+    for a in (b, frozen, frozen[1:, :], dt.flip(frozen, axis=1), b[..., ::2]):
+        assert a.read_only and a.__cuda_array_interface__["data"][1] is True
+    assert x.__cuda_array_interface__["data"][1] is False
+
+
 def test_a_cuda_array_interface_over_pageable_host_memory_is_refused(cupy):
     # (CUDA 11+ answers cudaPointerGetAttributes for it, type "unregistered", device -2: it
     # was taken as memory of the current GPU, which CuPy would then fault reading)

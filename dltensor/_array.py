@@ -552,8 +552,10 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
                             f"not {dl_device!r}") from None
     dev = x._device
     if dl_device is not None and dl_device != (dev.device_type, dev.device_id):
-        if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
+        if dl_device == (1, 0):
+            # (the spec: "when kDLCPU is in use, stream must be None", from a GPU too)
             _check_host_stream(dev, stream, to_cpu=True)
+        if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
             # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
             # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
             host = wrap(x._compute().copy() if copy else x._compute(), CPU)
@@ -613,10 +615,10 @@ def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
     if dev.device_type in _STREAMED_HOST and not to_cpu:
         _check_stream(dev, stream, (0,))  # (0: CUDA's rule)
         return
+    where = f"memory on {dev}{' exported to the CPU' if to_cpu else ''}"
     if type(stream) is not int:
-        _check_stream(dev, stream, ())  # (its TypeError)
-    raise BufferError(f"stream must be None for memory on {dev}"
-                      f"{' exported to the CPU' if to_cpu else ''}, not {stream!r}")
+        raise TypeError(f"stream must be None for {where}, not {type(stream).__name__}")
+    raise BufferError(f"stream must be None for {where}, not {stream!r}")
 
 
 def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:

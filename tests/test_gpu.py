@@ -274,6 +274,11 @@ def test_dlpack_cpu_copy_is_flagged(cupy):
     with pytest.raises(BufferError):
         g.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=False)
     assert np.from_dlpack(g, device="cpu").tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    # The spec: "when kDLCPU is in use, stream must be None" (any stream was taken)
+    for stream, exc in ((1, BufferError), (0, BufferError), (-1, BufferError),
+                        ("s", TypeError), (1.5, TypeError)):
+        with pytest.raises(exc, match="stream must be None"):
+            g.__dlpack__(max_version=(1, 0), dl_device=(1, 0), stream=stream)
 
 
 @pytest.mark.skipif(N_GPUS < 2, reason="needs two GPUs")

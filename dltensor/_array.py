@@ -447,6 +447,17 @@ def from_tensor(mt: _dlpack.ManagedTensor) -> ndarray:
     return x
 
 
+def host_view(x: ndarray) -> ndarray:
+    """``x``, on pinned or managed memory, as the CPU's: the same memory relabelled, read by
+    no one (so dtypes NumPy has not, float4 or opaque handles, are relabelled too)."""
+    t = x._tensor
+    if t is None or x._array is not None:
+        return wrap(x._compute(), CPU)
+    v = t.view(t.shape, t.strides)
+    v.device_type, v.device_id = int(DLDeviceType.kDLCPU), 0
+    return from_tensor(v)
+
+
 # The flags an export carries over from the tensor it re-exports: what the memory *is*.
 _CARRIED_FLAGS = DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED
 
@@ -558,7 +569,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
             # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
             # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
-            host = wrap(x._compute().copy() if copy else x._compute(), CPU)
+            host = _copy_for_export(host_view(x)) if copy else host_view(x)
             return _make(host, max_version,
                          extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0)
         if copy is False:

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from . import _dlpack
 from ._array import CPU_READABLE, copy_flag, element_strides, from_tensor, held_streams
-from ._array import ndarray, wrap
+from ._array import host_view, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
@@ -640,7 +640,7 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
         return copied(x) if copy else x
     if src.device_type in CPU_READABLE and device.device_type in CPU_READABLE:
         if device == CPU:  # pinned or managed memory is CPU memory already: a view, no copy
-            return wrap(x._compute().copy() if copy else x._compute(), CPU)
+            return copied(host_view(x)) if copy else host_view(x)
     if copy is False:
         raise CopyError(f"moving an array from {src} to {device} needs a copy, "
                         "and copy=False forbids it")

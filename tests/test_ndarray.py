@@ -270,6 +270,21 @@ def test_pinned_memory_exports_to_cpu_without_a_copy(dev):
     assert P.capsule_flags(cap) & P.IS_COPIED and P.tensor_fields(cap)["data"] != ptr(a)
 
 
+@pytest.mark.parametrize("dev", [P.CUDA_HOST, P.CUDA_MANAGED])
+@pytest.mark.parametrize("dtype", [(17, 4, 1), (3, 64, 1)], ids=["float4", "opaque64"])
+def test_pinned_memory_of_a_held_dtype_is_the_cpus_too(dev, dtype):
+    # (relabelling read its elements first: TypeError, dltensor cannot compute on float4)
+    a = np.arange(8, dtype=np.uint8)
+    x = _imported(a, device=(dev, 0), dtype=dtype, shape=(1,), strides=(1,))
+    cap = x.__dlpack__(max_version=(1, 3), dl_device=(1, 0))
+    f = P.tensor_fields(cap)
+    assert f["device"] == (1, 0) and f["data"] + f["byte_offset"] == ptr(a)
+    y = x.to_device("cpu")
+    assert y.device == dltensor.Device(1, 0) and y.data_ptr == ptr(a) and y.dtype == x.dtype
+    with pytest.raises(BufferError, match="cannot copy"):
+        x.__dlpack__(max_version=(1, 3), dl_device=(1, 0), copy=True)
+
+
 @pytest.mark.parametrize("copy", ["yes", 1.5])
 def test_bad_copy_value(copy):
     for make in KINDS.values():

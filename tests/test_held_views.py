@@ -199,8 +199,26 @@ def test_a_view_before_the_producers_pointer_cannot_be_described():
                                 dtype=(2, 32, 1)))
     assert x[:2, ...].shape == (2,) and x[:2, ...].data_ptr == x.data_ptr  # (from element 0)
     for key in (slice(1, None), slice(None, None, -1)):
-        with pytest.raises(BufferError, match=f"{(1 + (key.step == -1)) * 4} bytes before"):
+        with pytest.raises(BufferError, match=f"{(1 + (key.step == -1)) * 4} bytes before.*"
+                                              "kDLMetal .*handle"):
             x[key, ...]
+
+
+@pytest.mark.parametrize("device", [2, 3, 10, 11, 13, 14])  # CUDA, ROCm, their host, oneAPI
+def test_a_view_before_the_producers_pointer_moves_it_where_it_is_an_address(device):
+    # CuPy (and CuPy on ROCm) exports x[::-1] with data at element 0, negative strides and
+    # byte_offset 0: its slices, reversals, iteration were refused, as on Metal (a handle).
+    buf = np.arange(4, dtype=np.float32)
+    base = buf.__array_interface__["data"][0]
+    x = dt.from_dlpack(Producer(buffer=buf, data=base + 12, device=(device, 0), shape=(4,),
+                                strides=(-1,), dtype=(2, 32, 1)))
+    for v, first in ((x[1:], 8), (x[3], 0), (x[-1], 0), (dt.flip(x), 0), (x[::-2], 0)):
+        assert v.data_ptr == base + first
+        f = tensor_fields(v.__dlpack__(max_version=(1, 0)))
+        assert f["data"] == base + first and f["byte_offset"] == 0
+    assert [e.data_ptr - base for e in x] == [12, 8, 4, 0]
+    if device in (3, 13):  # (host memory: NumPy reads it, so the values can be checked)
+        assert np.asarray(dt.flip(x)).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 def test_a_view_of_held_cuda_memory_keeps_the_producers_stream():

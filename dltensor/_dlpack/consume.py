@@ -39,6 +39,11 @@ _DLTENSOR = "QiiiBBHQQQ"
 _VERSIONED = struct.Struct("<IIQQQ" + _DLTENSOR)  # version, manager_ctx, deleter, flags, dl_tensor
 _LEGACY = struct.Struct("<" + _DLTENSOR + "QQ")  # dl_tensor, manager_ctx, deleter
 
+# Device types whose data pointer is an address, so that a view may move it (on OpenCL,
+# Vulkan, Metal, WebGPU it is a buffer handle: views there move byte_offset only):
+# CPU, CUDA, CUDA host, ROCm, ROCm host, CUDA managed, oneAPI (USM pointers).
+_ADDRESSES = frozenset((1, 2, 3, 10, 11, 13, 14))
+
 _MAX_NDIM = 64  # NumPy's limit; no producer makes more and it bounds what we read
 _INT64_MAX = (1 << 63) - 1
 _DEVICE_TYPES = frozenset(int(d) for d in DLDeviceType)
@@ -147,16 +152,23 @@ class ManagedTensor:
         be viewed without a read. The offset goes into ``byte_offset``, not ``data``, which
         on some devices (OpenCL, Vulkan) is a handle rather than an address."""
         byte_offset = self.byte_offset + offset
+        data = self.data
         if byte_offset < 0:  # (DLPack's is unsigned: only a producer's negative strides lead here)
-            raise BufferError(f"a view {-byte_offset} bytes before this tensor's data pointer "
-                              "cannot be described")
+            if self.device_type not in _ADDRESSES or data + byte_offset < 0:
+                raise BufferError(f"a view {-byte_offset} bytes before this tensor's data "
+                                  f"pointer cannot be described on "
+                                  f"{DLDeviceType(self.device_type).name} (its data pointer "
+                                  "is a buffer handle, not an address)")
+            # (CuPy exports x[::-1] so: data at element 0, negative strides, byte_offset 0)
+            data, byte_offset = data + byte_offset, 0
         if byte_offset > _INT64_MAX:  # (what consumers, dltensor's own among them, accept)
             raise BufferError(f"a view {byte_offset} bytes past this tensor's data pointer "
                               "cannot be described")
         v: ManagedTensor = _new(ManagedTensor)
-        for name in ("address", "versioned", "version", "flags", "data",
+        for name in ("address", "versioned", "version", "flags",
                      "device_type", "device_id", "code", "bits", "lanes"):
             setattr(v, name, getattr(self, name))
+        v.data = data
         if read_only:
             v.flags |= DLPACK_FLAG_BITMASK_READ_ONLY
         v.byte_offset, v.shape, v.strides, v._deleter = byte_offset, shape, strides, None

@@ -303,7 +303,8 @@ class ndarray:
         # A view, not the array dltensor computes with: its holder may reshape it in place or
         # flip its writeable flag, which must reach neither this array's shape nor its
         # read-only state (as np.from_dlpack's and torch's .numpy() arrays are their own).
-        return a.copy() if copy else a.view()
+        out: npt.NDArray[Any] = a.copy() if copy else a.view()
+        return out
 
     if TYPE_CHECKING:
         # What type checkers see of the operators and methods _elementwise.py and _indexing.py

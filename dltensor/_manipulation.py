@@ -8,7 +8,7 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -74,6 +74,12 @@ def stack(arrays: tuple[ndarray, ...] | list[ndarray], /, *, axis: int = 0) -> n
     return _joined("stack", arrays, axis)
 
 
+@overload
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]: ...
+@overload
+def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]: ...
+
+
 def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     """The shape that arrays of ``shapes`` broadcast to.
 
@@ -105,7 +111,7 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
     if len(arrays) > 1:
         check_device(*arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return tuple(broadcast_to(a, shape) for a in arrays)  # type: ignore[arg-type]
+    return tuple(broadcast_to(a, shape) for a in arrays)
 
 
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:

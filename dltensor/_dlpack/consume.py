@@ -150,7 +150,8 @@ class ManagedTensor:
         broadcast, whose elements share memory), with no deleter of its own: it keeps this
         one, whose deleter runs once both are gone. Pure metadata, so memory on any device can
         be viewed without a read. The offset goes into ``byte_offset``, not ``data``, which
-        on some devices (OpenCL, Vulkan) is a handle rather than an address."""
+        on some devices (OpenCL, Vulkan) is a handle rather than an address; a view before
+        ``data`` (unsigned ``byte_offset`` cannot say it) moves ``data`` where it is one."""
         byte_offset = self.byte_offset + offset
         data = self.data
         if byte_offset < 0:  # (DLPack's is unsigned: only a producer's negative strides lead here)

@@ -13,7 +13,7 @@ read-only memory is read-only (NumPy's views inherit the flag; CuPy has none to 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import numpy as np
@@ -71,14 +71,21 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
 
 def _take_along(xp: Any, a: Any, i: Any, axis: int) -> Any:
     """take_along_axis, also of 64 dimensions: NumPy takes with one index array per axis, and
-    at most 63 of them; the other axes are then folded into one (after broadcasting)."""
+    at most 63 of them."""
     if a.ndim < 64:
         return xp.take_along_axis(a, i, axis=axis)
-    a, i = xp.moveaxis(a, axis, -1), xp.moveaxis(i, axis, -1)
-    rest = broadcast_shapes(a.shape[:-1], i.shape[:-1])
+    return along_axis(xp, lambda a, i: xp.take_along_axis(a, i, axis=-1), a, i, axis)
+
+
+def along_axis(xp: Any, f: Callable[[Any, Any], Any], a: Any, b: Any, axis: int) -> Any:
+    """``f(a, b)`` along ``axis`` of the backend arrays ``a`` and ``b`` (``f`` works along their
+    last axis), their other axes broadcast and folded into one: for NumPy helpers that stop at
+    32 or 64 dimensions (take_along_axis, cross)."""
+    a, b = xp.moveaxis(a, axis, -1), xp.moveaxis(b, axis, -1)
+    rest = broadcast_shapes(a.shape[:-1], b.shape[:-1])
     a = xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (-1, a.shape[-1]))
-    i = xp.reshape(xp.broadcast_to(i, rest + i.shape[-1:]), (-1, i.shape[-1]))
-    r = xp.take_along_axis(a, i, axis=1)
+    b = xp.reshape(xp.broadcast_to(b, rest + b.shape[-1:]), (-1, b.shape[-1]))
+    r = f(a, b)
     return xp.moveaxis(xp.reshape(r, rest + r.shape[-1:]), -1, axis)
 
 

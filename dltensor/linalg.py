@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import delegate, ints, strict_int
+from ._dispatch import delegate, ints, namespace_for, strict_int, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
 from ._dtypes import DType, int64, refuse_complex_to_real
@@ -86,13 +86,12 @@ def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError(f"cross needs 3 elements along axis {axis} in both arrays, not "
                          f"{x1.shape[axis]} and {x2.shape[axis]}")
-    if max(x1.ndim, x2.ndim) > 32:
-        # NumPy's cross broadcasts with np.broadcast, which stops at 32 dimensions: the others
-        # folded into one, after broadcasting here
-        from ._manipulation import broadcast_arrays, moveaxis, reshape
-        a, b = (moveaxis(v, axis, -1) for v in broadcast_arrays(x1, x2))
-        r = _backend["cross"](reshape(a, (-1, 3)), reshape(b, (-1, 3)), axis=-1)
-        return moveaxis(reshape(r, a.shape), -1, axis)
+    if max(x1.ndim, x2.ndim) > 32:  # (NumPy's cross broadcasts with np.broadcast: 32 at most)
+        from ._indexing import along_axis
+        dev = x1._device
+        ns = namespace_for(dev)
+        return wrap_result(along_axis(ns, lambda a, b: ns.linalg.cross(a, b, axis=-1),
+                                      x1._compute(), x2._compute(), axis), dev)
     result: ndarray = _backend["cross"](x1, x2, axis=axis)
     return result
 

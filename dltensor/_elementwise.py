@@ -212,7 +212,9 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
             scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
         else:
-            scalar = _xp(a).full((), scalar_into(scalar, rt), dtype=rt)
+            # (a real scalar stays real beside a complex array: see _real_and_complex)
+            st = np.finfo(rt).dtype if rt.kind == "c" and type(scalar) is not complex else rt
+            scalar = _xp(a).full((), scalar_into(scalar, st), dtype=st)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
@@ -443,6 +445,66 @@ def _pow(xp: Any, a: Any, b: Any) -> Any:
     return r
 
 
+def _real_and_complex(ufunc: str) -> Callable[..., Any]:
+    """The fix-up of add, subtract, multiply and divide with one real operand (a real array or
+    a Python int or float) and one complex: the spec's tables compute each component with the
+    real operand, (a + bj) * c = ac + bcj, where NumPy and CuPy make c complex first: (inf + 0j)
+    * 2 had a NaN imaginary part (inf * 0), and (x - 0j) + 0.0 lost the sign of its -0j.
+
+    Computed on z seen as (a, b) pairs of reals, in about the ufunc's time: c scales whole
+    pairs, or is added to their first elements (c - z as c + (-z), as IEEE 754 defines it)."""
+    scales = ufunc in ("multiply", "divide")
+
+    def fix(xp: Any, x1: Any, x2: Any) -> Any:
+        op = getattr(xp, ufunc)
+        real1, real2 = _real_valued(x1), _real_valued(x2)
+        z, c = (x1, x2) if real2 else (x2, x1)
+        if real1 is real2 or real1 and ufunc == "divide" or _WHOLE.get(
+                getattr(c, "dtype", _FLOAT64)) is None:  # (c / (a + bj): "special rules")
+            return op(x1, x2)
+        if type(z) is complex:  # (a Python complex takes the real array's precision)
+            z = xp.full((), z, dtype=_WHOLE[c.dtype])
+        elif not z.flags.c_contiguous:
+            z = xp.ascontiguousarray(z)
+        parts = _PARTS[z.dtype]
+        n = getattr(c, "ndim", 0)  # (a Python scalar c: as the ufunc takes it)
+        # z's parts, a0 b0 a1 b1 ... along its last axis (c a scalar), else in pairs (a, b)
+        flat = n == 0 and z.ndim > 0
+        pairs = z.view(parts) if flat else z.reshape(z.shape + (1,)).view(parts)
+        a = pairs[..., ::2] if flat else pairs[..., 0]
+        if scales:
+            if n:  # (c[..., None] would make NumPy loop over the pairs, 2 elements at a time)
+                c = xp.stack((c, c), axis=-1)
+            r = op(pairs, c) if real2 else op(c, pairs)
+        elif n == 0 or c.shape == z.shape:
+            # a + c (b kept) in a copy of the parts, or c + -a (-b) in their negation
+            r = pairs.astype(xp.result_type(parts, getattr(c, "dtype", parts)))
+            ra = r[..., ::2] if flat else r[..., 0]
+            if real1 and ufunc == "subtract":
+                xp.negative(r, out=r)
+                xp.add(c, ra, out=ra)
+            else:
+                op(c, ra, out=ra) if real1 else op(ra, c, out=ra)
+        else:  # (c broadcasts z)
+            if real1 and ufunc == "subtract":
+                pairs, a, op = -pairs, -a, xp.add
+            re = op(c, a) if real1 else op(a, c)
+            r = xp.empty(re.shape + (2,), re.dtype)
+            r[..., 0], r[..., 1] = re, pairs[..., 1]
+        return r.view(_WHOLE[r.dtype]) if flat else r.view(_WHOLE[r.dtype])[..., 0]
+    return fix
+
+
+# complex dtype -> the dtype of its parts, and back
+_PARTS: dict[np.dtype[Any], np.dtype[Any]] = {
+    np.dtype(c): np.dtype(f) for c, f in ((np.complex64, np.float32), (np.complex128, np.float64))}
+_WHOLE = {f: c for c, f in _PARTS.items()}
+
+
+def _real_valued(x: Any) -> bool:
+    return type(x) is not complex if type(x) in _SCALARS else x.dtype.kind != "c"
+
+
 def _expm1(xp: Any, a: Any) -> Any:
     # NumPy's complex expm1 is exp(z) - 1: inaccurate near 0 and wrong at infinities.
     # expm1(x + iy) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), with the spec's
@@ -563,15 +625,18 @@ UNARY: dict[str, _Row] = {
 
 # name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x1, x2))]); the kind is
 # that of the promoted dtype
+# (add, subtract, multiply, divide: with one real operand, each component computed with it)
+_mixed = {name: ("c", _real_and_complex(name)) for name in ("add", "subtract", "multiply",
+                                                             "divide")}
 BINARY: dict[str, _Row] = {
-    "add": ("numeric", "add"), "atan2": ("real floating-point", "arctan2"),
+    "add": ("numeric", "add", _mixed["add"]), "atan2": ("real floating-point", "arctan2"),
     "bitwise_and": ("integer or boolean", "bitwise_and"),
     "bitwise_left_shift": ("integer", "left_shift"),
     "bitwise_or": ("integer or boolean", "bitwise_or"),
     "bitwise_right_shift": ("integer", "right_shift"),
     "bitwise_xor": ("integer or boolean", "bitwise_xor"),
-    "copysign": ("real floating-point", "copysign"), "divide": ("floating-point", "divide"),
-    "equal": ("all", "equal"),
+    "copysign": ("real floating-point", "copysign"),
+    "divide": ("floating-point", "divide", _mixed["divide"]), "equal": ("all", "equal"),
     "floor_divide": ("real numeric", "floor_divide", ("f", _floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
     "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),
@@ -579,9 +644,11 @@ BINARY: dict[str, _Row] = {
     "logaddexp": ("real floating-point", "logaddexp"), "logical_and": ("bool", "logical_and"),
     "logical_or": ("bool", "logical_or"), "logical_xor": ("bool", "logical_xor"),
     "maximum": ("real numeric", "maximum"), "minimum": ("real numeric", "minimum"),
-    "multiply": ("numeric", "multiply"), "nextafter": ("real floating-point", "nextafter"),
+    "multiply": ("numeric", "multiply", _mixed["multiply"]),
+    "nextafter": ("real floating-point", "nextafter"),
     "not_equal": ("all", "not_equal"), "pow": ("numeric", "power", ("f", _pow)),
-    "remainder": ("real numeric", "remainder"), "subtract": ("numeric", "subtract"),
+    "remainder": ("real numeric", "remainder"),
+    "subtract": ("numeric", "subtract", _mixed["subtract"]),
 }
 
 if TYPE_CHECKING:

@@ -48,9 +48,10 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
         raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "
                          "be None)")
-    if "axis" in kwargs and x.ndim == 0:  # (NumPy: "tuple index out of range")
-        raise AxisError(f"{name}: axis {kwargs['axis']} is out of bounds for an array of "
-                        "dimension 0")
+    for axis in [kwargs["axis"]] if "axis" in kwargs else axes or ():
+        if not -x.ndim <= axis < x.ndim:  # (NumPy: IndexError, "tuple index out of range")
+            raise AxisError(f"{name}: axis {axis} is out of bounds for an array of "
+                            f"dimension {x.ndim}")
     if "axes" in kwargs and not s and (x.ndim == 0 if axes is None else len(axes) == 0):
         if name in ("rfftn", "irfftn"):  # (their last axis is halved: there must be one)
             raise ValueError(f"{name} must transform at least one axis")
@@ -66,8 +67,28 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
                 last = name == "irfftn" and i == len(s) - 1
                 s[i] = 2 * (x.shape[axis] - 1) if last else x.shape[axis]
         kwargs["s"] = tuple(s)
+    if x.size == 0:
+        x = _padded_with_a_zero(x, kwargs)
     result: ndarray = _backend[name](x, **kwargs)
     return result
+
+
+def _padded_with_a_zero(x: ndarray, kwargs: dict[str, Any]) -> ndarray:
+    """An empty ``x`` with each empty axis that ``n`` or ``s`` pads made one zero long: the same
+    zero-padded input (the spec: "zero-padded"), which NumPy's pocketfft transforms from
+    memory it never wrote when the axis is empty (irfft and hfft gave garbage)."""
+    if "axis" in kwargs:
+        pads = [(kwargs["axis"], kwargs["n"])]
+    else:
+        pads = list(zip(kwargs.get("axes") or (), kwargs.get("s") or ()))
+    shape = list(x.shape)
+    for axis, n in pads:
+        if n is not None and n > 0 and shape[axis] == 0:
+            shape[axis] = 1
+    if shape == list(x.shape):
+        return x
+    from ._creation import zeros
+    return zeros(tuple(shape), dtype=x.dtype, device=x.device)
 
 
 def fft(x: ndarray, /, *, n: int | None = None, axis: int = -1,
@@ -159,7 +180,13 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     # n values, made on the host: a device copy of them is the array asked for, not a move.
     # (n = 0: NumPy divides by zero; the spec's shapes are (0,) and (1,), rfftfreq's 0/0 NaN,
     # as in PyTorch and JAX)
-    host = f(n, d=d) if n else np.full(0 if f is np.fft.fftfreq else 1, np.nan)
+    if not n:
+        host = np.full(0 if f is np.fft.fftfreq else 1, np.nan)
+    elif d == 0:  # k / (d * n) by IEEE 754, as in PyTorch and JAX (NumPy: ZeroDivisionError)
+        with np.errstate(all="ignore"):
+            host = f(n, d=1.0) / np.float64(d)
+    else:
+        host = f(n, d=d)
     out = wrap(host.astype(dtype.numpy, copy=False))
     if dev == CPU:
         return out

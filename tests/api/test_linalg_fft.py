@@ -4,6 +4,8 @@ Both compute with NumPy's LAPACK and pocketfft, so results agree to rounding; dt
 must agree exactly. Also: the dtype and shape rules the spec sets where NumPy is looser.
 """
 
+import math
+
 import array_api_strict as strict
 import numpy as np
 import pytest
@@ -460,3 +462,39 @@ def test_cross_of_more_than_32_dimensions():
                          dlt.asarray(b.reshape((1,) * 34 + b.shape)), axis=-2)
     assert r.shape == (1,) * 34 + want.shape
     np.testing.assert_allclose(np.asarray(r).reshape(want.shape), want)
+
+
+def test_padding_an_empty_axis_gives_zeros():
+    # The spec zero-pads to n; NumPy's pocketfft transformed memory it never wrote when the
+    # axis was empty (irfft, hfft, irfftn: garbage that changed from run to run). PyTorch: 0.
+    for _ in range(3):
+        for dtype in (dlt.complex64, dlt.complex128):
+            e = dlt.zeros((0,), dtype=dtype)
+            for f in (dlt.fft.irfft, dlt.fft.hfft, dlt.fft.fft, dlt.fft.ifft):
+                r = f(e, n=4)
+                assert r.shape == (4,) and not np.asarray(r).any(), f
+            r = dlt.fft.irfftn(dlt.zeros((2, 0), dtype=dtype), s=(2, 4), axes=(0, 1))
+            assert r.shape == (2, 4) and r.dtype == (dlt.float32 if dtype == dlt.complex64
+                                                     else dlt.float64)
+            assert not np.asarray(r).any()
+    assert dlt.fft.irfft(dlt.zeros((3, 0), dtype=dlt.complex64), n=6, axis=0).shape == (6, 0)
+    with pytest.raises(ValueError):  # no n: 2 * (0 - 1) points, as NumPy says
+        dlt.fft.irfft(dlt.zeros((0,), dtype=dlt.complex64))
+
+
+def test_frequencies_with_a_zero_spacing_follow_ieee():
+    # k / (d * n) with d = 0: NaN, then infinities (PyTorch and JAX); NumPy: ZeroDivisionError
+    got = np.asarray(dlt.fft.fftfreq(4, d=0.0))
+    assert np.isnan(got[0]) and got[1:].tolist() == [math.inf, -math.inf, -math.inf]
+    assert np.asarray(dlt.fft.fftfreq(4, d=-0.0))[1:].tolist() == [-math.inf, math.inf, math.inf]
+    assert np.asarray(dlt.fft.rfftfreq(4, d=0.0))[1:].tolist() == [math.inf, math.inf]
+
+
+def test_fft_axes_out_of_range_are_axis_errors():
+    c = dlt.zeros((2, 2), dtype=dlt.complex64)
+    for call in (lambda: dlt.fft.fft(c, axis=2), lambda: dlt.fft.ifft(c, axis=-3),
+                 lambda: dlt.fft.fftshift(c, axes=2), lambda: dlt.fft.fftn(c, axes=(0, -3)),
+                 lambda: dlt.fft.rfftn(dlt.zeros((2, 2)), axes=(5,))):
+        with pytest.raises(np.exceptions.AxisError, match="out of bounds for an array of "
+                                                          "dimension 2"):
+            call()

@@ -21,7 +21,7 @@ from ._dispatch import delegating, expect_array, namespace_for, native, native_d
 from ._dispatch import native_or_cpu_error
 from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU
-from ._dtype_functions import in_float32
+from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
@@ -29,8 +29,10 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 
 _np_ndarray = np.ndarray
 _asarray, _add_reduce = np.asarray, np.add.reduce
-# (NumPy's running sums of float16 add in float16 too: they stall at 2048)
-_RUNNING_WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
+# The 16-bit floats, whose sums, products and variances are computed in float32: NumPy adds
+# float16 in float16 too along any axis but the innermost, and in running sums (they stall at
+# 2048; 6e4 + 6e4 - 6e4 was inf), and squares float16 deviations in float16 (var overflowed).
+_WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
 
 
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
@@ -40,18 +42,18 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
         a = x._array
         if a is None:
             a = x._compute()
-        if a.dtype not in EXTENSION_FLOATS:
+        if a.dtype not in _WIDEN:
             if axis is not None and a.ndim == 0:
                 refuse_axes_of_0d("sum", axis)
             r = a.sum(axis=axis, keepdims=keepdims)
             return wrap(r if type(r) is _np_ndarray else _asarray(r))
-    return _with_dtype("sum", x, dtype, axis=axis, keepdims=keepdims)
+    return _with_dtype("sum", x, dtype, _WIDEN, axis=axis, keepdims=keepdims)
 
 
 def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
          keepdims: bool = False) -> ndarray:
     """The product of the elements of ``x`` along ``axis`` (all axes by default)."""
-    return _with_dtype("prod", x, dtype, axis=axis, keepdims=keepdims)
+    return _with_dtype("prod", x, dtype, _WIDEN, axis=axis, keepdims=keepdims)
 
 
 def _with_dtype(name: str, x: ndarray, dtype: DType | None,
@@ -61,13 +63,18 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
     expect_array(name, x)
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _with_dtype(name, y, dtype, widen, **kwargs), x)
+    nd = native_dtype(dtype)
+    if dtype is not None and nd in widen and a.dtype != nd:
+        # x cast to the 16-bit float asked for, then added in float32 (NumPy added in the
+        # 16 bits: a bfloat16 sum of 1000 float32 ones was 256)
+        refuse_complex_to_real(name, x.dtype, dtype)
+        return _with_dtype(name, astype(x, dtype), None, widen, **kwargs)
     if a.dtype in widen:
         wide: ndarray = in_float32(lambda y, dtype: _with_dtype(name, y, dtype, **kwargs), x,
                                    dtype=dtype)
         return wide
     if a.ndim == 0:
         refuse_axes_of_0d(name, kwargs.get("axis"))
-    nd = native_dtype(dtype)
     if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
         refuse_complex_to_real(name, x.dtype, dtype)
     r = getattr(namespace_for(dev), name)(a, dtype=nd, **kwargs)
@@ -79,7 +86,7 @@ def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | Non
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
-    return _with_dtype("cumulative_sum", _one_d(x), dtype, _RUNNING_WIDEN, axis=axis,
+    return _with_dtype("cumulative_sum", _one_d(x), dtype, _WIDEN, axis=axis,
                        include_initial=include_initial)
 
 
@@ -87,7 +94,7 @@ def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | No
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    return _with_dtype("cumulative_prod", _one_d(x), dtype, _RUNNING_WIDEN, axis=axis,
+    return _with_dtype("cumulative_prod", _one_d(x), dtype, _WIDEN, axis=axis,
                        include_initial=include_initial)
 
 
@@ -177,7 +184,7 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
     ns = namespace_for(dev)
-    if a.dtype in EXTENSION_FLOATS:
+    if a.dtype in _WIDEN:
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide
     r = getattr(ns, name)(a, axis=axis, correction=correction, keepdims=keepdims)

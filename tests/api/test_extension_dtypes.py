@@ -44,6 +44,39 @@ def test_float16_running_sums_do_not_stall():
     assert dt.cumulative_prod(dt.asarray(np.full(3, 2.0, np.float16))).dtype is dt.float16
 
 
+def test_float16_sums_products_and_variances_in_float32():
+    # NumPy adds float16 in float16 along any axis but the innermost (the sum of 3000 ones
+    # down a column was 2048, 6e4 + 6e4 - 6e4 was inf) and squares deviations in float16
+    # (var of [200, -200] was inf); PyTorch gives these.
+    ones = dt.asarray(np.ones((3000, 2), np.float16))
+    for r in (dt.sum(ones, axis=0), dt.sum(dt.permute_dims(ones, (1, 0)), axis=1),
+              dt.sum(ones, axis=0, dtype=dt.float16)):
+        assert r.dtype is dt.float16 and host(r).tolist() == [3000.0, 3000.0]
+    assert host(dt.sum(dt.asarray(np.array([[6e4], [6e4], [-6e4]], np.float16)), axis=0)
+                ).tolist() == [6e4]
+    assert host(dt.prod(dt.asarray(np.full((20, 1), 1.5, np.float16)), axis=0)).tolist() == \
+        [float(np.float16(1.5 ** 20))]
+    v = dt.var(dt.asarray(np.array([200.0, -200.0], np.float16)))
+    assert v.dtype is dt.float16 and float(host(v)) == 40000.0
+    assert float(host(dt.std(dt.asarray(np.array([300.0, -300.0, 0.0], np.float16))))) == \
+        float(np.float16(np.sqrt(60000.0)))
+
+
+@pytest.mark.parametrize("target", [dt.float16, dt.bfloat16])
+def test_a_16_bit_dtype_asked_for_is_the_result_not_the_accumulator(target):
+    # dtype=float16 or bfloat16 of wider input: x cast to it, then added in float32 (NumPy
+    # accumulated in the 16 bits: a bfloat16 sum of 1000 float32 ones was 256)
+    for x in (dt.ones(1000, dtype=dt.float32), dt.ones(1000, dtype=dt.int8)):
+        r = dt.sum(x, dtype=target)
+        assert r.dtype is target and float(host(r)) == 1000.0
+    run = dt.cumulative_sum(dt.ones(3000, dtype=dt.int16), dtype=target)
+    assert run.dtype is target and float(host(run)[-1]) == float(
+        np.array(3000.0).astype(np.dtype(target.name) if target is dt.float16 else
+                                ml_dtypes.bfloat16))
+    with pytest.raises(TypeError, match="imaginary"):
+        dt.sum(dt.ones(3, dtype=dt.complex64), dtype=target)
+
+
 @pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
 def test_sorting_searching_and_unique_order_nan_last(dtype):
     x = a([3, np.nan, -1, 2, np.nan, 0.5], dtype)

@@ -9,6 +9,7 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
+import numbers
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -181,6 +182,8 @@ def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
 def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correction: int | float,
             keepdims: bool) -> ndarray:
     expect_array(name, x)
+    if isinstance(correction, (bool, np.bool_)) or not isinstance(correction, numbers.Real):
+        raise TypeError(f"{name}'s correction must be an int or a float, not {correction!r}")
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
     ns = namespace_for(dev)

@@ -270,3 +270,12 @@ def test_diff_takes_a_0d_edge_as_one_step_for_every_n():
     assert np.array_equal(np.asarray(dlt.diff(y, prepend=dlt.asarray(0))), want)
     got = dlt.diff(y, n=0, axis=0, prepend=dlt.asarray(0), append=dlt.asarray(7))
     assert np.array_equal(np.asarray(got), [[0, 0, 0], [1, 4, 9], [16, 25, 36], [7, 7, 7]])
+
+
+def test_correction_is_an_int_or_a_float():
+    x = dlt.asarray([1.0, 2.0, 3.0])
+    for f in (dlt.var, dlt.std):
+        for bad in (True, "1", None, 1j, [1]):  # (True was read as 1, the others NumPy's words)
+            with pytest.raises(TypeError, match="correction"):
+                f(x, correction=bad)
+        assert float(f(x, correction=np.int64(1))) == float(f(x, correction=1.0))

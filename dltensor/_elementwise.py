@@ -213,7 +213,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
         else:
             # (a real scalar stays real beside a complex array: see _real_and_complex)
-            st = np.finfo(rt).dtype if rt.kind == "c" and type(scalar) is not complex else rt
+            st = _PARTS[rt] if rt.kind == "c" and type(scalar) is not complex else rt
             scalar = _xp(a).full((), scalar_into(scalar, st), dtype=st)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
@@ -471,7 +471,6 @@ def _real_and_complex(ufunc: str) -> Callable[..., Any]:
         # z's parts, a0 b0 a1 b1 ... along its last axis (c a scalar), else in pairs (a, b)
         flat = n == 0 and z.ndim > 0
         pairs = z.view(parts) if flat else z.reshape(z.shape + (1,)).view(parts)
-        a = pairs[..., ::2] if flat else pairs[..., 0]
         if scales:
             if n:  # (c[..., None] would make NumPy loop over the pairs, 2 elements at a time)
                 c = xp.stack((c, c), axis=-1)
@@ -485,7 +484,8 @@ def _real_and_complex(ufunc: str) -> Callable[..., Any]:
                 xp.add(c, ra, out=ra)
             else:
                 op(c, ra, out=ra) if real1 else op(ra, c, out=ra)
-        else:  # (c broadcasts z)
+        else:  # (c broadcasts z; n > 0, so z's parts are in pairs)
+            a = pairs[..., 0]
             if real1 and ufunc == "subtract":
                 pairs, a, op = -pairs, -a, xp.add
             re = op(c, a) if real1 else op(a, c)

@@ -23,7 +23,7 @@ from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import int_bounds, python_scalar, scalar_into
 from . import _dtypes
-from ._dtypes import DType, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
 
 __all__ = [
     "arange", "empty", "empty_like", "eye", "full", "full_like", "linspace", "meshgrid",
@@ -102,17 +102,21 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
         except OverflowError:  # (an int past the floats, 10**400)
             span = math.inf
+        if span <= 0:  # (stop - start and step of other signs: none, the spec says, where
+            # NumPy's count of a span past 2**63 overflows: "Maximum allowed size exceeded")
+            return _make("empty", device, (0,), dtype=npdt or _FLOAT64)
         if span >= 2.0 ** 53:  # (a float count near 2**63 rounded up overflows NumPy's)
             if span == math.inf:
                 raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
                                  "elements")
             _check_count("arange", math.ceil(span), npdt or _FLOAT64)
         out = npdt or _FLOAT64
-        if span > 2 and out.kind == "f" and math.isfinite(step_) and step_ == int(step_) \
-                and out.type(lo + step_) - out.type(lo) != step_:
+        if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
+                and step_ == int(step_) and out.type(lo + step_) - out.type(lo) != step_:
             # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
             # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
-            # stop. (A step that is not an integer may be inexact, the spec says: NumPy's.)
+            # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,
+            # the spec says: NumPy's.)
             return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
         if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
                 (npdt is None or npdt.kind == "f"):

@@ -1,5 +1,7 @@
 """Creation functions: values, dtypes and shapes against array-api-strict, devices, errors."""
 
+import math
+
 import array_api_strict as strict
 import numpy as np
 import pytest
@@ -204,6 +206,8 @@ def test_arange_of_ints_counts_exactly_past_2_to_53(args, dtype):
     ((10**8, 10**8 + 100, 5), "float32"), ((10**8, 10**8 + 20, 1), "float32"),
     ((2.0**53, 2.0**53 + 30, 3.0), None), ((2.0**53 + 30, 2.0**53, -3.0), None),
     ((2048, 2100, 3), "float16"), ((1e8, 1e8 - 50, -5), "float32"),
+    ((2**24, 2**24 + 30, 3), "complex64"), ((2**53, 2**53 + 30, 3), "complex128"),
+    ((256, 300, 3), "bfloat16"),  # (complex and bfloat16 ran past stop, spaced by 4)
 ])
 def test_float_arange_with_an_integer_step_is_start_plus_i_step(args, dtype):
     # NumPy fills start + i * ((start + step) - start), the difference taken in the dtype: 8
@@ -214,7 +218,17 @@ def test_float_arange_with_an_integer_step_is_start_plus_i_step(args, dtype):
     want = [start + i * step for i in range(len(range(0, int(stop - start), int(step))))]
     assert got.tolist() == np.array(want, dtype=got.dtype).tolist()
     if dtype != "float16":  # (2048 + 51 rounds to 2100 in float16: the dtype's own rounding)
-        assert all((v < stop) if step > 0 else (v > stop) for v in got.astype(np.float64))
+        assert all((v < stop) if step > 0 else (v > stop)
+                   for v in got.astype(np.complex128).real)
+
+
+@pytest.mark.parametrize("args", [(1, 0, 1e-300), (0.0, -1e19), (0, -math.inf),
+                                  (0, math.inf, -1), (1e300, -1e300, 1e-300)])
+def test_arange_whose_span_and_step_disagree_is_empty(args):
+    # The spec: length 0 when stop - start and step have other signs; NumPy's count of such a
+    # span past 2**63 overflowed ("Maximum allowed size exceeded")
+    x = dlt.arange(*args)
+    assert x.shape == (0,) and x.dtype is dlt.float64
 
 
 @pytest.mark.parametrize("args, error", [((1j,), TypeError), ((0, 5, 1j), TypeError),

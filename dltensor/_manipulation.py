@@ -225,6 +225,10 @@ def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
         # (NumPy broadcasts one against the other: (1,) for two axes shifted both)
         raise ValueError(f"roll needs a shift for each axis: {len(shift)} shifts for "
                          f"{len(axis)} axes")
+    if type(shift) is tuple and type(axis) is not tuple:  # (NumPy rolled by their sum)
+        raise ValueError(f"roll: a tuple of shifts needs a tuple of as many axes, not {axis}")
+    if axis == ():  # no axes, x as it is, a new array (NumPy's roll cannot unpack them)
+        shift, axis = 0, None
     result: ndarray = _roll(x, shift, axis=axis)
     return result
 

@@ -267,3 +267,19 @@ def test_no_promotion_with_an_extension_dtype_says_why():
     b = dlt.asarray(np.ones(2, ml_dtypes.bfloat16))
     with pytest.raises(TypeError, match="bfloat16 is no dtype of its table"):
         dlt.concat([b, dlt.ones(2, dtype=dlt.float32)])
+
+
+def test_roll_shifts_and_axes_pair_up():
+    # The spec: a tuple shift needs a tuple axis of its size (NumPy rolled by the shifts' sum,
+    # so roll(x, (1, 2), axis=1) gave x back); axis=() rolls nothing (NumPy's roll of a 0-d
+    # array could not unpack no axes: "not enough values to unpack")
+    x = dlt.reshape(dlt.arange(6), (2, 3))
+    for shift, axis in (((1, 2), None), ((1, 2), 1)):
+        with pytest.raises(ValueError, match="tuple of shifts"):
+            dlt.roll(x, shift, axis=axis)
+    for v in (dlt.asarray(3), x):
+        for shift in ((), 1) if v.ndim == 0 else (1,):
+            r = dlt.roll(v, shift, axis=())
+            assert np.asarray(r).tolist() == np.asarray(v).tolist()
+            r[...] = 7  # (a new array)
+            assert np.asarray(v).tolist() != np.asarray(r).tolist()

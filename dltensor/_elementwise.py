@@ -422,10 +422,12 @@ def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
     """``r``, a floor division's result, with the spec's quotients where one operand is
     infinite. NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks
     for the signed zero / infinity of the true quotient when exactly one operand is infinite:
-    as computed, so a Python float is taken in the result's dtype (1e39 is inf in float32)."""
-    if (type(a) is float or type(b) is float) and r.dtype is not _FLOAT64:
+    as computed, so a Python scalar is taken in the result's dtype (1e39 and 2**200 are inf in
+    float32, 70000 in float16; in float64 a scalar NumPy could convert is finite)."""
+    scalar = (int, float) if r.dtype.kind == "f" and r.dtype is not _FLOAT64 else (float,)
+    if type(a) in scalar or type(b) in scalar:
         with _quiet(xp):
-            a, b = (xp.asarray(v, dtype=r.dtype) if type(v) is float else v for v in (a, b))
+            a, b = (xp.asarray(v, dtype=r.dtype) if type(v) in scalar else v for v in (a, b))
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if one_inf.any():
         with _quiet(xp):

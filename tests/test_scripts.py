@@ -34,10 +34,26 @@ def test_gpu_checks_run_their_steps_and_summarise(tmp_path):
                 STEPS="gpu-tests benchmarks conformance")
     assert done.returncode == 0, done.stdout + done.stderr
     summary = (results / "summary.txt").read_text().splitlines()
-    assert [line.split()[0] for line in summary] == ["gpu-tests", "benchmarks", "conformance"]
+    assert [line.split()[0] for line in summary] == ["gpu-tests", "benchmarks", "conformance",
+                                                     "all"]
     assert "exit 0" in summary[0] and "skipped" in summary[0]
     assert "exit 0" in summary[1] and "not run" in summary[2]
     assert (results / "gpu-tests.log").is_file() and list(results.glob("bench-*.json"))
+
+
+def test_gpu_checks_keep_to_their_deadline(tmp_path):
+    # A lent GPU gives a session minutes: with DEADLINE_S a step is cut to the time left, and
+    # steps that find too little left are reported as not run, which fails the script.
+    results = tmp_path / "results"
+    done = _run(".ci/gpu", tmp_path, RESULTS=str(results), STEPS="environment sweep",
+                DEADLINE_S="40", SWEEP_CALLS="100000000")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = (results / "summary.txt").read_text().splitlines()
+    assert [line.split()[0] for line in summary] == ["environment", "sweep", "all"]
+    # the sweep, far too long for 40 s, was stopped at the deadline (timeout's status 124),
+    # or found too little time left after the environment step
+    assert "exit 124" in summary[1] or "not run" in summary[1]
+    assert int(summary[2].split()[2].rstrip("s")) < 50
 
 
 def test_gpu_checks_fail_when_a_step_fails(tmp_path):

@@ -685,6 +685,17 @@ def test_elementwise_edges_from_the_hunt():
                               np.asarray(dt.floor_divide(f, float("-inf"))))
         assert np.asarray(dt.floor_divide(1e39, dt.asarray([2.0], dtype=dt.float32))).tolist() \
             == [float("inf")]
+        # and so is a Python int that is infinite there (2**200 in float32, 70000 in float16),
+        # either side and in place: -1.0 // inf is -0.0 and inf // 1.0 is inf (was -1.0, NaN)
+        h = dt.asarray([-1.0, 1.0], dtype=dt.float16)
+        for x, big in ((f, 2**200), (h, 70000)):
+            assert [math.copysign(1, v) for v in np.asarray(x // big).tolist()] == [-1, 1]
+            assert np.asarray(x // big).tolist() == [0.0, 0.0]
+            assert np.asarray(big // x).tolist() == [-math.inf, math.inf]
+            y = dt.asarray(x, copy=True)
+            y //= big
+            assert np.array_equal(np.asarray(y), np.asarray(x // math.inf))
+        assert np.asarray(dt.asarray([7.0, -7.0], dtype=dt.float16) // 2).tolist() == [3.0, -4.0]
     # clip by an array bound of a wider integer dtype clamps as a scalar bound does (it wrapped)
     i = dt.asarray([0, 50, 100], dtype=dt.int8)
     assert np.asarray(dt.clip(i, min=dt.asarray(200, dtype=dt.int16))).tolist() == [127] * 3

@@ -37,6 +37,7 @@ Use: ``PYTHONPATH=tests/cudasim python -m pytest -m gpu tests`` (tests/test_cuda
 """
 import ctypes
 import operator
+import weakref
 
 import numpy as _np
 
@@ -50,15 +51,24 @@ _ranges = []
 
 
 def _register(a, dev):
+    # A range is "device memory" only while the NumPy buffer behind it lives: host memory
+    # allocated later at a freed range's address must read as host memory again.
     if a.nbytes:
         start = a.__array_interface__["data"][0]
-        _ranges.append((start, start + a.nbytes, dev))
+        root = a
+        while isinstance(root.base, _np.ndarray):
+            root = root.base
+        try:
+            alive = weakref.ref(root)
+        except TypeError:
+            alive = lambda: True  # noqa: E731 (a buffer NumPy does not own: kept as before)
+        _ranges.append((start, start + a.nbytes, dev, alive))
         del _ranges[:-20000]
 
 
 def _owner_of(ptr):
-    for start, end, dev in reversed(_ranges):
-        if start <= ptr < end:
+    for start, end, dev, alive in reversed(_ranges):
+        if start <= ptr < end and alive() is not None:
             return dev
     return None
 

@@ -365,7 +365,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)
     if hasattr(obj, "__array_interface__") or _has_buffer(obj):
-        src = np.asarray(memoryview(obj)) if _has_buffer(obj) else np.asarray(obj)
+        src = _from_buffer(obj) if _has_buffer(obj) else np.asarray(obj)
         return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, copy)
     if hasattr(obj, "__array__") and not isinstance(obj, (list, tuple)):
         # An array of its own (h5py, zarr, xarray...): its dtype, not the defaults the spec
@@ -378,6 +378,16 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
 def _no_copy(copy: bool | None) -> bool | None:
     """What _from_numpy gets when _finish will copy: never a copy, but copy=False still binds."""
     return False if copy is False else None
+
+
+def _from_buffer(obj: Any) -> npt.NDArray[Any]:
+    view = memoryview(obj)
+    try:
+        return np.asarray(view)
+    except ValueError as e:  # ('g', 'P', ctypes' '<u'...: the TypeError of their NumPy dtypes)
+        if "format" not in str(e):
+            raise
+        raise TypeError(f"dltensor has no dtype for the buffer format {view.format!r}") from None
 
 
 def _has_buffer(obj: Any) -> bool:
@@ -737,6 +747,10 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     A ``stream`` in it is where the memory's pending work is queued: with CuPy, CuPy's current
     stream is made to wait for it; without, the array keeps it and hands it on in its own
     interface, as it found it."""
+    missing = [key for key in ("shape", "typestr", "data") if key not in cai]
+    if missing:
+        raise BufferError(f"__cuda_array_interface__ lacks {', '.join(map(repr, missing))}, "
+                          "which version 3 requires")
     if cai.get("mask") is not None:
         raise BufferError("__cuda_array_interface__ with a mask is not supported")
     stream = cai.get("stream")

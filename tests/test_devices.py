@@ -200,6 +200,14 @@ def test_cuda_array_interface_bad_keys_are_refused(bad):
         dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", **bad))
 
 
+@pytest.mark.parametrize("key", ["data", "shape", "typestr"])
+def test_cuda_array_interface_without_a_required_key_is_refused(key):
+    cai = _CAI(FAKE_POINTER, (3,), "<f4")
+    del cai.__cuda_array_interface__[key]  # (was a bare KeyError naming the key)
+    with pytest.raises(BufferError, match=f"lacks '{key}'"):
+        dt.asarray(cai)
+
+
 def test_cuda_array_interface_is_read_without_a_copy():
     x = dt.asarray(_CAI(FAKE_POINTER, (4, 5), "<f8", strides=(8, 32), readonly=True))
     assert x.device == as_device("cuda:0")

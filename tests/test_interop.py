@@ -459,6 +459,20 @@ def test_asarray_of_a_strided_memoryview():
     assert x.data_ptr == ptr(a) and x.strides == (3,) and values(x).tolist() == [0, 3, 6, 9]
 
 
+def test_buffers_of_formats_without_a_dtype_are_type_errors():
+    # as the same dtypes are as NumPy arrays (NumPy's ValueError for the format was let out)
+    import ctypes
+    wide = np.dtype(np.longdouble).itemsize > 8  # (where long double is not double)
+    for buf in ((ctypes.c_longdouble * 2)() if wide else None, (ctypes.c_void_p * 2)(),
+                (ctypes.c_wchar * 2)(), memoryview(bytearray(16)).cast("P")):
+        if buf is not None:
+            with pytest.raises(TypeError, match="no dtype for the buffer format"):
+                dltensor.asarray(buf)
+    if wide:
+        with pytest.raises(TypeError, match="no dtype"):
+            dltensor.asarray(np.zeros(2, np.longdouble))
+
+
 class _Interface:
     def __init__(self, a):
         self.a = a

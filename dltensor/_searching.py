@@ -60,10 +60,13 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         raise TypeError("searchsorted takes an array, int or float as x2, not complex")
     else:
         a2 = scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "searchsorted"))
-    if a1.dtype in EXTENSION_FLOATS and a2.dtype == a1.dtype:
-        # compared as float32 (which holds them exactly): NumPy orders their NaN as no float
+    if a1.dtype in EXTENSION_FLOATS or a2.dtype in EXTENSION_FLOATS:
+        # compared as float32 (which holds them exactly), or wider for the other operand:
+        # NumPy orders their NaN as no float, and casts bfloat16 and float16 to bfloat16
+        common = np.result_type(*(np.float32 if d in EXTENSION_FLOATS else d
+                                  for d in (a1.dtype, a2.dtype)))
         with on(dev):  # (CuPy copies on its current GPU)
-            a1, a2 = a1.astype(np.float32), a2.astype(np.float32)
+            a1, a2 = a1.astype(common), a2.astype(common)
     s = native(sorter)
     if s is not None and s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
         s = s.astype(np.int64)

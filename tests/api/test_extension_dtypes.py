@@ -91,6 +91,17 @@ def test_sorting_searching_and_unique_order_nan_last(dtype):
     assert int(dt.searchsorted(a([1, 2, 3], dtype), a([np.nan], dtype))[0]) == 3
 
 
+def test_searchsorted_of_an_extension_float_and_another_dtype():
+    # compared in a dtype holding both: NumPy cast bfloat16 x float16 to bfloat16 (NaN first,
+    # 1.5 rounded) and int64 x bfloat16 to bfloat16
+    x1 = a([1.0, 2.0, np.nan], ml_dtypes.bfloat16)
+    got = dt.searchsorted(x1, dt.asarray([1.5, np.nan, 3.0, -1.0], dtype=dt.float16))
+    assert np.asarray(got).tolist() == [1, 2, 2, 0]
+    assert int(dt.searchsorted(a([1.0, 2.0, 3.0], ml_dtypes.bfloat16), dt.asarray([257]))[0]) == 3
+    assert int(dt.searchsorted(dt.asarray([1, 256, 257]), a([257], ml_dtypes.bfloat16),
+                               side="right")[0]) == 2  # (bfloat16 257 is 256)
+
+
 def test_finfo_of_every_extension_float():
     for dtype in EXTENSION:  # (float8_e5m2 was refused: NumPy calls its kind "f", not "V")
         info = dt.finfo(a([0], dtype).dtype)

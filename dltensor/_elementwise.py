@@ -320,7 +320,10 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                              "operate on a copy")
         xp = _xp(a)
         fn = _function(ufunc, fix, xp, _kind(rt))
-        if type(fn) is partial:  # a fix-up computes a new array
+        # A fix-up computes a new array; so does an integer power, which NumPy refuses at the
+        # first negative exponent, after writing the elements before it (x **= y would lose
+        # them).
+        if type(fn) is partial or ufunc == "power" and rt.kind == "i":
             r = fn(a, b)
             if r.shape != a.shape:  # (copyto would drop leading length-1 axes silently)
                 raise ValueError(f"{name}: the result's shape {r.shape} is not the array's "

@@ -438,6 +438,17 @@ def test_inplace_refuses_a_dtype_change():
     assert np.asarray(i8).tolist() == [0, 1, 2] and i8.dtype is dt.int8
 
 
+def test_a_refused_inplace_power_writes_nothing():
+    # NumPy refuses an integer to a negative power at the first such element, after writing
+    # the elements before it: x **= y lost x's values there
+    x = dt.asarray([2, 3, 4, 5])
+    with pytest.raises(ValueError, match="negative"):
+        x **= dt.asarray([2, 2, -1, 2])
+    assert np.asarray(x).tolist() == [2, 3, 4, 5]
+    x **= dt.asarray([2, 1, 0, 1])
+    assert np.asarray(x).tolist() == [4, 3, 1, 5]
+
+
 def test_inplace_refuses_read_only_arrays():
     a = np.arange(4.0)
     a.flags.writeable = False

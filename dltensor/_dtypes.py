@@ -1,7 +1,8 @@
 """The dtype table: DLPack (code, bits) <-> dltensor dtype <-> NumPy dtype, and type promotion.
 
-The 13 array API dtypes compute; bfloat16 and the float8/6/4 codes are held and handed on, and
-compute on the CPU too when ml_dtypes is installed.
+The 13 array API dtypes and float16 compute; bfloat16 and the float8 codes are held and handed
+on, and compute on the CPU too when ml_dtypes is installed; the float6/float4 codes (and int4,
+opaque handles) are only held and handed on.
 """
 
 from __future__ import annotations

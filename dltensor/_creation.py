@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ._array import CPU_READABLE, ndarray, wrap
-from ._backends import NoBackendError
+from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import check_device, delegate_first, expect_array, fresh, namespace_for, native
+from ._dispatch import allocatable, check_device, delegate_first, expect_array, fresh
+from ._dispatch import namespace_for, native
 from ._dispatch import native_dtype, on, strict_int
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
@@ -37,15 +37,9 @@ def target(device: Device | str | tuple[int, int] | None
            ) -> tuple[Device, Any, contextlib.AbstractContextManager[Any]]:
     """(device, namespace, context) to create arrays on ``device`` (None: the default device).
 
-    The context makes CuPy allocate on the right GPU; NoBackendError comes from namespace_for.
+    The context makes CuPy allocate on the right GPU; NoBackendError comes from allocatable.
     """
-    dev = get_default_device() if device is None else as_device(device)
-    if dev.device_type in CPU_READABLE and dev != CPU:
-        # NumPy computes on pinned and managed memory but allocates only pageable memory:
-        # labelled `cpu` for results, it would be a silent change of the device asked for.
-        raise NoBackendError(f"dltensor cannot allocate {dev} memory (NumPy allocates "
-                             "pageable CPU memory); create on 'cpu' (a CUDA array goes to pinned "
-                             "memory with to_device('cuda_host'))")
+    dev = allocatable(get_default_device() if device is None else as_device(device))
     ns = namespace_for(dev)
     if dev.device_type == DLDeviceType.kDLCUDA:
         import cupy

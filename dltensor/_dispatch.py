@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import itertools
 import operator
 import threading
 import warnings
@@ -83,6 +84,19 @@ def namespace_for(device: Device) -> Any:
     return ns
 
 
+def allocatable(device: Device) -> Device:
+    """``device``, where dltensor can make new memory: NumPy computes on pinned and managed
+    memory but allocates only pageable memory, which labelled so would be a silent change of
+    the device asked for (NoBackendError); held devices raise as namespace_for does."""
+    if device.device_type in CPU_READABLE and device != CPU:
+        raise NoBackendError(f"dltensor cannot allocate {device} memory (NumPy allocates "
+                             "pageable CPU memory); create on 'cpu' (a CUDA array goes to pinned "
+                             "memory with to_device('cuda_host'))")
+    if device != CPU:
+        backend_for(device)
+    return device
+
+
 NULL_CONTEXT = contextlib.nullcontext()
 
 
@@ -138,8 +152,9 @@ class _NoStandIn(Exception):
 
 
 _checking = threading.local()
-# Held arrays up to this many elements get a CPU check (each stand-in exact, its memory and any
-# broadcast of two of them small); past it, or for a dtype NumPy has not, the refusal stands.
+# Held arrays up to this many elements get a CPU check (each stand-in exact and small, and the
+# check's result at most its square: _amplifies); past it, or for a dtype NumPy has not, the
+# refusal stands.
 _CHECKED_SIZE = 1 << 10
 
 
@@ -151,8 +166,9 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
     of zeros' values), so a bad argument says what is wrong wherever its memory lives; else
     ``refusal``. Only run on the way to raising: a call computing never gets here."""
     if getattr(_checking, "on", False) or _amplifies((args, kwargs)):
-        # (a check within a check; a count or length that could make the check's result
-        # large, repeat(x, 10**8) or fft(x, n=10**9): refused as is)
+        # (a check within a check; counts, lengths or broadcasts that could make the check's
+        # result large, repeat(x, 10**8), tile(x, (1000, 1000)), fftn(x, s=(1000, 1000, 8)),
+        # clip of three vectors on three axes: refused as is)
         return refusal
     try:
         args = tuple(_stand_in(a) for a in args)
@@ -168,7 +184,7 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
             call(*args, **kwargs)
     except (NoBackendError, np.linalg.LinAlgError, MemoryError):
         return refusal
-    except (TypeError, IndexError, ValueError) as e:  # (the CPU's own error)
+    except (TypeError, IndexError, ValueError, OverflowError) as e:  # (the CPU's own error)
         return e
     except Exception:
         return refusal
@@ -190,13 +206,34 @@ def native_or_cpu_error(x: ndarray, call: Callable[..., Any], /, *args: Any,
         raise cpu_error_first(call, args, kwargs, e) from None
 
 
-def _amplifies(v: Any) -> bool:
-    """Whether an argument holds an int past _CHECKED_SIZE (a repeat count, an fft length)."""
-    if isinstance(v, dict):
-        v = tuple(v.values())
-    if isinstance(v, (list, tuple)):
-        return any(_amplifies(e) for e in v)
-    return isinstance(v, int) and not isinstance(v, bool) and abs(v) > _CHECKED_SIZE
+def _amplifies(arguments: Any) -> bool:
+    """Whether a call on these arguments could make a large result: a bound on its elements,
+    the broadcast of every array's shape times every int (a repeat count, tile's reps, an fft
+    length), passes _CHECKED_SIZE ** 2."""
+    ints, shapes = [], []
+
+    def scan(v: Any) -> None:
+        if isinstance(v, dict):
+            v = tuple(v.values())
+        if isinstance(v, (list, tuple)):
+            for e in v:
+                scan(e)
+        elif isinstance(v, ndarray):
+            shapes.append(v.shape)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            ints.append(abs(v))
+
+    scan(arguments)
+    bound = 1
+    for n in ints:
+        bound *= max(n, 1)
+        if bound > _CHECKED_SIZE ** 2:
+            return True
+    for extents in itertools.zip_longest(*(s[::-1] for s in shapes), fillvalue=1):
+        bound *= max(extents)
+        if bound > _CHECKED_SIZE ** 2:
+            return True
+    return False
 
 
 def _stand_in(v: Any) -> Any:

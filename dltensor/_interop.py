@@ -21,7 +21,7 @@ from ._array import host_view, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import fresh, native_dtype, on
+from ._dispatch import allocatable, fresh, native_dtype, on
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy, refuse_complex_to_real
 
 __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
@@ -417,12 +417,14 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
         raise TypeError("dltensor arrays hold numbers, not strings")
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
-    dev = get_default_device() if device is None else as_device(device)
-    if dev is not CPU:  # (new memory there, as zeros() makes: NoBackendError as it raises)
-        backend_for(dev)
+    # (new memory there, as zeros() makes: NoBackendError as it raises)
+    dev = allocatable(get_default_device() if device is None else as_device(device))
     try:
         if dtype is None:
             a = np.asarray(obj)
+            if a.dtype == object and _holds_foreign(obj):
+                # (objects offering DLPack alone: NumPy holds them as objects, raising nothing)
+                raise TypeError(f"NumPy cannot read the arrays in this {type(obj).__name__}")
         elif _holds_arrays(obj):  # (cast as astype casts them: complex ones not to reals)
             a = np.asarray(obj)
             src = FROM_NUMPY.get(a.dtype)
@@ -458,6 +460,8 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         return _from_python(_on_host(obj), dtype,
                             devices.pop() if device is None else device, copy)
     except ValueError as e:
+        if _holds_foreign(obj):  # (NumPy saw DLPack-only arrays as objects of no shape)
+            return _from_python(_foreign_taken(obj), dtype, device, copy)
         raise ValueError(f"cannot make an array from this {type(obj).__name__}: {e}") from None
     if dtype is None:
         if a.dtype.kind in "uOf" and _too_big(a) and not _holds_arrays(obj):
@@ -536,10 +540,10 @@ def _foreign_taken(obj: Any) -> Any:
     return asarray(obj) if _is_foreign(obj) else obj
 
 
-def _holds_foreign(obj: Any) -> bool:
+def _holds_foreign(obj: Any, depth: int = 0) -> bool:
     """Whether a nested sequence holds another library's DLPack array."""
     if isinstance(obj, (list, tuple)):
-        return any(map(_holds_foreign, obj))
+        return depth < _DEEPEST and any(_holds_foreign(e, depth + 1) for e in obj)
     return _is_foreign(obj)
 
 

@@ -315,11 +315,37 @@ def test_pinned_memory_is_never_claimed_for_pageable_memory():
                  dt.exp):
         assert like(pinned).device == dt.Device(1, 0)  # NumPy's pageable memory
     for make in (dt.zeros, dt.ones, dt.empty, lambda n, device: dt.full(n, 1, device=device),
-                 lambda _, device: dt.zeros_like(pinned, device=device)):
+                 lambda _, device: dt.zeros_like(pinned, device=device),
+                 lambda n, device: dt.asarray([1.0] * n, device=device),  # (was BufferError)
+                 lambda n, device: dt.asarray(float(n), device=device)):
         for device in ("cuda_host", "cuda_managed", "rocm_host"):
             with pytest.raises(RuntimeError, match=device):  # (NoBackendError)
                 make(3, device=device)
         assert make(3, device="cpu").device == dt.Device(1, 0)
+
+
+def test_sequences_of_dlpack_only_arrays():
+    # NumPy holds objects offering only DLPack as objects, raising nothing: they were refused
+    # ("NumPy sees dtype object"), and held memory among them was not named
+    class Only:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kwargs):
+            return self.a.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    x = dt.asarray([Only(np.arange(3.0)), Only(np.ones(3))])
+    assert x.shape == (2, 3) and x.dtype is dt.float64
+    assert dt.asarray([Only(np.zeros(2, np.float32))]).dtype is dt.float32
+    y = dt.asarray([[Only(np.arange(2.0))], [np.ones(2)]])  # (NumPy: "inhomogeneous")
+    assert np.asarray(y).tolist() == [[[0.0, 1.0]], [[1.0, 1.0]]]
+    held = Producer(data=FAKE_POINTER, device=(10, 0), shape=(3,), dtype=(2, 32, 1))
+    for dtype in (None, dt.float32):
+        with pytest.raises(BufferError, match="rocm:0"):
+            dt.asarray([held], dtype=dtype)
 
 
 def test_pinned_memory_takes_a_consumers_stream():

@@ -465,6 +465,7 @@ BAD_ARGUMENTS = {
     "fft of reals": lambda m: dt.fft.fft(m(_Z(3))),
     "searchsorted of 2-D": lambda m: dt.searchsorted(m(_Z((2, 2))), m(_Z(3))),
     "take with floats": lambda m: dt.take(m(_Z(3)), m(_Z(2))),
+    "an int past int8": lambda m: m(_Z(3, np.int8)) + 300,  # (OverflowError: was refused)
 }
 _Point = __import__("collections").namedtuple("_Point", "a b")
 # Calls the CPU check must not misjudge: values (zeros are singular), sizes past the checked
@@ -497,6 +498,25 @@ def test_good_arguments_are_refused_on_held_memory(call, device):
     assert _outcome(call, dt.asarray) is None
     got = _outcome(call, lambda a: _held(a, device))
     assert got is not None and issubclass(got, RuntimeError)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: dt.tile(m(_Z(500, np.float32)), (200, 200)),
+    lambda m: dt.clip(m(_Z((300, 1, 1))), m(_Z((1, 300, 1))), m(_Z((1, 1, 300)))),
+    lambda m: dt.fft.fftn(m(_Z((2, 2, 2), np.complex64)), s=(300, 300, 300), axes=(0, 1, 2)),
+], ids=["tile", "clip of three axes", "fftn"])
+def test_the_cpu_check_makes_no_large_result(call, device):
+    # Each int and each pair of arrays is small, but together they make a result of tens of
+    # millions of elements: the check on CPU stand-ins would have computed it (seconds and
+    # gigabytes at a larger size) before the refusal.
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        with pytest.raises(RuntimeError):
+            call(lambda a: _held(a, device))
+        assert tracemalloc.get_traced_memory()[1] < 20 * 2**20
+    finally:
+        tracemalloc.stop()
 
 
 def test_iterating_held_memory_gives_views_of_its_rows(device):

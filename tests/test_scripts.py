@@ -64,3 +64,10 @@ def test_gpu_checks_fail_when_a_step_fails(tmp_path):
                 ARRAY_API_TESTS_DIR=str(tmp_path))
     assert done.returncode == 1
     assert "exit 2" in (results / "summary.txt").read_text()
+
+
+def test_gpu_prepare_needs_the_suite(tmp_path):
+    # (its downloads need the package index: run by hand, docs/devices.md)
+    for given in ({}, {"ARRAY_API_TESTS_DIR": str(tmp_path)}):
+        done = _run(".ci/gpu-prepare", tmp_path, **given)
+        assert done.returncode == 2 and "usage" in done.stderr

@@ -30,4 +30,4 @@ export PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}"
 xfails="$here/xfails.txt"
 case "${DLTENSOR_DEVICE:-cpu}" in cuda*|gpu*) xfails="$here/xfails-cuda.txt" ;; esac
 exec "${PYTHON:-python}" -m pytest array_api_tests/ -p no:cacheprovider -q --disable-warnings \
-  --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --xfails-file "$xfails" -rfX "$@"
+  --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --rootdir=. --xfails-file="$xfails" -rfX "$@"

@@ -71,3 +71,37 @@ def test_gpu_prepare_needs_the_suite(tmp_path):
     for given in ({}, {"ARRAY_API_TESTS_DIR": str(tmp_path)}):
         done = _run(".ci/gpu-prepare", tmp_path, **given)
         assert done.returncode == 2 and "usage" in done.stderr
+
+
+def test_conformance_xfails_hold_for_a_suite_inside_this_repository(tmp_path):
+    # The GPU machines get the suite as .aat/ in this checkout: pytest took the xfails file's
+    # path for a test path, found this repository's pyproject.toml above both, and made the
+    # ids `.aat/array_api_tests/...`, which matched no line of the file (a stand-in suite here).
+    import shutil
+    import tempfile
+    cache = ROOT / ".pytest_cache"  # (git-ignored)
+    cache.mkdir(exist_ok=True)
+    suite = Path(tempfile.mkdtemp(dir=cache))
+    try:
+        (suite / "array-api" / "spec").mkdir(parents=True)
+        (suite / "array_api_tests").mkdir()
+        (suite / "pytest.ini").write_text("[pytest]\n")
+        (suite / "conftest.py").write_text(
+            "import pytest\n"
+            "def pytest_addoption(parser):\n"
+            "    parser.addoption('--xfails-file')\n"
+            "    parser.addoption('--max-examples')\n"
+            "    parser.addoption('--disable-deadline', action='store_true')\n"
+            "def pytest_collection_modifyitems(config, items):\n"
+            "    ids = [l.strip() for l in open(config.getoption('--xfails-file'))\n"
+            "           if l.strip() and not l.startswith('#')]\n"
+            "    for item in items:\n"
+            "        if item.nodeid in ids:\n"
+            "            item.add_marker(pytest.mark.xfail(strict=True))\n")
+        (suite / "array_api_tests" / "test_dlpack.py").write_text(
+            "def test_dunder_dlpack():\n    assert False\n")
+        done = _run("conformance/run.sh", tmp_path, ARRAY_API_TESTS_DIR=str(suite),
+                    DLTENSOR_DEVICE="cuda:0")
+        assert done.returncode == 0 and "1 xfailed" in done.stdout, done.stdout
+    finally:
+        shutil.rmtree(suite)

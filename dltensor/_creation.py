@@ -21,7 +21,7 @@ from ._dispatch import namespace_for, native
 from ._dispatch import native_dtype, on, strict_int
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
-from ._dtype_functions import int_bounds, python_scalar, scalar_into
+from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
 from . import _dtypes
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
 
@@ -69,6 +69,10 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         lo = 0
     if step_ == 0:
         raise ValueError("arange: step must not be 0")
+    if dtype is _dtypes.bool:
+        # Each value's truth, the spec's ceil((stop - start) / step) of them, as PyTorch and
+        # JAX have none: NumPy fills at most 2 and CuPy adds the step cast to bool, True.
+        return astype(arange(start, stop, step, device=device), dtype)
     npdt = native_dtype(dtype)
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):

@@ -180,6 +180,10 @@ CASES: list[Case] = [
     Case("arange-float-integer-step-far-out", lambda d: (  # (NumPy's delta: 8.0)
         dt.arange(10**8, 10**8 + 100, 5, dtype=dt.float32, device=d),
         dt.arange(2.0**53, 2.0**53 + 30, 3.0, device=d))),
+    Case("arange-of-bools", lambda d: (  # (CuPy adds the step cast to bool: True, True)
+        dt.arange(1, -1, -1, dtype=dt.bool, device=d), dt.arange(2, 0, -1, dtype=dt.bool,
+                                                                 device=d))),
+    Case("arange-of-many-bools", lambda d: dt.arange(0, 5, 2, dtype=dt.bool, device=d)),
     Case("arange-out-of-range", lambda d: dt.arange(250, 260, dtype=dt.uint8, device=d),
          OverflowError),
     Case("meshgrid-tril-triu", lambda d: (*dt.meshgrid(a(d, [1, 2]), a(d, [3, 4, 5])),

@@ -346,6 +346,15 @@ def test_complex_linspace_by_parts_is_numpys(bounds, num, endpoint, dtype):
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
+def test_bool_arange_is_each_values_truth():
+    # the spec's ceil((stop - start) / step) values (NumPy fills at most 2, TypeError past;
+    # PyTorch and JAX have no bool arange), where NumPy answers its answer
+    for args in [(1, -1, -1), (0, 2), (2, 0, -1), (0, 5, 2), (0.0, 1.0, 0.25), (5,), (3, 3)]:
+        want = [bool(v) for v in np.arange(*args).tolist()]
+        got = dlt.arange(*args, dtype=dlt.bool)
+        assert got.dtype is dlt.bool and np.asarray(got).tolist() == want
+
+
 def test_unsigned_arange_counts_down():
     x = dlt.arange(10, 0, -3, dtype=dlt.uint8)
     assert x.dtype is dlt.uint8 and np.asarray(x).tolist() == [10, 7, 4, 1]

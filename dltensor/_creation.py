@@ -306,11 +306,22 @@ def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
             by_parts: bool) -> Any:
     out = (linspace_by_parts(ns, bounds, num, dtype, endpoint) if by_parts else
            ns.linspace(*bounds, num, dtype=dtype, endpoint=endpoint))
-    if num and out.dtype.kind in "fc":
-        # The first value is start, as the last is stop: NumPy's 0 * step + start is NaN for
-        # an infinite step and +0.0 for a start of -0.0. (Integer dtypes are floored: kept.
-        # CuPy writes a Python 0.0 with a memset, dropping -0.0's sign: a 0-d array there.)
-        out[0] = bounds[0] if type(out) is np.ndarray else ns.full((), bounds[0], dtype=out.dtype)
+    # The first value is start and the last stop: NumPy's 0 * step + start is NaN for an
+    # infinite or NaN step and +0.0 for a start of -0.0; CuPy writes a Python 0.0 with a
+    # memset, dropping -0.0's sign (so a 0-d array there). Integer dtypes take the floor.
+    kind = out.dtype.kind
+    ends = [(0, bounds[0])] if num else []
+    if endpoint and num > 1 and kind in "fc":
+        ends.append((-1, bounds[1]))
+    for i, v in ends:
+        if kind in "iu":
+            low, high = int_bounds(out.dtype)
+            if not (math.isfinite(v) and low <= math.floor(v) <= high):
+                continue  # (NaN, or a value the dtype lacks: the backend's cast stands)
+            v = math.floor(v)
+        elif kind not in "fc":
+            continue
+        out[i] = v if type(out) is np.ndarray else ns.full((), v, dtype=out.dtype)
     return out
 
 

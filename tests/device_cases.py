@@ -167,6 +167,9 @@ CASES: list[Case] = [
                                         dt.linspace(1 - 1j, 3.5, 4, endpoint=False,
                                                     dtype=dt.complex64, device=d))),
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
+    Case("linspace-ends-exactly", lambda d: (  # (CuPy's last value -0.0 was +0.0: a memset)
+        dt.linspace(1.0, -0.0, 3, device=d), dt.linspace(0j, complex(-0.0, -0.0), 3, device=d),
+        dt.linspace(2, float("nan"), 1, dtype=dt.int64, device=d))),
     Case("arange-unsigned-down", lambda d: (dt.arange(10, 0, -1, dtype=dt.uint8, device=d),
                                             dt.arange(10, 0, -3, dtype=dt.uint16, device=d))),
     Case("arange-from-negative-zero", lambda d: (  # (CuPy: -0.0 + 0 * step, +0.0)

@@ -446,6 +446,11 @@ def test_linspace_starts_at_start():
     assert np.signbit(c[0].real) and c[0].imag == 1
     # integer dtypes are floored as NumPy floors them, the first value too
     assert np.asarray(dlt.linspace(-0.5, 2, 3, dtype=dlt.int64)).tolist() == [-1, 0, 2]
+    # with a NaN stop too (NumPy's NaN cast to int64 was -2**63); values the dtype lacks are
+    # NumPy's cast, as before
+    with np.errstate(invalid="ignore"):
+        assert np.asarray(dlt.linspace(2, float("nan"), 1, dtype=dlt.int64)).tolist() == [2]
+    assert np.asarray(dlt.linspace(-2.5, 3, 4, dtype=dlt.uint8)).tolist() == [253, 255, 1, 3]
 
 
 def test_eye_takes_only_an_int_diagonal():

@@ -103,14 +103,20 @@ NULL_CONTEXT = contextlib.nullcontext()
 def on(device: Device) -> contextlib.AbstractContextManager[Any]:
     """The context a backend call for ``device`` runs in: CuPy's current device made that GPU
     (CuPy computes and allocates on its current device); nothing for other devices."""
+    ctx = _contexts.get(device)  # (found once: each GPU call asks, ~0.5 us the long way)
+    if ctx is not None:
+        return ctx
     if device.device_type == 2:
         try:
             backend = backend_for(device)
         except RuntimeError:  # held: the call itself says it cannot compute (or NotImplemented)
             return NULL_CONTEXT
-        ctx: contextlib.AbstractContextManager[Any] = backend.on(device.device_id)
+        ctx = _contexts[device] = backend.on(device.device_id)
         return ctx
     return NULL_CONTEXT
+
+
+_contexts: dict[Device, contextlib.AbstractContextManager[Any]] = {}
 
 
 def fresh(device: Device) -> Device:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 
-from ._array import ndarray
+from ._array import ndarray, wrap
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import NULL_CONTEXT, common_device, cpu_error_first, native_or_cpu_error, on
@@ -255,6 +255,14 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                for d in fns}
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
+    gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
+
+    def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
+        fn = _function(ufunc, fix, _xp(a), _kind(dt))
+        if reflected:
+            fn = (lambda fn: lambda a, b: fn(b, a))(fn)
+        gpu_fns[dt] = fn
+        return fn
 
     def general(x1: Any, x2: Any) -> Any:
         if reflected:
@@ -277,6 +285,13 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                         return general(x1, x2)
                     b = x2._compute()
                 fn = fns.get(dt) if dt is b.dtype and x1._device is _cpu is x2._device else None
+                if fn is None and dt is b.dtype and x1._device is x2._device and \
+                        x1._device.device_type == _CUDA and dt in fns:
+                    # Two arrays of one dtype on one GPU: what the general path does for them,
+                    # less its checks (per-call overhead over CuPy is a target: within 2 us)
+                    dev = x1._device
+                    with on(dev):
+                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, b), dev)
             else:
                 b = x2
                 fn = fns[dt] if t2 in scalars.get(dt, ()) and x1._device is _cpu else None
@@ -344,6 +359,11 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                 ) -> Callable[..., Any]:
     fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
+    gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
+
+    def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
+        fn = gpu_fns[dt] = _function(ufunc, fix, _xp(a), _kind(dt))
+        return fn
 
     def f(x: Any, /) -> Any:
         if isinstance(x, _ndarray):
@@ -361,9 +381,11 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                     o._tensor = None
                     o._device = _cpu
                     return o
-                with on(x._device):
-                    return wrap_result(_function(ufunc, fix, _xp(a), _kind(a.dtype))(a),
-                                       x._device)
+                dev = x._device
+                if dev.device_type == _CUDA:
+                    with on(dev):  # (CuPy's result is on its current GPU, x's)
+                        return wrap((gpu_fns.get(a.dtype) or gpu_fn(a.dtype, a))(a), dev)
+                return wrap_result(fn(a), dev)  # (pinned memory: NumPy's result is `cpu`)
         raise _type_error(name, category, x, unary=True)
 
     return _document(f, name, category, binary=False)

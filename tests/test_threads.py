@@ -135,3 +135,64 @@ def test_one_capsule_taken_by_many_threads_at_once_is_taken_once(monkeypatch):
         assert len(got) == 1
         del got
         assert p.deleter_calls == 1
+
+
+def test_a_capsule_being_taken_holds_up_no_other_import():
+    # taking_capsule held the process-wide lock through its whole block (a dtype conversion, a
+    # copy, a move: 0.9 s for 1e8 elements), so every other thread's capsule import waited
+    from dltensor._dlpack import consume
+    cap = np.arange(3.0).__dlpack__(max_version=(1, 0))
+    other = np.arange(4.0).__dlpack__(max_version=(1, 0))
+    done, seen = [], []
+    with consume.taking_capsule(cap) as mt:
+        assert mt.shape == (3,)
+        t = threading.Thread(target=lambda: done.append(dltensor.from_dlpack(other).shape))
+        t.start()
+        t.join(10)
+        # the capsule being taken is refused to another thread, saying so
+        t2 = threading.Thread(target=lambda: seen.append(_error(lambda: dltensor.from_dlpack(cap))))
+        t2.start()
+        t2.join(10)
+    assert done == [(4,)]
+    assert "being taken by another thread" in seen[0]
+    with pytest.raises(BufferError, match="already consumed"):  # (the block ended: taken)
+        dltensor.from_dlpack(cap)
+    # a block that raises leaves the capsule as it was, for its holder to use again
+    cap = np.arange(2.0).__dlpack__(max_version=(1, 0))
+    with pytest.raises(KeyError):
+        with consume.taking_capsule(cap):
+            raise KeyError("refused")
+    assert dltensor.from_dlpack(cap).shape == (2,)
+
+
+def _error(call):
+    try:
+        call()
+    except BufferError as e:
+        return str(e)
+    return "no error"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_child_forked_while_another_thread_took_a_capsule_can_import():
+    # The lock's holder is not in the child: the child's capsule imports waited forever
+    from dltensor._dlpack import consume
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with consume._taking:
+            held.set()
+            release.wait(30)
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    pid = os.fork()
+    if pid == 0:  # the child: exits 0 if the import finished, is killed by the alarm if not
+        import signal
+        signal.alarm(10)
+        code = 0 if dltensor.from_dlpack(np.arange(3.0).__dlpack__()).shape == (3,) else 1
+        os._exit(code)
+    release.set()
+    t.join()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

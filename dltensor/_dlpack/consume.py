@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import itertools
+import os
 import struct
 import threading
 from collections.abc import Callable, Iterator
@@ -80,9 +81,20 @@ def valid_bits(code: int, bits: int) -> bool:
 # switch there) and the count stays exact with threads.
 _owned = itertools.count()
 _released = itertools.count()
-# Held while a capsule is taken (see consume_capsule); re-entrant, so that a finalizer that runs
-# on this thread meanwhile and takes a capsule cannot deadlock.
+# Held while a capsule is taken (see consume_capsule): three C calls, never a conversion;
+# re-entrant, so that a finalizer that runs on this thread meanwhile and takes a capsule cannot
+# deadlock. A child forked while another thread held it gets a new one (that thread is not
+# there to release it: every capsule import would wait forever).
 _taking = threading.RLock()
+
+
+def _new_lock() -> None:
+    global _taking
+    _taking = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):  # (not on Windows, which does not fork)
+    os.register_at_fork(after_in_child=_new_lock)
 
 
 def _value(counter: itertools.count[int]) -> int:
@@ -238,6 +250,7 @@ _MEMORY: Any = (ctypes.c_char * (1 << 62)).from_address(0)
 _CapsuleType = _cap._CapsuleType
 _V_NAME, _V_USED = _cap.CAPSULE_NAME_VERSIONED, _cap.USED_CAPSULE_NAME_VERSIONED
 _L_NAME, _L_USED = _cap.CAPSULE_NAME, _cap.USED_CAPSULE_NAME
+_BEING_TAKEN = b"dltensor_being_taken"  # (a capsule's name while a block decides: see below)
 
 
 def consume_capsule(capsule: object) -> ManagedTensor:
@@ -267,6 +280,8 @@ def _locate(capsule: object) -> tuple[int, bool, bytes]:
     if _is_valid(capsule, _L_NAME):
         return _get_pointer(capsule, _L_NAME), False, _L_USED
     name = _cap.capsule_name(capsule)
+    if name == _BEING_TAKEN:
+        raise BufferError("this DLPack capsule is being taken by another thread")
     if name in (_L_USED, _V_USED):
         raise BufferError("this DLPack capsule was already consumed; "
                           "ask the producer for a new one")
@@ -280,19 +295,26 @@ def taking_capsule(capsule: object) -> Iterator[ManagedTensor]:
     The capsule is consumed (the tensor owned by the ManagedTensor given to the block) when the
     block ends, and left as it was, for its holder to use again, when the block or the
     validation raises: a refused request (a dtype or device that would need a copy under
-    ``copy=False``, say) loses nothing. The lock is held throughout, so that no other thread
-    can take, and free, the tensor while the block reads it.
+    ``copy=False``, say) loses nothing. Meanwhile the capsule is named as being taken, so
+    that no other thread can take, and free, the tensor while the block reads it; the lock
+    is held only to rename it (a block may copy or convert gigabytes).
     """
     with _taking:
         address, versioned, used = _locate(capsule)
+        if _set_name(capsule, _BEING_TAKEN) != 0:  # pragma: no cover - a bad capsule
+            raise BufferError("could not take the DLPack capsule")
+    try:
         mt = own(address, versioned, borrowed=True)
         deleter, mt._deleter = mt._deleter, None  # (the capsule's, until the block succeeds)
         yield mt
-        if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
-            raise BufferError("could not take ownership of the DLPack capsule")
-        if deleter:
-            next(_owned)
-            mt._deleter = deleter
+    except BaseException:
+        _set_name(capsule, _V_NAME if versioned else _L_NAME)  # (as it was, to use again)
+        raise
+    if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
+        raise BufferError("could not take ownership of the DLPack capsule")
+    if deleter:
+        next(_owned)
+        mt._deleter = deleter
 
 
 def own(address: int, versioned: bool = True, borrowed: bool = False) -> ManagedTensor:

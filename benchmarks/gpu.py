@@ -28,7 +28,9 @@ HANDOFFS = [
 ]
 CHAIN = "torch -> dltensor -> cupy"
 CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
-         ("sum(x)", "ns.sum(x); sync()")]
+         ("sum(x)", "ns.sum(x); sync()"),
+         # (a Python scalar goes to CuPy as a 0-d array dltensor makes: one more kernel)
+         ("x * 2.0", "x * 2.0; sync()")]
 
 
 def available() -> str | None:

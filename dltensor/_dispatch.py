@@ -111,7 +111,8 @@ def on(device: Device) -> contextlib.AbstractContextManager[Any]:
             backend = backend_for(device)
         except RuntimeError:  # held: the call itself says it cannot compute (or NotImplemented)
             return NULL_CONTEXT
-        ctx = _contexts[device] = backend.on(device.device_id)
+        ctx = _contexts[device] = cast(contextlib.AbstractContextManager[Any],
+                                       backend.on(device.device_id))
         return ctx
     return NULL_CONTEXT
 

@@ -201,7 +201,9 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
     if rt not in allowed:
         raise TypeError(f"{name} does not take a Python {type(scalar).__name__} (it would "
                         f"make the result {FROM_NUMPY[rt].name})")
-    if da in EXTENSION_FLOATS or type(a) is not _np_ndarray:
+    if type(a) is not _np_ndarray and rt is da and _weak(a, scalar):
+        pass  # (CuPy 14 takes it as NumPy 2 does, a kernel argument: no 0-d array to fill)
+    elif da in EXTENSION_FLOATS or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
         # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign;
@@ -216,6 +218,36 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             st = _PARTS[rt] if rt.kind == "c" and type(scalar) is not complex else rt
             scalar = _xp(a).full((), scalar_into(scalar, st), dtype=st)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
+
+
+# The dtypes whose arrays CuPy 14 combines with a Python scalar as NumPy 2 does: weakly, the
+# scalar converted into the array's dtype on the host and passed to the kernel (NEP 50; CuPy's
+# CScalar). Not float16, which CuPy may compute in float32 around the scalar, nor complex,
+# whose real scalars the real-and-complex fix-up takes as 0-d arrays of their parts.
+_WEAK_KINDS = {np.dtype(t): k for k, ts in (("b", (np.bool_,)), ("f", (np.float32, np.float64)),
+               ("i", (np.int8, np.int16, np.int32, np.int64)),
+               ("u", (np.uint8, np.uint16, np.uint32, np.uint64))) for t in ts}
+_WEAK_SCALARS = {"b": (bool,), "f": (float, int), "i": (int,), "u": (int,)}
+_weak_cupy: dict[ModuleType, bool] = {}
+
+
+def _weak(a: Any, scalar: Any) -> bool:
+    """Whether a Python scalar can go to CuPy as it is beside CuPy array ``a`` (else a 0-d
+    array): CuPy 14 or later, a dtype of _WEAK_KINDS, and an int within the dtype (a bigger
+    one goes the 0-d way, which refuses or compares it as NumPy does)."""
+    kind = _WEAK_KINDS.get(a.dtype)
+    if kind is None or type(scalar) not in _WEAK_SCALARS[kind]:
+        return False
+    xp = _xp(a)
+    weak = _weak_cupy.get(xp)
+    if weak is None:
+        weak = _weak_cupy[xp] = int(str(getattr(xp, "__version__", "0")).split(".")[0]) >= 14
+    if not weak:
+        return False
+    if type(scalar) is int and kind in "iu":
+        info = np.iinfo(a.dtype)
+        return bool(info.min <= scalar <= info.max)
+    return True
 
 
 def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
@@ -295,6 +327,11 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
             else:
                 b = x2
                 fn = fns[dt] if t2 in scalars.get(dt, ()) and x1._device is _cpu else None
+                if fn is None and x1._device.device_type == _CUDA and \
+                        t2 in scalars.get(dt, ()) and _weak(a, b):
+                    dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
+                    with on(dev):
+                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, b), dev)
             if fn is not None:
                 r = fn(a, b)
                 if type(r) is not np_array:  # NumPy returns 0-d results as scalars
@@ -418,6 +455,8 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     NaN, not 5.0; +0.0 % -2.0 is +0.0, not -0.0). (float16 as NumPy does it: in float32.)"""
     with _quiet(xp):
         mod = xp.fmod(a, b)
+        # (a Python scalar as a 0-d array: CuPy's where takes no Python bool condition)
+        a, b = (xp.full((), v, dtype=mod.dtype) if type(v) in _SCALARS else v for v in (a, b))
         if mod.dtype == _FLOAT16:
             a, b = (v if isinstance(v, (int, float)) else v.astype(np.float32) for v in (a, b))
             floor, mod = _divmod(xp, a, b)
@@ -437,8 +476,8 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
 
 def _cuda_int_power(xp: Any, a: Any, b: Any) -> Any:
     # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
-    # (Asking costs a GPU sync, for signed exponents only: a scalar is a 0-d array here.)
-    if b.dtype.kind == "i" and bool((b < 0).any()):
+    # (Asking costs a GPU sync, for signed exponents only.)
+    if b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any()):
         raise ValueError("Integers to negative integer powers are not allowed.")
     return xp.power(a, b)
 
@@ -451,8 +490,8 @@ def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
     float32, 70000 in float16; in float64 a scalar NumPy could convert is finite)."""
     scalar = (int, float) if r.dtype.kind == "f" and r.dtype is not _FLOAT64 else (float,)
     if type(a) in scalar or type(b) in scalar:
-        with _quiet(xp):
-            a, b = (xp.asarray(v, dtype=r.dtype) if type(v) in scalar else v for v in (a, b))
+        with _quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
+            a, b = (xp.full((), v, dtype=r.dtype) if type(v) in scalar else v for v in (a, b))
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if one_inf.any():
         with _quiet(xp):
@@ -465,6 +504,8 @@ def _pow(xp: Any, a: Any, b: Any) -> Any:
     if getattr(b, "size", 1) == 1 and bool(b == 0.5):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
+        if type(a) in _SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
+            a = xp.full((), a, dtype=r.dtype)
         with _quiet(xp):
             s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
         # (a Python scalar base's abs is a float64: r's dtype kept)

@@ -299,7 +299,7 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
             refuse_complex_to_real("linspace", _dtypes.complex128, dtype)
     _check_count("linspace", num, npdt)
     return _make(_spaced, device, bounds, num, npdt, endpoint,
-                 np.dtype(npdt).kind == "c" and _on_cuda(device))
+                 complex in map(type, bounds) and _on_cuda(device))
 
 
 def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
@@ -330,9 +330,10 @@ def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint
     part in float64, then cast, as NumPy computes a complex64 linspace in complex128.)"""
     parts = [ns.linspace(*(complex(b).real if i == 0 else complex(b).imag for b in bounds),
                          num, dtype=np.float64, endpoint=endpoint) for i in (0, 1)]
-    out = ns.empty((num,), dtype=dtype)
+    whole = np.dtype(dtype).kind == "c"  # (else bool: the complex values' truth)
+    out = ns.empty((num,), dtype=dtype if whole else np.complex128)
     out.real, out.imag = parts
-    return out
+    return out if whole else out.astype(dtype)
 
 
 def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:

@@ -169,8 +169,12 @@ def _narrowed(r: Any, dtype: DType) -> Any:
 
 def scalar_into(value: Any, dtype: Any) -> Any:
     """A Python scalar as a backend takes it into NumPy dtype ``dtype``: an int as a float for
-    ml_dtypes' floats, which convert no int past int64 ("expected number, got int")."""
-    return float(value) if type(value) is int and dtype in EXTENSION_FLOATS else value
+    floating and complex dtypes, as NumPy converts it (ml_dtypes convert no int past int64,
+    "expected number, got int"; CuPy packs it into int64 or uint64 first, and past them
+    raises)."""
+    dt = np.dtype(dtype)
+    return float(value) if type(value) is int and (dt.kind in "fc" or dt in EXTENSION_FLOATS) \
+        else value
 
 
 def can_cast(from_: DType | ndarray, to: DType, /) -> bool:

@@ -202,7 +202,8 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
         raise TypeError(f"{name} does not take a Python {type(scalar).__name__} (it would "
                         f"make the result {FROM_NUMPY[rt].name})")
     if type(a) is not _np_ndarray and rt is da and _weak(a, scalar):
-        pass  # (CuPy 14 takes it as NumPy 2 does, a kernel argument: no 0-d array to fill)
+        # (CuPy 14.2 takes it as NumPy 2 does, a kernel argument: no 0-d array to fill)
+        scalar = _for_kernel(scalar, da)
     elif da in EXTENSION_FLOATS or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
@@ -220,11 +221,12 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
-# The dtypes whose arrays CuPy 14 combines with a Python scalar as NumPy 2 does: weakly, the
+# The dtypes whose arrays CuPy 14.2 combines with a Python scalar as NumPy 2 does: weakly, the
 # scalar converted into the array's dtype on the host and passed to the kernel (NEP 50; CuPy's
-# CScalar). Not float16, which CuPy may compute in float32 around the scalar, nor complex,
-# whose real scalars the real-and-complex fix-up takes as 0-d arrays of their parts.
-_WEAK_KINDS = {np.dtype(t): k for k, ts in (("b", (np.bool_,)), ("f", (np.float32, np.float64)),
+# CScalar, apply_dtype), checked against CuPy 14.2's code. Not complex, whose real scalars
+# the real-and-complex fix-up takes as 0-d arrays of their parts.
+_WEAK_KINDS = {np.dtype(t): k for k, ts in (("b", (np.bool_,)),
+                                            ("f", (np.float16, np.float32, np.float64)),
                ("i", (np.int8, np.int16, np.int32, np.int64)),
                ("u", (np.uint8, np.uint16, np.uint32, np.uint64))) for t in ts}
 _WEAK_SCALARS = {"b": (bool,), "f": (float, int), "i": (int,), "u": (int,)}
@@ -240,14 +242,22 @@ def _weak(a: Any, scalar: Any) -> bool:
         return False
     xp = _xp(a)
     weak = _weak_cupy.get(xp)
-    if weak is None:
-        weak = _weak_cupy[xp] = int(str(getattr(xp, "__version__", "0")).split(".")[0]) >= 14
+    if weak is None:  # (14.0 and 14.1 make an int strong beside a uint64 array in comparisons)
+        version = str(getattr(xp, "__version__", "0")).split(".")
+        weak = _weak_cupy[xp] = tuple(int(v) for v in version[:2] if v.isdigit()) >= (14, 2)
     if not weak:
         return False
     if type(scalar) is int and kind in "iu":
         info = np.iinfo(a.dtype)
         return bool(info.min <= scalar <= info.max)
     return True
+
+
+def _for_kernel(scalar: Any, dt: np.dtype[Any]) -> Any:
+    """A Python scalar as CuPy should get it for an array of ``dt``: an int beside floats as
+    a float, as NumPy converts it (CuPy packs a Python int into int64 or uint64 first: past
+    them an OverflowError, and into float32 on the GPU, rounding twice)."""
+    return float(scalar) if type(scalar) is int and dt.kind in "fc" else scalar
 
 
 def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
@@ -331,7 +341,8 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                         t2 in scalars.get(dt, ()) and _weak(a, b):
                     dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
                     with on(dev):
-                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, b), dev)
+                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, _for_kernel(b, dt)),
+                                    dev)
             if fn is not None:
                 r = fn(a, b)
                 if type(r) is not np_array:  # NumPy returns 0-d results as scalars
@@ -456,7 +467,8 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     with _quiet(xp):
         mod = xp.fmod(a, b)
         # (a Python scalar as a 0-d array: CuPy's where takes no Python bool condition)
-        a, b = (xp.full((), v, dtype=mod.dtype) if type(v) in _SCALARS else v for v in (a, b))
+        a, b = (xp.full((), _for_kernel(v, mod.dtype), dtype=mod.dtype) if type(v) in _SCALARS
+                else v for v in (a, b))
         if mod.dtype == _FLOAT16:
             a, b = (v if isinstance(v, (int, float)) else v.astype(np.float32) for v in (a, b))
             floor, mod = _divmod(xp, a, b)
@@ -491,7 +503,8 @@ def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
     scalar = (int, float) if r.dtype.kind == "f" and r.dtype is not _FLOAT64 else (float,)
     if type(a) in scalar or type(b) in scalar:
         with _quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
-            a, b = (xp.full((), v, dtype=r.dtype) if type(v) in scalar else v for v in (a, b))
+            a, b = (xp.full((), _for_kernel(v, r.dtype), dtype=r.dtype) if type(v) in scalar
+                    else v for v in (a, b))
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if one_inf.any():
         with _quiet(xp):
@@ -505,7 +518,7 @@ def _pow(xp: Any, a: Any, b: Any) -> Any:
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
         if type(a) in _SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
-            a = xp.full((), a, dtype=r.dtype)
+            a = xp.full((), _for_kernel(a, r.dtype), dtype=r.dtype)
         with _quiet(xp):
             s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
         # (a Python scalar base's abs is a float64: r's dtype kept)

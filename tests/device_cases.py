@@ -132,6 +132,14 @@ CASES: list[Case] = [
         a(d, [-128, 0, 127], dt.int8) < 1000, a(d, [-128, 0, 127], dt.int8) >= -1000,
         dt.equal(a(d, [0, 2**64 - 1], dt.uint64), 2**64), 1000 <= a(d, [1, 2], dt.int16),
         dt.not_equal(a(d, [5], dt.uint8), -1))),
+    Case("python-ints-beside-floats", lambda d: (  # (CuPy packs an int into int64/uint64
+        a(d, [-1.0, 1.0]) + 10**20, a(d, [-1.0, 1.0], dt.float32) // 2**200,  # first)
+        2**200 // a(d, [-1.0, 1.0], dt.float32), a(d, [1.0], dt.float32) + (2**60 + 2**36 + 1),
+        a(d, [2.0], dt.float16) * 70000, a(d, [1.0, 2.0]) < 2**70)),
+    Case("python-scalars-beside-arrays", lambda d: (  # (kernel arguments on CuPy 14.2)
+        a(d, [1.5, -0.0], dt.float32) * 0.1, a(d, [1, 2], dt.int8) - 3, a(d, [1, 2], dt.uint64)
+        + 2**63, a(d, [True, False]) & True, a(d, [-0.0, 2.0], dt.float32) + -0.0,
+        a(d, [3], dt.uint64) < 2**63, a(d, [1.0, 2.0], dt.float16) / 3)),
     # (a bad value is reported before a bad index, as NumPy checks them)
     Case("setitem-value-checked-before-the-index", lambda d: _setitem(a(d, [True, False]), 5, 1.5),
          TypeError),
@@ -167,6 +175,9 @@ CASES: list[Case] = [
                                         dt.linspace(1 - 1j, 3.5, 4, endpoint=False,
                                                     dtype=dt.complex64, device=d))),
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
+    Case("linspace-complex-to-bool", lambda d: (  # (CuPy took float() of the complex step)
+        dt.linspace(1, 1j, 5, dtype=dt.bool, device=d),
+        dt.linspace(0, 1j, 3, dtype=dt.bool, device=d))),
     Case("linspace-ends-exactly", lambda d: (  # (CuPy's last value -0.0 was +0.0: a memset)
         dt.linspace(1.0, -0.0, 3, device=d), dt.linspace(0j, complex(-0.0, -0.0), 3, device=d),
         dt.linspace(2, float("nan"), 1, dtype=dt.int64, device=d))),

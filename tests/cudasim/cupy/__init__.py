@@ -337,11 +337,20 @@ def _take(a, indices, axis=None, out=None):
     return _departures.take(a, _unwrap(indices, allow_numpy=True), axis, out)
 
 
+def _c_scalars(args):
+    """CuPy 14.2 packs a Python int into int64 or uint64 (CScalar) before anything else: one
+    outside [-2**63, 2**64) is an OverflowError, also beside a float array."""
+    for v in args:
+        if type(v) is int and not -2 ** 63 <= v < 2 ** 64:
+            raise OverflowError("Python int too large to convert to C long")
+
+
 def _binary(name, reflected=False, inplace=False):
     base = name[1:] if inplace else name
     op = _departures.BY_NAME.get(base, getattr(operator, base))
 
     def f(self, other):
+        _c_scalars((other,))
         if isinstance(other, _np.ndarray):
             raise TypeError(f"Unsupported type {type(other)}")
         if not isinstance(other, (ndarray, int, float, complex, bool, _np.generic)):
@@ -443,6 +452,11 @@ def _module_function(fn, name=None):
         fn = lambda *a, **k: _np.asarray(numpy_fn(*a, **k), dtype=_np.intp)  # noqa: E731
 
     def f(*args, **kwargs):
+        _c_scalars(args)
+        _c_scalars(kwargs.values())
+        if name == "where" and args and not isinstance(args[0], ndarray):
+            # (CuPy's where calls condition.astype('?'): a Python bool has none)
+            raise AttributeError(f"'{type(args[0]).__name__}' object has no attribute 'astype'")
         found = []
 
         def collect(x):

@@ -271,8 +271,11 @@ def ones_like(x: ndarray, /, *, dtype: DType | None = None,
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType | None = None,
         device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
-    return _make("eye", device, n_rows, n_cols, k=strict_int(k, "eye's k"),  # (True is no k)
-                 dtype=native_dtype(dtype) or np.float64)
+    k = strict_int(k, "eye's k")  # (True is no k)
+    cols = n_rows if n_cols is None else n_cols
+    if type(n_rows) is int and type(cols) is int and n_rows >= 0 and cols >= 0:
+        k = max(-n_rows, min(k, cols))  # (the same zeros past the matrix: CuPy takes a C long)
+    return _make("eye", device, n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,

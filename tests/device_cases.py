@@ -175,6 +175,9 @@ CASES: list[Case] = [
                                         dt.linspace(1 - 1j, 3.5, 4, endpoint=False,
                                                     dtype=dt.complex64, device=d))),
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
+    Case("eye-diagonal-past-a-c-long", lambda d: (  # (CuPy takes k as a C long)
+        dt.eye(0, k=-2**63 - 1, device=d), dt.eye(2, 3, k=2**70, device=d),
+        dt.eye(3, 2, k=-1, device=d))),
     Case("linspace-complex-to-bool", lambda d: (  # (CuPy took float() of the complex step)
         dt.linspace(1, 1j, 5, dtype=dt.bool, device=d),
         dt.linspace(0, 1j, 3, dtype=dt.bool, device=d))),

@@ -451,9 +451,15 @@ def _module_function(fn, name=None):
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)
         fn = lambda *a, **k: _np.asarray(numpy_fn(*a, **k), dtype=_np.intp)  # noqa: E731
 
+    # (kernels, and eye's diagonal(k), take a Python int as a C integer; roll and the like
+    # compute with it in Python)
+    c_ints = isinstance(numpy_fn, _np.ufunc) or name in ("full", "full_like", "clip", "where",
+                                                         "eye")
+
     def f(*args, **kwargs):
-        _c_scalars(args)
-        _c_scalars(kwargs.values())
+        if c_ints:
+            _c_scalars(args)
+            _c_scalars(kwargs.values())
         if name == "where" and args and not isinstance(args[0], ndarray):
             # (CuPy's where calls condition.astype('?'): a Python bool has none)
             raise AttributeError(f"'{type(args[0]).__name__}' object has no attribute 'astype'")

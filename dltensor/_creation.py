@@ -177,7 +177,18 @@ def _filled(name: str, shape: int | tuple[int, ...], dtype: DType | None,
     dev = get_default_device() if device is None else as_device(device)
     if dev is CPU:
         return wrap(getattr(np, name)(shape, npdt))
+    _check_shape(name, shape, npdt)
     return _make(name, dev, shape, dtype=npdt)
+
+
+def _check_shape(name: str, shape: Any, dtype: Any) -> None:
+    """NumPy's ValueError for a shape past the largest array, before a backend that converts
+    each extent to a C integer first (CuPy: OverflowError) sees it."""
+    extents = (shape,) if type(shape) is int else shape if type(shape) is tuple else ()
+    if extents and all(type(e) is int for e in extents):
+        if any(e >= 1 << 63 for e in extents):
+            raise ValueError(f"{name}: Maximum allowed dimension exceeded")
+        _check_count(name, math.prod(extents), dtype)
 
 
 def empty(shape: int | tuple[int, ...], *, dtype: DType | None = None,
@@ -226,6 +237,7 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
             # NumPy fills NaN, inf and floats past the dtype as what a C cast makes of them:
             # as asarray(value, dtype=dtype), ValueError or OverflowError; else truncated
             value = np.asarray(value, dtype=npdt).item()
+    _check_shape("full", shape, npdt)
     return _make("full", device, shape, scalar_into(value, npdt), dtype=npdt)
 
 
@@ -274,6 +286,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
     k = strict_int(k, "eye's k")  # (True is no k)
     cols = n_rows if n_cols is None else n_cols
     if type(n_rows) is int and type(cols) is int and n_rows >= 0 and cols >= 0:
+        _check_shape("eye", (n_rows, cols), native_dtype(dtype) or np.float64)
         k = max(-n_rows, min(k, cols))  # (the same zeros past the matrix: CuPy takes a C long)
     return _make("eye", device, n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
 

@@ -178,6 +178,8 @@ CASES: list[Case] = [
     Case("eye-diagonal-past-a-c-long", lambda d: (  # (CuPy takes k as a C long)
         dt.eye(0, k=-2**63 - 1, device=d), dt.eye(2, 3, k=2**70, device=d),
         dt.eye(3, 2, k=-1, device=d))),
+    Case("eye-past-the-largest-array", lambda d: dt.eye(2**70, device=d), ValueError),
+    Case("zeros-past-the-largest-array", lambda d: dt.full((2**70,), 1.0, device=d), ValueError),
     Case("linspace-complex-to-bool", lambda d: (  # (CuPy took float() of the complex step)
         dt.linspace(1, 1j, 5, dtype=dt.bool, device=d),
         dt.linspace(0, 1j, 3, dtype=dt.bool, device=d))),

@@ -35,7 +35,8 @@ DATA = [  # arrays, drawn by index and made on each device from the same host da
     np.arange(24.0).reshape(2, 3, 4), np.array([0, 1, 2, 1]), np.array([1.0, 2.0, 2.0, 5.0]),
     np.array([[1, 0, 2], [0, 3, 1]], dtype=np.int32),
 ]
-SCALARS = [0, 1, -1, 2, 3, 1.5, -0.0, True, False, 300, nan, 1j]  # (300: past int8, uint8)
+SCALARS = [0, 1, -1, 2, 3, 1.5, -0.0, True, False, 300, nan, 1j,  # (300: past int8, uint8)
+           2**70]  # (past int64 and uint64, which CuPy packs a Python int into)
 KEYWORDS: dict[str, list[Any]] = {
     "axis": [None, 0, -1, 1, (0, 1), 5, (0,), ()], "keepdims": [True, False],
     "dtype": [None, dt.float32, dt.int64, dt.complex128, dt.bool, dt.uint8, dt.float64],

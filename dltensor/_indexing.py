@@ -299,7 +299,7 @@ _Rule = tuple[int, int] | type[float] | Literal[True]
 
 def _scalar_rules() -> dict[tuple[np.dtype[Any], type], _Rule]:
     """(backend dtype, Python scalar type) -> True, the (min, max) an int must fit in, or
-    float: an int written as a float (ml_dtypes' floats convert no int past int64)."""
+    float: an int written into a floating dtype as a float."""
     rules: dict[tuple[np.dtype[Any], type], _Rule] = {}
     for np_dtype, dt in FROM_NUMPY.items():
         kind = dt.kind or "real floating"  # bfloat16, float8: held floats
@@ -307,8 +307,9 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], _Rule]:
             if kind in kinds:
                 if tv is int and kind in INTEGER_KINDS:
                     rules[np_dtype, tv] = int_bounds(np_dtype)
-                else:
-                    rules[np_dtype, tv] = float if tv is int and dt.kind is None else True
+                else:  # (an int into floats as a float, as NumPy converts it: CuPy packs it
+                    # into int64 first, OverflowError past it, and ml_dtypes convert none)
+                    rules[np_dtype, tv] = float if tv is int and "floating" in kind else True
     return rules
 
 

@@ -136,6 +136,9 @@ CASES: list[Case] = [
         a(d, [-1.0, 1.0]) + 10**20, a(d, [-1.0, 1.0], dt.float32) // 2**200,  # first)
         2**200 // a(d, [-1.0, 1.0], dt.float32), a(d, [1.0], dt.float32) + (2**60 + 2**36 + 1),
         a(d, [2.0], dt.float16) * 70000, a(d, [1.0, 2.0]) < 2**70)),
+    Case("setitem-of-an-int-past-int64-into-floats", lambda d: (  # (CuPy: a CScalar, int64)
+        _setitem(a(d, [1.0, 2.0], dt.float32), 0, 2**70),
+        _setitem(a(d, [1.0, 2.0]), slice(None), 2**70), _setitem(a(d, [1j, 2.0]), a(d, [1]), -2**70))),
     Case("python-scalars-beside-arrays", lambda d: (  # (kernel arguments on CuPy 14.2)
         a(d, [1.5, -0.0], dt.float32) * 0.1, a(d, [1, 2], dt.int8) - 3, a(d, [1, 2], dt.uint64)
         + 2**63, a(d, [True, False]) & True, a(d, [-0.0, 2.0], dt.float32) + -0.0,

@@ -208,6 +208,7 @@ class ndarray:
 
     def __setitem__(self, key, value):
         _check_device([self])
+        _c_scalars((value,))  # (_scatter_op copies a Python scalar by a kernel: a CScalar)
         key = _unwrap_key(key)
         parts = key if isinstance(key, tuple) else (key,)
         if not isinstance(value, ndarray) and not any(isinstance(k, _np.ndarray) for k in parts):
@@ -219,6 +220,7 @@ class ndarray:
 
     def fill(self, value):  # as CuPy 14.2's: a zero is a memset (-0.0 becomes +0.0)
         _check_device([self])
+        _c_scalars((value,))  # (else a copy kernel: a CScalar)
         if isinstance(value, ndarray):
             if value.shape != ():
                 raise ValueError("non-scalar cupy.ndarray cannot be used for fill")

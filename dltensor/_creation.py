@@ -117,7 +117,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             # the spec says: NumPy's.)
             return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
         if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
-                (npdt is None or npdt.kind == "f"):
+                (npdt is None or npdt.kind in "fc"):
             # CuPy computes start + i * step: -0.0 + 0.0 is 0.0, where the spec starts at start
             return _make(_from_negative_zero, device, lo, hi, step_, npdt or _FLOAT64)
     return _make("arange", device, lo, hi, step_, dtype=npdt or _FLOAT64)

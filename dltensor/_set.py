@@ -15,7 +15,8 @@ import numpy as np
 
 from ._array import ndarray
 from ._dispatch import delegating
-from ._dispatch import device_of, expect_array, namespace_for, native, wrap_result
+from ._dispatch import device_of, expect_array, namespace_for, native, on
+from ._dispatch import wrap_result
 from ._dtype_functions import in_float32, python_scalar, scalar_dtype
 from ._dtypes import EXTENSION_FLOATS
 from ._searching import scalar_array
@@ -91,12 +92,39 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     # equality): 0.1 is not in float64 terms among float32 0.1s; beside an integer array it is
     # a float64 or complex128 0-d array (CuPy's isin takes no Python float). Ints compare
     # exactly as they are.
+    # An int past int64 and uint64 (NumPy compares it as an object; CuPy takes an int as a C
+    # integer): beside floats, the float it equals exactly; else it equals no element.
+    a1, a2 = _past_c(a1, n2), _past_c(a2, n1)
+    for scalar in (a1, a2):
+        if scalar is _NONE_EQUAL:
+            with on(dev):
+                shape = () if scalar is a1 else n1.shape
+                out: ndarray = wrap_result(ns.full(shape, invert, dtype=ns.bool_), dev)
+            return out
     if type(a1) in (float, complex):
         n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
     elif type(a2) in (float, complex):
         n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
     result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
     return result
+
+
+_NONE_EQUAL = object()
+
+
+def _past_c(value: Any, other: Any) -> Any:
+    """An int scalar as isin compares it beside backend array ``other``: past the dtype's
+    integers or the C integers, the float it equals exactly, or _NONE_EQUAL."""
+    if type(value) is not int or -2 ** 63 <= value < 2 ** 64 and other.dtype.kind not in "iu":
+        return value
+    if other.dtype.kind in "iu":
+        info = np.iinfo(other.dtype)
+        return value if info.min <= value <= info.max else _NONE_EQUAL
+    try:
+        f = float(value)
+    except OverflowError:
+        return _NONE_EQUAL
+    return f if f == value else _NONE_EQUAL
 
 
 def _scalar_dtype(value: Any, array_dtype: Any) -> Any:

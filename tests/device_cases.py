@@ -139,6 +139,10 @@ CASES: list[Case] = [
     Case("setitem-of-an-int-past-int64-into-floats", lambda d: (  # (CuPy: a CScalar, int64)
         _setitem(a(d, [1.0, 2.0], dt.float32), 0, 2**70),
         _setitem(a(d, [1.0, 2.0]), slice(None), 2**70), _setitem(a(d, [1j, 2.0]), a(d, [1]), -2**70))),
+    Case("isin-of-ints-past-int64", lambda d: (  # (NumPy compares them as objects)
+        dt.isin(a(d, [1, 2]), 2**70), dt.isin(2**70, a(d, [1, 2]), invert=True),
+        dt.isin(a(d, [2.0**70, 1.0]), 2**70), dt.isin(a(d, [1, 2**64 - 1], dt.uint64), 2**64 - 1),
+        dt.isin(a(d, [1.0]), 10**400))),
     Case("python-scalars-beside-arrays", lambda d: (  # (kernel arguments on CuPy 14.2)
         a(d, [1.5, -0.0], dt.float32) * 0.1, a(d, [1, 2], dt.int8) - 3, a(d, [1, 2], dt.uint64)
         + 2**63, a(d, [True, False]) & True, a(d, [-0.0, 2.0], dt.float32) + -0.0,
@@ -194,6 +198,9 @@ CASES: list[Case] = [
     Case("arange-from-negative-zero", lambda d: (  # (CuPy: -0.0 + 0 * step, +0.0)
         dt.arange(-0.0, 3, device=d), dt.arange(-0.0, 2, 0.5, dtype=dt.float32, device=d),
         dt.arange(-0.0, -2, -1, device=d))),
+    Case("arange-complex-from-negative-zero", lambda d: (  # (CuPy: -0.0 + 0 * step, +0.0)
+        dt.arange(-0.0, 3, dtype=dt.complex64, device=d),
+        dt.arange(-0.0, 5, 1, dtype=dt.complex128, device=d))),
     Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
                                               dt.arange(3, 0, device=d))),
     Case("arange-count-past-2**53", lambda d: (  # (CuPy, as NumPy: counted in float64)

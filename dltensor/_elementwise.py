@@ -14,6 +14,7 @@ Everything else (mixed dtypes, complex scalars, other devices, errors) goes thro
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -868,16 +869,26 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
             lo, hi = (xp.clip(v, info.min, info.max) if _wider(v, dt) else v for v in (lo, hi))
         if lo is None and hi is None:
             r = a.copy()
-        elif xp is np or dt.kind not in "fc":
+        elif (xp is np and all(b is None or type(b) is float for b in (lo, hi))) or \
+                dt.kind not in "fc":
             if dt.kind == "f":  # (NumPy clips at one bound by maximum or minimum, which give
                 # the bound for an equal x: -0.0 clipped at 0.0 became 0.0, unlike with two)
                 lo, hi = (-np.inf if lo is None else lo), (np.inf if hi is None else hi)
             r = xp.clip(a, lo, hi)
-        else:  # CuPy's clip ignores a NaN bound; maximum and minimum propagate it (the spec)
-            r = a if lo is None else xp.maximum(a, lo)
-            r = r if hi is None else xp.minimum(r, hi)
-            r = xp.where(r == a, a, r)  # x where it is in range: -0.0 clipped at 0.0 stays
-            # -0.0, as NumPy's clip keeps it (maximum gives its second operand for equals)
+        else:  # lo where x < lo, then hi where that > hi, else x kept, its zero's sign too,
+            # as NumPy's clip does with scalar bounds (with array bounds it gives an equal x
+            # the bound's zero, or not, as its strides fall; CuPy's ignores a NaN bound);
+            # NaN x or bound: NaN, as the spec says
+            r = a
+            for bound, past in ((lo, xp.less), (hi, xp.greater)):
+                if bound is None:
+                    continue
+                if type(bound) is float and math.isnan(bound):
+                    r = xp.full(a.shape, math.nan, dtype=dt)
+                    continue
+                r = xp.where(past(r, bound), bound, r)
+                if type(bound) is not float:  # (an array bound: NaN where it is NaN)
+                    r = xp.where(xp.isnan(bound), bound, r)
         if r.dtype != dt:
             r = r.astype(dt)
     result: ndarray = wrap_result(r, x._device)

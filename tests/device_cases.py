@@ -156,6 +156,13 @@ CASES: list[Case] = [
         a(d, [True, False]), a(d, [0, 7]), a(d, [1.5, 2.5])), TypeError),
     Case("clip-int", lambda d: dt.clip(a(d, [-5, 0, 300], dt.int16), min=-2, max=7)),
     Case("clip-nan-bound", lambda d: dt.clip(a(d, [1.0, 2.0]), max=a(d, float("nan")))),
+    Case("clip-at-signed-zeros", lambda d: (  # (an equal x kept, array bounds too (NumPy's
+        # depended on strides); min > max gives max)
+        dt.clip(a(d, [-2.0, -0.0, 0.0, 1.5, 3.0]), min=-0.0, max=0.0),
+        dt.clip(a(d, [-2.0, -0.0, 0.0, 1.5]), min=1.5, max=-0.0),
+        dt.clip(a(d, [-2.0, -0.0, 0.0, 1.5, 2.0]), min=a(d, [-0.0, 0.0, -0.0, 0.0, 3.0]),
+                max=0.0),
+        dt.clip(a(d, [-0.0, 0.0, 1.0]), min=None, max=a(d, [0.0, -0.0, 0.5])))),
     Case("clip-keeps-what-is-in-range", lambda d: (
         dt.clip(a(d, [-0.0, 0.0, -1.0, 3.0]), min=0.0, max=2.0),
         dt.clip(a(d, [0.0, -0.0], dt.float32), min=a(d, -0.0, dt.float32), max=0.0),

@@ -772,3 +772,17 @@ def test_atan_and_atanh_are_odd_and_conjugate_symmetric(name, dtype):
         assert np.array_equal(np.asarray(f(dt.asarray(-z))), -r)
         assert np.array_equal(np.asarray(f(dt.asarray(-z.conj()))), -r.conj())
         assert np.allclose(r, getattr(np, "arc" + name[1:])(z), rtol=1e-6)
+
+
+def test_clip_keeps_an_x_equal_to_a_bound_whatever_the_bounds_are():
+    # NumPy's clip gave an x equal to an array bound the bound's zero (same shapes) or kept x
+    # (a broadcast bound, a scalar): dltensor keeps x, as "x clamped to [min, max]" reads
+    x = dt.asarray([0.0, -0.0, -2.0, 3.0])
+    for lo, hi in ((dt.asarray([-0.0, 0.0, -0.0, 0.0]), 1.0), (-0.0, dt.asarray([0.0, -0.0, 5.0, 1.0])),
+                   (dt.asarray([-0.0, 0.0, -0.0, 0.0]), dt.asarray([0.0, -0.0, 5.0, 1.0]))):
+        r = np.asarray(dt.clip(x, min=lo, max=hi))
+        assert np.signbit(r[:2]).tolist() == [False, True]
+    # min > max gives max; NaN anywhere is NaN
+    assert np.signbit(np.asarray(dt.clip(x, min=1.5, max=-0.0))).all()
+    r = np.asarray(dt.clip(x, min=dt.asarray([math.nan, 0.0, 0.0, 0.0]), max=1.0))
+    assert math.isnan(r[0]) and r[1:].tolist() == [0.0, 0.0, 1.0]

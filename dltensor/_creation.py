@@ -100,6 +100,17 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
         except OverflowError:  # (an int past the floats, 10**400)
             span = math.inf
+        if span == math.inf and all(type(v) is float and math.isfinite(v)
+                                    for v in (lo, hi, step_)):
+            # stop - start past the floats (arange(1e308, -1e308, -1e308) has 2 elements):
+            # counted by parts, filled in halves (NumPy's own count overflows)
+            span = hi / step_ - lo / step_
+            if span == math.inf:
+                raise ValueError(f"arange({lo}, {hi}, {step_}) would have more elements "
+                                 "than the largest array")
+            n = math.ceil(span)
+            _check_count("arange", n, npdt or _FLOAT64)
+            return _make(_by_float_index, device, lo, n, step_, npdt or _FLOAT64, 0.5)
         if span <= 0:  # (stop - start and step of other signs: none, the spec says, where
             # NumPy's count of a span past 2**63 overflows: "Maximum allowed size exceeded")
             return _make("empty", device, (0,), dtype=npdt or _FLOAT64)
@@ -157,9 +168,13 @@ def _by_index(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
     return ns.astype(r, dtype)
 
 
-def _by_float_index(ns: Any, start: int | float, n: int, step: int | float, dtype: Any) -> Any:
-    """``start + i * step`` for ``i < n``, each rounded once from float64 to the dtype."""
-    return ns.astype(ns.arange(n, dtype=ns.float64) * step + start, dtype)
+def _by_float_index(ns: Any, start: int | float, n: int, step: int | float, dtype: Any,
+                    scale: float = 1.0) -> Any:
+    """``start + i * step`` for ``i < n``, each rounded once from float64 to the dtype; with
+    ``scale`` 0.5, computed in halves (exact but for subnormals) where it would overflow on
+    the way."""
+    r = ns.arange(n, dtype=ns.float64) * (step * scale) + start * scale
+    return ns.astype(r / scale if scale != 1.0 else r, dtype)
 
 
 def _real(v: Any) -> int | float:

@@ -138,7 +138,8 @@ CASES: list[Case] = [
         a(d, [2.0], dt.float16) * 70000, a(d, [1.0, 2.0]) < 2**70)),
     Case("setitem-of-an-int-past-int64-into-floats", lambda d: (  # (CuPy: a CScalar, int64)
         _setitem(a(d, [1.0, 2.0], dt.float32), 0, 2**70),
-        _setitem(a(d, [1.0, 2.0]), slice(None), 2**70), _setitem(a(d, [1j, 2.0]), a(d, [1]), -2**70))),
+        _setitem(a(d, [1.0, 2.0]), slice(None), 2**70),
+        _setitem(a(d, [1j, 2.0]), a(d, [1]), -2**70))),
     Case("isin-of-ints-past-int64", lambda d: (  # (NumPy compares them as objects)
         dt.isin(a(d, [1, 2]), 2**70), dt.isin(2**70, a(d, [1, 2]), invert=True),
         dt.isin(a(d, [2.0**70, 1.0]), 2**70), dt.isin(a(d, [1, 2**64 - 1], dt.uint64), 2**64 - 1),
@@ -220,6 +221,9 @@ CASES: list[Case] = [
         dt.arange(1, -1, -1, dtype=dt.bool, device=d), dt.arange(2, 0, -1, dtype=dt.bool,
                                                                  device=d))),
     Case("arange-of-many-bools", lambda d: dt.arange(0, 5, 2, dtype=dt.bool, device=d)),
+    Case("arange-span-past-the-floats", lambda d: (  # (counted and filled in halves)
+        dt.arange(1e308, -1e308, -1e308, device=d),
+        dt.arange(-1.5e308, 1.5e308, 1e308, device=d))),
     Case("arange-out-of-range", lambda d: dt.arange(250, 260, dtype=dt.uint8, device=d),
          OverflowError),
     Case("meshgrid-tril-triu", lambda d: (*dt.meshgrid(a(d, [1, 2]), a(d, [3, 4, 5])),

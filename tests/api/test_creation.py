@@ -480,6 +480,12 @@ def test_infinite_and_huge_aranges_are_value_errors():
             dlt.arange(*args)
 
 
+def test_arange_whose_span_is_past_the_floats_counts_by_parts():
+    # stop - start overflows to inf: it said "infinitely many" of arange(1e308, -1e308, -1e308)
+    assert np.asarray(dlt.arange(1e308, -1e308, -1e308)).tolist() == [1e308, 0.0]
+    assert np.asarray(dlt.arange(-1.5e308, 1.5e308, 1e308)).tolist() == [-1.5e308, -5e307, 5e307]
+
+
 def test_linspace_refuses_complex_bounds_for_a_real_dtype():
     # (NumPy dropped the imaginary part with a ComplexWarning; full and asarray refuse)
     for bounds in ((1j, 2.0), (0.0, 1 + 0j)):

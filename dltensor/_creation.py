@@ -201,6 +201,8 @@ def _check_shape(name: str, shape: Any, dtype: Any) -> None:
     each extent to a C integer first (CuPy: OverflowError) sees it."""
     extents = (shape,) if type(shape) is int else shape if type(shape) is tuple else ()
     if extents and all(type(e) is int for e in extents):
+        if any(e < 0 for e in extents):
+            raise ValueError(f"{name}: negative dimensions are not allowed")
         if any(e >= 1 << 63 for e in extents):
             raise ValueError(f"{name}: Maximum allowed dimension exceeded")
         _check_count(name, math.prod(extents), dtype)
@@ -386,6 +388,9 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
         shape[:2] = shape[1], shape[0]
         axes[:2] = 1, 0
     ns = namespace_for(dev)
+    # (CuPy's broadcast_to computes the size in C integers, which wrap: 4 grids of 65536
+    # coordinates were arrays of 0 elements)
+    _check_shape("meshgrid", tuple(shape), native_dtype(arrays[0].dtype) or np.uint8)
     grids = []
     with on(dev):  # (CuPy allocates on the arrays' GPU)
         for a, axis in zip(arrays, axes):

@@ -351,15 +351,23 @@ def _check_bounds(k: Any, x: ndarray, axis: Any) -> None:
 
 
 def _check_slice(s: slice) -> slice:
-    """The slice with Python-int bounds (IndexError for bounds that are not integers)."""
+    """The slice with Python-int bounds (IndexError for bounds that are not integers), each
+    within a C ssize_t: past it, the same slice of any array (CuPy converts the bounds to C
+    integers and raised OverflowError; NumPy and Python clip them)."""
     start, stop, step = bounds = s.start, s.stop, s.step
     if ((start is None or type(start) is int) and (stop is None or type(stop) is int)
             and (step is None or type(step) is int)):
-        return s
+        if (start is None or -_BIG <= start <= _BIG) and (stop is None or -_BIG <= stop <= _BIG) \
+                and (step is None or -_BIG <= step <= _BIG):
+            return s
+        return slice(*[None if v is None else max(-_BIG, min(v, _BIG)) for v in bounds])
     try:  # (bools are ints here, as in Python's own slices: x[True:] is x[1:])
-        return slice(*[None if v is None else operator.index(v) for v in bounds])
+        return _check_slice(slice(*[None if v is None else operator.index(v) for v in bounds]))
     except TypeError:
         raise IndexError(f"slice bounds must be integers or None, not {s!r}") from None
+
+
+_BIG = (1 << 63) - 1
 
 
 def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:

@@ -7,6 +7,7 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -53,6 +54,8 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
                             "with dltensor.asarray() first")
     if axis is not None:
         axis = strict_int(axis, f"{name}'s axis")  # (NumPy's stack reads True as 1)
+        if not -1 << 31 <= axis < 1 << 31:  # (NumPy and CuPy take a C int: OverflowError)
+            raise AxisError(f"{name}: axis {axis} is out of bounds")
     dev = check_device(*arrays)
     try:
         natives = [native(a) for a in arrays]
@@ -116,6 +119,13 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
 
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     """A read-only view of ``x`` broadcast to ``shape`` (its elements share memory)."""
+    if isinstance(x, ndarray) and isinstance(shape, (tuple, list, int)):
+        # (CuPy checks only that extents match: (-1,) was a view of size -1)
+        shape = tuple(strict_int(d, "broadcast_to's shape")
+                      for d in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        if any(d < 0 for d in shape):
+            raise ValueError(f"broadcast_to: a shape cannot have a negative extent: {shape}")
+        fits("broadcast_to", shape, x)
     result: ndarray = _broadcast_to(x, shape)
     if result._array is not None and result._device.device_type == 2:
         mark_read_only(result._array)  # (NumPy's is read-only already; CuPy's has no flag)
@@ -191,6 +201,12 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     axis = ints("repeat", "axis", axis, many=False, none=True)
     if x.ndim == 0 and axis is not None:
         refuse_axes_of_0d("repeat", axis)
+    if type(repeats) is int and repeats > 0:
+        if axis is None:
+            fits("repeat", (x.size * repeats,), x)
+        elif -x.ndim <= axis < x.ndim:
+            fits("repeat", [n * repeats if i == axis % x.ndim else n
+                            for i, n in enumerate(x.shape)], x)
     result: ndarray = _repeat(x, repeats, axis=axis)
     return result
 
@@ -206,6 +222,9 @@ def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) 
         a = x._array
         if type(a) is _np_ndarray:  # (NumPy's own reshape, as the namespace's calls it: -0.6 us)
             return wrap(a.reshape(shape), CPU)
+    extents: Any = (shape,) if isinstance(shape, int) else shape  # (NumPy takes an int too)
+    if isinstance(x, ndarray) and type(extents) is tuple and all(type(d) is int for d in extents):
+        fits("reshape", [abs(d) for d in extents if d != -1], x)  # (CuPy's product wraps)
     try:
         result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
     except AttributeError:  # CuPy's shape setter, which array-api-compat uses for copy=False
@@ -238,11 +257,26 @@ _roll = delegate_first("roll", -1)
 
 def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
     """``x`` repeated ``repetitions`` times along each axis."""
-    result: ndarray = _tile(x, ints("tile", "repetitions", repetitions))
+    reps = ints("tile", "repetitions", repetitions)
+    each: tuple[int, ...] = (reps,) if type(reps) is int else reps
+    if isinstance(x, ndarray) and all(type(r) is int for r in each):
+        n = max(len(each), x.ndim)
+        shape = (1,) * (n - x.ndim) + x.shape
+        fits("tile", [s * r for s, r in zip(shape, (1,) * (n - len(each)) + each)], x)
+    result: ndarray = _tile(x, reps)
     return result
 
 
 _tile = delegate_first("tile")
+
+
+def fits(name: str, shape: Sequence[int], x: ndarray) -> None:
+    """NumPy's ValueError for a result shape past the largest array, found before the backend
+    computes its size: CuPy does in C integers that wrap (a view past its memory, an array of
+    0 elements), and NumPy 2.4's repeat by 2**62 crashed."""
+    if any(e >= 1 << 63 for e in shape) or \
+            math.prod(shape) * max(x.dtype.bits // 8, 1) >= 1 << 63:
+        raise ValueError(f"{name}: a result of shape {tuple(shape)} is past the largest array")
 
 
 def _dimension(d: Any) -> int | None:

@@ -105,11 +105,16 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
     elif type(a2) in (float, complex):
         n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
+    elif type(a1) is int and n2.dtype.kind in "fc":  # (compared in float64, as NumPy's int64
+        n1 = scalar_array(ns, dev, float(a1), _WIDE[n2.dtype.kind])  # with float32: CuPy
+    elif type(a2) is int and n1.dtype.kind in "fc":  # compares an int64 0-d array in float32)
+        n2 = scalar_array(ns, dev, float(a2), _WIDE[n1.dtype.kind])
     result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
     return result
 
 
 _NONE_EQUAL = object()
+_WIDE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
 def _past_c(value: Any, other: Any) -> Any:

@@ -192,6 +192,8 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     expect_array(name, x)
     if isinstance(correction, (bool, np.bool_)) or not isinstance(correction, numbers.Real):
         raise TypeError(f"{name}'s correction must be an int or a float, not {correction!r}")
+    if type(correction) is not int or not -2**63 <= correction < 2**63:
+        correction = float(correction)  # (NumPy's ddof is a C integer: OverflowError past it)
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
     ns = namespace_for(dev)

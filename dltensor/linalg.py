@@ -109,7 +109,7 @@ def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
         raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
-    offset = strict_int(offset, "diagonal's offset")
+    offset = _within(strict_int(offset, "diagonal's offset"), x)
     result: ndarray = _backend["diagonal"](x, offset=offset)
     a = result._array
     if type(a) is np.ndarray and not a.flags.writeable and not x.read_only:
@@ -206,8 +206,10 @@ def pinv(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
 def _rtol(name: str, rtol: Any) -> Any:
     """A relative tolerance as the spec types it: a real number, or an array of a real
     floating-point dtype (NumPy took 1j as 0 and bools as 0 and 1)."""
-    if rtol is None or isinstance(rtol, numbers.Real) and not isinstance(rtol, (bool, np.bool_)):
+    if rtol is None:
         return rtol
+    if isinstance(rtol, numbers.Real) and not isinstance(rtol, (bool, np.bool_)):
+        return float(rtol)  # (an int past int64 or a Fraction: CuPy takes C numbers)
     if isinstance(rtol, ndarray) and rtol.dtype.kind == "real floating":
         return rtol
     raise TypeError(f"{name}'s rtol must be a real number or an array of a real floating-point "
@@ -255,6 +257,14 @@ def svdvals(x: ndarray, /) -> ndarray:
     return result
 
 
+def _within(offset: int, x: ndarray) -> int:
+    """A diagonal's offset clipped to the matrix: the same empty diagonal past it (NumPy takes
+    a C int, OverflowError past 2**31; CuPy a C ssize_t, whose -2**63 negated wraps to a view
+    past the matrix)."""
+    rows, cols = x.shape[-2:] if x.ndim >= 2 else (0, 0)
+    return max(-rows, min(offset, cols))
+
+
 def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
     """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
     require("trace", x, NUMERIC)
@@ -263,7 +273,7 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
             raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not "
                             f"{dtype!r}")
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
-    offset = strict_int(offset, "trace's offset")
+    offset = _within(strict_int(offset, "trace's offset"), x)
     result: ndarray = _backend["trace"](x, offset=offset,
                                         dtype=None if dtype is None else dtype.numpy)
     return result
@@ -275,6 +285,8 @@ def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     if isinstance(ord, bool) or not isinstance(ord, numbers.Real):  # (NumPy took a list)
         raise TypeError(f"vector_norm's ord must be an int or a float, not {ord!r}")
     axis = ints("vector_norm", "axis", axis, none=True)
+    if type(ord) is not int or not -2**63 <= ord < 2**63:  # (CuPy takes C numbers; NumPy's
+        ord = float(ord)  # ** of an int past int64 was a TypeError)
     result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
     return result
 

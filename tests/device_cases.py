@@ -195,6 +195,30 @@ CASES: list[Case] = [
         dt.eye(3, 2, k=-1, device=d))),
     Case("eye-past-the-largest-array", lambda d: dt.eye(2**70, device=d), ValueError),
     Case("zeros-past-the-largest-array", lambda d: dt.full((2**70,), 1.0, device=d), ValueError),
+    # (sizes past the largest array: CuPy computes them in C integers, which wrap)
+    Case("repeat-past-the-largest-array", lambda d: dt.repeat(a(d, [1.0, 2.0]), 2**62),
+         ValueError),
+    Case("tile-past-the-largest-array", lambda d: dt.tile(a(d, [1.0]), (2**62 + 1, 4)),
+         ValueError),
+    Case("broadcast-to-a-negative-shape", lambda d: dt.broadcast_to(a(d, [1.0]), (-1,)),
+         ValueError),
+    Case("broadcast-past-the-largest-array",
+         lambda d: dt.broadcast_to(a(d, [1.0]), (2**62, 4)), ValueError),
+    Case("reshape-past-the-largest-array",
+         lambda d: dt.reshape(a(d, [1.0, 2.0, 3.0, 4.0]), (2**62 + 1, 4)), ValueError),
+    Case("meshgrid-past-the-largest-array", lambda d: dt.meshgrid(*[dt.arange(65536.0, device=d)]
+                                                                   * 4), ValueError),
+    Case("offsets-and-bounds-past-c-integers", lambda d: (  # (clipped, as Python's slices)
+        dt.linalg.diagonal(a(d, R), offset=-2**63), dt.linalg.trace(a(d, R), offset=2**70),
+        a(d, [1.0, 2.0, 3.0])[2**70:], a(d, [1.0, 2.0, 3.0])[:2**70],
+        a(d, [1.0, 2.0, 3.0])[::-2**70], _setitem(a(d, [1.0, 2.0]), slice(-2**70, None), 5.0))),
+    Case("numbers-past-c-integers", lambda d: (  # (as floats: CuPy takes C numbers)
+        dt.linalg.vector_norm(a(d, [3.0, 4.0]), ord=2**70),
+        dt.linalg.pinv(a(d, [[1.0, 0.0], [0.0, 2.0]]), rtol=2**70),
+        dt.var(a(d, [3.0, 4.0]), correction=2**70),
+        dt.isin(a(d, [16777216.0], dt.float32), 16777217))),
+    Case("concat-axis-past-a-c-int", lambda d: dt.concat([a(d, [1.0])], axis=2**31),
+         ValueError),
     Case("linspace-complex-to-bool", lambda d: (  # (CuPy took float() of the complex step)
         dt.linspace(1, 1j, 5, dtype=dt.bool, device=d),
         dt.linspace(0, 1j, 3, dtype=dt.bool, device=d))),

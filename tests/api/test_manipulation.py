@@ -1,5 +1,9 @@
 """Manipulation functions: results against array-api-strict, spec promotion, views, errors."""
 
+import math
+import subprocess
+import sys
+
 import array_api_strict as strict
 import numpy as np
 import pytest
@@ -283,3 +287,23 @@ def test_roll_shifts_and_axes_pair_up():
             assert np.asarray(r).tolist() == np.asarray(v).tolist()
             r[...] = 7  # (a new array)
             assert np.asarray(v).tolist() != np.asarray(r).tolist()
+
+
+def test_sizes_and_numbers_past_c_integers():
+    # NumPy 2.4's repeat by 2**62 crashed the process (its size wrapped to 0); the rest raised
+    # OverflowError where a C integer took them (CuPy's sizes wrap silently: see device_cases)
+    code = ("import dltensor as dt\n"
+            "try:\n    dt.repeat(dt.asarray([1.0, 2.0]), 2**62)\n"
+            "except ValueError:\n    print('refused')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "refused", done
+    with pytest.raises(ValueError, match="past the largest array"):
+        dlt.tile(dlt.asarray([1.0]), (2**62 + 1, 4))
+    x = dlt.reshape(dlt.arange(6.0), (2, 3))
+    assert dlt.linalg.diagonal(x, offset=-2**63).shape == (0,)  # (was OverflowError)
+    assert float(dlt.linalg.trace(x, offset=2**40)) == 0.0
+    assert math.isnan(float(dlt.var(dlt.asarray([3.0, 4.0]), correction=2**70)))
+    assert float(dlt.linalg.vector_norm(dlt.asarray([3.0, 4.0]), ord=2**70)) == math.inf
+    for join in (dlt.concat, dlt.stack):
+        with pytest.raises(np.exceptions.AxisError):
+            join([dlt.asarray([1.0])], axis=2**31)

@@ -202,12 +202,14 @@ class ndarray:
         return self._a.tolist()
 
     def __getitem__(self, key):
+        _c_slices(key)
         with _np.errstate(all="ignore"):
             r = self._a[_departures.wrapped_indices(_unwrap_key(key), self._a.shape)]
         return _result(r, self)
 
     def __setitem__(self, key, value):
         _check_device([self])
+        _c_slices(key)
         _c_scalars((value,))  # (_scatter_op copies a Python scalar by a kernel: a CScalar)
         key = _unwrap_key(key)
         parts = key if isinstance(key, tuple) else (key,)
@@ -253,6 +255,7 @@ class ndarray:
             return _result(fn, self)
 
         def method(*args, **kwargs):
+            _c_sizes(name, (self, *args), kwargs)
             if name not in ("copy", "view", "get", "reshape", "transpose", "swapaxes", "ravel"):
                 _check_device([self])
             with _np.errstate(all="ignore"):
@@ -345,6 +348,58 @@ def _c_scalars(args):
     for v in args:
         if type(v) is int and not -2 ** 63 <= v < 2 ** 64:
             raise OverflowError("Python int too large to convert to C long")
+
+
+class WrappedSize(RuntimeError):
+    """What the simulator raises where CuPy 14.2 computes a size or offset in C integers that
+    wrap, and returns an array of the wrong size (a view past its memory) without an error."""
+
+
+def _c_sizes(name, args, kwargs):
+    """CuPy's sizes are C ssize_t products, unchecked (broadcast_to takes negative extents,
+    reshape's known extents, tile's and repeat's results wrap), diagonal's offset is negated
+    as a C ssize_t, and a slice's bounds are converted to it (OverflowError)."""
+    def product(extents):
+        n = 1
+        for e in extents:
+            n *= abs(e)
+        return n
+    a = args[0] if args else None
+    shape = kwargs.get("shape", args[1] if len(args) > 1 else None)
+    if name in ("zeros", "empty", "ones", "full"):
+        shape = kwargs.get("shape", a)
+    if isinstance(shape, int):
+        shape = (shape,)
+    if name in ("zeros", "empty", "ones", "full") and isinstance(shape, (tuple, list)) and \
+            all(type(e) is int for e in shape):
+        if any(not -(1 << 63) <= e < 1 << 63 for e in shape):
+            raise OverflowError("Python int too large to convert to C ssize_t")
+        if product(shape) >= 1 << 63:
+            raise WrappedSize(f"{name}{tuple(shape)}: CuPy's size wraps")
+    if name in ("broadcast_to", "reshape", "tile") and isinstance(shape, (tuple, list)) and \
+            all(type(e) is int for e in shape):
+        if name == "broadcast_to" and any(e < 0 for e in shape):
+            raise WrappedSize(f"{name}{tuple(shape)}: CuPy makes an array of negative size")
+        size = product(e for e in shape if e != -1)
+        if name == "tile":
+            size *= getattr(a, "size", 1)
+        if size >= 1 << 63:
+            raise WrappedSize(f"{name}{tuple(shape)}: CuPy's size wraps")
+    if name == "repeat" and len(args) > 1 and type(args[1]) is int and \
+            getattr(a, "size", 0) * abs(args[1]) >= 1 << 63:
+        raise WrappedSize("repeat: CuPy's size wraps")
+    if name in ("diagonal", "trace"):
+        offset = kwargs.get("offset", args[1] if len(args) > 1 else 0)
+        if type(offset) is int and not -(1 << 63) < offset < 1 << 63:
+            raise WrappedSize(f"{name}: CuPy's offset {offset} wraps")
+
+
+def _c_slices(key):
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, slice):
+            for v in (k.start, k.stop, k.step):
+                if type(v) is int and not -(1 << 63) <= v < 1 << 63:
+                    raise OverflowError("Python int too large to convert to C ssize_t")
 
 
 def _binary(name, reflected=False, inplace=False):
@@ -459,6 +514,7 @@ def _module_function(fn, name=None):
                                                          "eye")
 
     def f(*args, **kwargs):
+        _c_sizes(name, args, kwargs)
         if c_ints:
             _c_scalars(args)
             _c_scalars(kwargs.values())

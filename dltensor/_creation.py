@@ -18,7 +18,7 @@ from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_device, delegate_first, expect_array, fresh
 from ._dispatch import namespace_for, native
-from ._dispatch import native_dtype, on, strict_int
+from ._dispatch import native_dtype, on, strict_int, within_largest
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
@@ -203,9 +203,7 @@ def _check_shape(name: str, shape: Any, dtype: Any) -> None:
     if extents and all(type(e) is int for e in extents):
         if any(e < 0 for e in extents):
             raise ValueError(f"{name}: negative dimensions are not allowed")
-        if any(e >= 1 << 63 for e in extents):
-            raise ValueError(f"{name}: Maximum allowed dimension exceeded")
-        _check_count(name, math.prod(extents), dtype)
+        within_largest(name, extents, np.dtype(dtype).itemsize)
 
 
 def empty(shape: int | tuple[int, ...], *, dtype: DType | None = None,

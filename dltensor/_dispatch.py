@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import itertools
+import math
 import operator
 import threading
 import warnings
@@ -95,6 +96,15 @@ def allocatable(device: Device) -> Device:
     if device != CPU:
         backend_for(device)
     return device
+
+
+def within_largest(name: str, extents: Iterable[int], itemsize: int) -> None:
+    """NumPy's ValueError for a shape past the largest array, found before the backend
+    computes its size: CuPy does in C integers that wrap (a view past its memory, an array of
+    0 elements) or raise OverflowError, and NumPy 2.4's repeat by 2**62 crashed."""
+    extents = tuple(extents)
+    if any(e >= 1 << 63 for e in extents) or math.prod(extents) * itemsize >= 1 << 63:
+        raise ValueError(f"{name}: a result of shape {extents} is past the largest array")
 
 
 NULL_CONTEXT = contextlib.nullcontext()

@@ -7,7 +7,6 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -17,7 +16,7 @@ from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray,
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
-from ._dispatch import ints, on, strict_int
+from ._dispatch import ints, on, strict_int, within_largest
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
@@ -271,12 +270,8 @@ _tile = delegate_first("tile")
 
 
 def fits(name: str, shape: Sequence[int], x: ndarray) -> None:
-    """NumPy's ValueError for a result shape past the largest array, found before the backend
-    computes its size: CuPy does in C integers that wrap (a view past its memory, an array of
-    0 elements), and NumPy 2.4's repeat by 2**62 crashed."""
-    if any(e >= 1 << 63 for e in shape) or \
-            math.prod(shape) * max(x.dtype.bits // 8, 1) >= 1 << 63:
-        raise ValueError(f"{name}: a result of shape {tuple(shape)} is past the largest array")
+    """A result of ``shape`` and x's dtype is within the largest array (see within_largest)."""
+    within_largest(name, shape, max(x.dtype.bits // 8, 1))
 
 
 def _dimension(d: Any) -> int | None:

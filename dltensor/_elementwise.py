@@ -226,17 +226,16 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
 # scalar converted into the array's dtype on the host and passed to the kernel (NEP 50; CuPy's
 # CScalar, apply_dtype), checked against CuPy 14.2's code. Not complex, whose real scalars
 # the real-and-complex fix-up takes as 0-d arrays of their parts.
-_WEAK_KINDS = {np.dtype(t): k for k, ts in (("b", (np.bool_,)),
-                                            ("f", (np.float16, np.float32, np.float64)),
-               ("i", (np.int8, np.int16, np.int32, np.int64)),
-               ("u", (np.uint8, np.uint16, np.uint32, np.uint64))) for t in ts}
+_WEAK_KINDS = {np.dtype(t): np.dtype(t).kind for t in (
+    np.bool_, np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+    np.uint8, np.uint16, np.uint32, np.uint64)}
 _WEAK_SCALARS = {"b": (bool,), "f": (float, int), "i": (int,), "u": (int,)}
 _weak_cupy: dict[ModuleType, bool] = {}
 
 
 def _weak(a: Any, scalar: Any) -> bool:
     """Whether a Python scalar can go to CuPy as it is beside CuPy array ``a`` (else a 0-d
-    array): CuPy 14 or later, a dtype of _WEAK_KINDS, and an int within the dtype (a bigger
+    array): CuPy 14.2 or later, a dtype of _WEAK_KINDS, an int within the dtype (a bigger
     one goes the 0-d way, which refuses or compares it as NumPy does)."""
     kind = _WEAK_KINDS.get(a.dtype)
     if kind is None or type(scalar) not in _WEAK_SCALARS[kind]:
@@ -490,7 +489,8 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
 def _cuda_int_power(xp: Any, a: Any, b: Any) -> Any:
     # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
     # (Asking costs a GPU sync, for signed exponents only.)
-    if b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any()):
+    negative = b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any())
+    if negative:
         raise ValueError("Integers to negative integer powers are not allowed.")
     return xp.power(a, b)
 

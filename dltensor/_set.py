@@ -90,10 +90,10 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     n1, n2 = native(a1), native(a2)
     # A float or complex scalar takes a floating array's dtype, as in equal() (isin is value
     # equality): 0.1 is not in float64 terms among float32 0.1s; beside an integer array it is
-    # a float64 or complex128 0-d array (CuPy's isin takes no Python float). Ints compare
-    # exactly as they are.
-    # An int past int64 and uint64 (NumPy compares it as an object; CuPy takes an int as a C
-    # integer): beside floats, the float it equals exactly; else it equals no element.
+    # a float64 or complex128 0-d array (CuPy's isin takes no Python float). An int beside
+    # an integer array compares exactly, beside floats in float64 (NumPy's int64 with them);
+    # past the dtype or int64 and uint64 (NumPy compares it as an object; CuPy takes an int
+    # as a C integer), as the float it equals exactly, else it equals no element.
     a1, a2 = _past_c(a1, n2), _past_c(a2, n1)
     for scalar in (a1, a2):
         if scalar is _NONE_EQUAL:

@@ -16,7 +16,8 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import allocatable, check_device, delegate_first, expect_array, fresh
+from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
+from ._dispatch import fresh
 from ._dispatch import namespace_for, native
 from ._dispatch import native_dtype, on, strict_int, within_largest
 from ._dispatch import wrap_result
@@ -422,5 +423,4 @@ def _diagonal(name: str, x: ndarray, k: int) -> int:
     expect_array(name, x)
     if x.ndim < 2:
         raise ValueError(f"{name} needs an array of at least 2 dimensions, not {x.ndim}")
-    rows, cols = x.shape[-2:]
-    return min(max(strict_int(k, f"{name}'s k"), -rows), cols)
+    return diagonal_offset(strict_int(k, f"{name}'s k"), x)

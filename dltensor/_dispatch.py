@@ -98,6 +98,14 @@ def allocatable(device: Device) -> Device:
     return device
 
 
+def diagonal_offset(offset: int, x: ndarray) -> int:
+    """A diagonal's offset clipped to x's matrices: the same diagonal, or triangle, past them
+    (NumPy takes a C int or long, OverflowError past it; CuPy a C ssize_t, whose -2**63
+    negated wraps to a view past the matrix)."""
+    rows, cols = x.shape[-2:] if x.ndim >= 2 else (0, 0)
+    return max(-rows, min(offset, cols))
+
+
 def within_largest(name: str, extents: Iterable[int], itemsize: int) -> None:
     """NumPy's ValueError for a shape past the largest array, found before the backend
     computes its size: CuPy does in C integers that wrap (a view past its memory, an array of

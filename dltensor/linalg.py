@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import delegate, ints, namespace_for, strict_int, wrap_result
+from ._dispatch import delegate, diagonal_offset, ints, namespace_for, strict_int, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
 from ._dtypes import DType, int64, refuse_complex_to_real
@@ -109,7 +109,7 @@ def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
         raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
-    offset = _within(strict_int(offset, "diagonal's offset"), x)
+    offset = diagonal_offset(strict_int(offset, "diagonal's offset"), x)
     result: ndarray = _backend["diagonal"](x, offset=offset)
     a = result._array
     if type(a) is np.ndarray and not a.flags.writeable and not x.read_only:
@@ -257,14 +257,6 @@ def svdvals(x: ndarray, /) -> ndarray:
     return result
 
 
-def _within(offset: int, x: ndarray) -> int:
-    """A diagonal's offset clipped to the matrix: the same empty diagonal past it (NumPy takes
-    a C int, OverflowError past 2**31; CuPy a C ssize_t, whose -2**63 negated wraps to a view
-    past the matrix)."""
-    rows, cols = x.shape[-2:] if x.ndim >= 2 else (0, 0)
-    return max(-rows, min(offset, cols))
-
-
 def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
     """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
     require("trace", x, NUMERIC)
@@ -273,7 +265,7 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
             raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not "
                             f"{dtype!r}")
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
-    offset = _within(strict_int(offset, "trace's offset"), x)
+    offset = diagonal_offset(strict_int(offset, "trace's offset"), x)
     result: ndarray = _backend["trace"](x, offset=offset,
                                         dtype=None if dtype is None else dtype.numpy)
     return result

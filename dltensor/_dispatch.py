@@ -10,6 +10,7 @@ import contextlib
 import inspect
 import itertools
 import math
+import numbers
 import operator
 import threading
 import warnings
@@ -321,6 +322,16 @@ def strict_int(v: Any, what: str) -> int:
         except TypeError:
             pass
     raise TypeError(f"{what} must be an int, not {v!r}")
+
+
+def real_number(name: str, what: str, v: Any) -> int | float:
+    """A parameter the spec types ``int | float``, as the backends can take it: an int within
+    int64 stays an int, any other real number (an int past int64, a Fraction, a NumPy float)
+    becomes a float, since NumPy and CuPy take C numbers (OverflowError past them); TypeError
+    for a bool or a non-real."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+        raise TypeError(f"{name}'s {what} must be an int or a float, not {v!r}")
+    return v if type(v) is int and -2**63 <= v < 2**63 else float(v)
 
 
 def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,

@@ -9,7 +9,6 @@ most often on small arrays, where a generic dispatch would cost more than the su
 
 from __future__ import annotations
 
-import numbers
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +19,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import native_or_cpu_error, on
-from ._dispatch import refuse_axes_of_0d, wrap_result
+from ._dispatch import real_number, refuse_axes_of_0d, wrap_result
 from ._devices import CPU
 from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
@@ -190,10 +189,7 @@ def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
 def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correction: int | float,
             keepdims: bool) -> ndarray:
     expect_array(name, x)
-    if isinstance(correction, (bool, np.bool_)) or not isinstance(correction, numbers.Real):
-        raise TypeError(f"{name}'s correction must be an int or a float, not {correction!r}")
-    if type(correction) is not int or not -2**63 <= correction < 2**63:
-        correction = float(correction)  # (NumPy's ddof is a C integer: OverflowError past it)
+    correction = real_number(name, "correction", correction)
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
     ns = namespace_for(dev)

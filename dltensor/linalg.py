@@ -16,7 +16,8 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import delegate, diagonal_offset, ints, namespace_for, strict_int, wrap_result
+from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
+from ._dispatch import wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
 from ._dtypes import DType, int64, refuse_complex_to_real
@@ -274,11 +275,8 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
 def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
                 keepdims: bool = False, ord: int | float = 2) -> ndarray:
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
-    if isinstance(ord, bool) or not isinstance(ord, numbers.Real):  # (NumPy took a list)
-        raise TypeError(f"vector_norm's ord must be an int or a float, not {ord!r}")
-    axis = ints("vector_norm", "axis", axis, none=True)
-    if type(ord) is not int or not -2**63 <= ord < 2**63:  # (CuPy takes C numbers; NumPy's
-        ord = float(ord)  # ** of an int past int64 was a TypeError)
+    ord = real_number("vector_norm", "ord", ord)  # (NumPy took a list; its ** of an int past
+    axis = ints("vector_norm", "axis", axis, none=True)  # int64 was a TypeError)
     result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
     return result
 

@@ -452,38 +452,63 @@ def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
 
 
 def _cuda_floor_divide(xp: Any, a: Any, b: Any) -> Any:
-    return _infinite_quotients(xp, a, b, _divmod(xp, a, b)[0])
+    return _cuda_divmod(xp, a, b)[0]
 
 
 def _cuda_remainder(xp: Any, a: Any, b: Any) -> Any:
-    return _divmod(xp, a, b)[1]
+    return _cuda_divmod(xp, a, b)[1]
 
 
-def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
-    """NumPy's floating-point floor division and remainder (npy_divmod), in ``xp``'s array
-    functions: CuPy's kernels compute floor(a / b) and a - floor(a / b) * b, which part from
-    NumPy's (1.0 // 0.1 is 10.0, not 9.0) and from the spec's special cases (5.0 % inf is
-    NaN, not 5.0; +0.0 % -2.0 is +0.0, not -0.0). (float16 as NumPy does it: in float32.)"""
-    with _quiet(xp):
-        mod = xp.fmod(a, b)
-        # (a Python scalar as a 0-d array: CuPy's where takes no Python bool condition)
-        a, b = (xp.full((), _for_kernel(v, mod.dtype), dtype=mod.dtype) if type(v) in _SCALARS
-                else v for v in (a, b))
-        if mod.dtype == _FLOAT16:
-            a, b = (v if isinstance(v, (int, float)) else v.astype(np.float32) for v in (a, b))
-            floor, mod = _divmod(xp, a, b)
-            return floor.astype(_FLOAT16), mod.astype(_FLOAT16)
-        div = (a - mod) / b  # (nearly an integer multiple of b)
-        away = (mod != 0) & ((b < 0) != (mod < 0))  # (NaN != 0: NaN stays NaN either way)
-        mod = xp.where(away, mod + b, mod)  # the remainder takes b's sign, as Python's
-        div = xp.where(away, div - 1, div)
-        zero = xp.zeros((), dtype=mod.dtype)
-        mod = xp.where(mod == 0, xp.copysign(zero, b), mod)
-        floor = xp.floor(div)
-        floor = xp.where(div - floor > 0.5, floor + 1, floor)  # snapped to the nearest integer
-        floor = xp.where(div == 0, xp.copysign(zero, xp.divide(a, b)), floor)
-        floor = xp.where(b == 0, xp.divide(a, b), floor)
-    return floor, mod
+# NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src), then the spec's
+# quotient where exactly one operand is infinite (as _infinite_quotients), for a CuPy kernel.
+# (No a * b + c in it: NVRTC would fuse one, rounding once where NumPy rounds twice.)
+_DIVMOD = """
+T m = fmod(a, b);
+T d;
+if (b == 0) {
+    d = a / b;
+} else {
+    d = (a - m) / b;  // nearly an integer multiple of b
+    if (m != 0) {
+        if ((b < 0) != (m < 0)) {  // the remainder takes b's sign, as Python's
+            m += b;
+            d -= 1;
+        }
+    } else {
+        m = copysign((T)0, b);
+    }
+    if (d != 0) {
+        T f = floor(d);
+        d = d - f > (T)0.5 ? f + 1 : f;  // snapped to the nearest integer
+    } else {
+        d = copysign((T)0, a / b);
+    }
+}
+if ((isinf(a) != 0) != (isinf(b) != 0)) {  // (isinf(-inf) may be -1)
+    d = a / b;
+}
+q = d;
+r = m;
+"""
+_divmod_kernels: dict[ModuleType, Any] = {}
+
+
+def _cuda_divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    """NumPy's floating-point floor division and remainder, in one CuPy kernel: CuPy's
+    compute floor(a / b) and a - floor(a / b) * b, which part from NumPy's (1.0 // 0.1 is
+    10.0, not 9.0) and from the spec's special cases (5.0 % inf is NaN, not 5.0; +0.0 % -2.0
+    is +0.0, not -0.0). float16 as NumPy computes it: in float32."""
+    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+    wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
+    # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
+    a, b = (xp.full((), _for_kernel(v, dt), dtype=dt).astype(wide, copy=False)
+            if type(v) in _SCALARS else v.astype(wide, copy=False) for v in (a, b))
+    kernel = _divmod_kernels.get(xp)
+    if kernel is None:
+        kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
+            "T a, T b", "T q, T r", _DIVMOD, "dltensor_divmod")
+    q, r = kernel(a, b)
+    return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
 
 
 def _cuda_int_power(xp: Any, a: Any, b: Any) -> Any:

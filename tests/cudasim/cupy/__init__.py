@@ -31,7 +31,9 @@ has a chance on the real thing:
   takes Python ints only,
   ``linalg.eig``/``eigvals`` are complex for real input, a zero ``fill`` (so a scalar
   written through a basic key, or a 0-d array made from host data) is a memset that makes -0.0
-  +0.0, and a NumPy array written through a basic key is refused (ValueError).
+  +0.0, and a NumPy array written through a basic key is refused (ValueError);
+- ``ElementwiseKernel`` compiles its operation (CUDA C++ dltensor writes) with the host's C
+  compiler and runs it over the arrays (``_kernel.py``), so that code runs as written.
 
 Use: ``PYTHONPATH=tests/cudasim python -m pytest -m gpu tests`` (tests/test_cudasim.py does).
 """
@@ -41,7 +43,7 @@ import weakref
 
 import numpy as _np
 
-from . import _capsule, _departures, cuda
+from . import _capsule, _departures, _kernel, cuda
 from .cuda import _current_id
 
 __version__ = "14.2.0"
@@ -719,6 +721,22 @@ def from_dlpack(x, *, device=None, copy=None):
 
 fromDlpack = from_dlpack
 
+
+class ElementwiseKernel:
+    """CuPy's user-defined kernel: its operation compiled for the host (``_kernel``), run on
+    the current GPU's arrays (another GPU's: CuPy's ValueError), results there."""
+
+    def __init__(self, in_params, out_params, operation, name="kernel", **kwargs):
+        if kwargs:
+            raise NotImplementedError(f"the simulator's kernels take no {sorted(kwargs)}")
+        self._kernel = _kernel.Kernel(in_params, out_params, operation, name)
+
+    def __call__(self, *args):
+        if not all(isinstance(a, ndarray) for a in args):
+            raise NotImplementedError("the simulator's kernels take CuPy arrays only")
+        _check_device(args)
+        return _result(self._kernel(*(a._a for a in args)), None)
+
 # Everything else: NumPy's function over the unwrapped arrays, its results wrapped.
 
 # NumPy's names that CuPy 14.2's cupy/__init__.py does not export (array-api-compat and
@@ -740,7 +758,8 @@ __all__ = [n for n in dir(_np) if not n.startswith("_") and n not in NOT_IN_CUPY
             "polynomial", "emath", "core", "typing", "f2py", "strings", "exceptions",
             "version", "matlib", "dtypes", "ndarray", "asarray", "array", "from_dlpack",
             "ascontiguousarray", "show_config", "show_runtime", "info", "test")]
-__all__ += ["ndarray", "asarray", "array", "from_dlpack", "ascontiguousarray"]
+__all__ += ["ndarray", "asarray", "array", "from_dlpack", "ascontiguousarray",
+            "ElementwiseKernel"]
 
 
 def __getattr__(name):

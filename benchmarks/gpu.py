@@ -29,7 +29,7 @@ HANDOFFS = [
 CHAIN = "torch -> dltensor -> cupy"
 CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
          ("sum(x)", "ns.sum(x); sync()"),
-         # (a Python scalar goes to CuPy as a 0-d array dltensor makes: one more kernel)
+         # (a Python scalar goes to CuPy 14.2 as a kernel argument, as with CuPy itself)
          ("x * 2.0", "x * 2.0; sync()")]
 
 

@@ -329,9 +329,11 @@ def real_number(name: str, what: str, v: Any) -> int | float:
     int64 stays an int, any other real number (an int past int64, a Fraction, a NumPy float)
     becomes a float, since NumPy and CuPy take C numbers (OverflowError past them); TypeError
     for a bool or a non-real."""
+    if type(v) is int and -2**63 <= v < 2**63:
+        return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
         raise TypeError(f"{name}'s {what} must be an int or a float, not {v!r}")
-    return v if type(v) is int and -2**63 <= v < 2**63 else float(v)
+    return float(v)
 
 
 def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,

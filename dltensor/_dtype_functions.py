@@ -133,7 +133,9 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         from ._devices import as_device
         dev = as_device(device)
         if dev != x._device:
-            x = move(x, dev)  # a fresh copy on the new device: no second copy needed below
+            # A copy on the new device (pinned or managed memory to the CPU: a view unless
+            # asked, as a dtype change copies anyway): no second copy needed below.
+            x = move(x, dev, copy=True if copy and dtype is src else None)
             copy = False
     if dtype is src and not copy:
         return x

@@ -271,6 +271,21 @@ def test_pinned_memory_exports_to_cpu_without_a_copy(dev):
 
 
 @pytest.mark.parametrize("dev", [P.CUDA_HOST, P.CUDA_MANAGED])
+def test_astype_to_the_cpu_copies_pinned_memory_unless_told_not_to(dev):
+    # (pinned memory is the CPU's: the move to `cpu` is a view, and astype's copy=True must
+    # still copy; it returned the view, so writes reached the pinned buffer)
+    a = np.arange(6, dtype=np.float32)
+    x = _imported(a, device=(dev, 0))
+    for dtype in (dltensor.float32, dltensor.float64):
+        y = dltensor.astype(x, dtype, device="cpu")
+        assert y.device == dltensor.Device(1, 0) and y.data_ptr != ptr(a)
+        y[0] = 100
+        assert a[0] == 0
+    y = dltensor.astype(x, dltensor.float32, device="cpu", copy=False)
+    assert y.device == dltensor.Device(1, 0) and y.data_ptr == ptr(a)
+
+
+@pytest.mark.parametrize("dev", [P.CUDA_HOST, P.CUDA_MANAGED])
 @pytest.mark.parametrize("dtype", [(17, 4, 1), (3, 64, 1)], ids=["float4", "opaque64"])
 def test_pinned_memory_of_a_held_dtype_is_the_cpus_too(dev, dtype):
     # (relabelling read its elements first: TypeError, dltensor cannot compute on float4)

@@ -298,10 +298,10 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
         if type(a) in _SCALARS:
             scalars.append(a)
             continue
-        dt = _dtype_of(a, "result_type") if not isinstance(a, _SCALARS) else None
-        if dt is None:
-            raise TypeError(f"result_type takes arrays, dtypes and Python scalars, "
-                            f"not {type(a).__name__}")
+        if type(a) is not DType and not isinstance(a, ndarray):
+            raise TypeError(f"result_type takes dltensor arrays, dltensor dtypes and Python "
+                            f"scalars, not {a!r}")
+        dt = _dtype_of(a, "result_type")
         given.append(dt)
         if result is None or result is dt:
             result = dt

@@ -41,8 +41,9 @@ class DType:
     def __repr__(self) -> str:
         return f"dltensor.{self.name}"
 
-    def __reduce__(self) -> tuple[Callable[[str], DType], tuple[str]]:
-        return (dtype_from_name, (self.name,))
+    def __reduce__(self) -> tuple[Callable[[int, int], DType], tuple[int, int]]:
+        # (by its DLPack type: held widths such as int4 have no row in the name table)
+        return (dtype_from_dlpack, (self.code, self.bits))
 
 
 def _ml(name: str) -> np.dtype[Any] | None:
@@ -100,10 +101,6 @@ bfloat16: DType
 
 # The spec's 13 (float16 computes here but is not an array API dtype).
 SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.kind is not None and d.name != "float16")
-
-
-def dtype_from_name(name: str) -> DType:
-    return _BY_NAME[name]
 
 
 def dtype_from_dlpack(code: int, bits: int) -> DType:

@@ -15,9 +15,8 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._backends import backend_for
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import AxisError, delegate, strict_int
+from ._dispatch import AxisError, allocatable, delegate, strict_int
 from ._interop import copied
 from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
@@ -167,16 +166,18 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
                  device: Device | str | tuple[int, int] | None) -> ndarray:
     if dtype is None:
         dtype = _DEFAULT_REAL_FLOAT
-    elif type(dtype) is not DType or dtype.kind != "real floating":
+    elif type(dtype) is not DType:
+        raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not "
+                        f"{dtype!r}")
+    elif dtype.kind != "real floating":
         raise ValueError(f"dtype must be a real floating-point dltensor dtype, not {dtype!r}")
     n = strict_int(n, "n")
     if n < 0:
         raise ValueError(f"n must be a window length, 0 or more, not {n}")
     if isinstance(d, (bool, np.bool_)) or not isinstance(d, numbers.Real):  # (NumPy took
         raise TypeError(f"d must be a real number (the sample spacing), not {d!r}")  # 1j)
-    dev = get_default_device() if device is None else as_device(device)
-    if dev != CPU:  # (new memory there: NoBackendError where no backend makes it, as zeros())
-        backend_for(dev)
+    # (new memory there: NoBackendError where no backend makes it, as zeros())
+    dev = allocatable(get_default_device() if device is None else as_device(device))
     # n values, made on the host: a device copy of them is the array asked for, not a move.
     # (n = 0: NumPy divides by zero; the spec's shapes are (0,) and (1,), rfftfreq's 0/0 NaN,
     # as in PyTorch and JAX)

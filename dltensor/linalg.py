@@ -17,7 +17,7 @@ import numpy as np
 
 from ._array import ndarray
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
-from ._dispatch import wrap_result
+from ._dispatch import native_dtype, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
 from ._dtypes import DType, int64, refuse_complex_to_real
@@ -261,14 +261,11 @@ def svdvals(x: ndarray, /) -> ndarray:
 def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
     """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
     require("trace", x, NUMERIC)
+    np_dtype = native_dtype(dtype)  # (TypeError for a held-only dtype, as sum's)
     if dtype is not None:
-        if type(dtype) is not DType:
-            raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float64, not "
-                            f"{dtype!r}")
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
     offset = diagonal_offset(strict_int(offset, "trace's offset"), x)
-    result: ndarray = _backend["trace"](x, offset=offset,
-                                        dtype=None if dtype is None else dtype.numpy)
+    result: ndarray = _backend["trace"](x, offset=offset, dtype=np_dtype)
     return result
 
 

@@ -317,7 +317,9 @@ def test_pinned_memory_is_never_claimed_for_pageable_memory():
     for make in (dt.zeros, dt.ones, dt.empty, lambda n, device: dt.full(n, 1, device=device),
                  lambda _, device: dt.zeros_like(pinned, device=device),
                  lambda n, device: dt.asarray([1.0] * n, device=device),  # (was BufferError)
-                 lambda n, device: dt.asarray(float(n), device=device)):
+                 lambda n, device: dt.asarray(float(n), device=device),
+                 lambda n, device: dt.fft.fftfreq(n, device=device),  # (these two as well)
+                 lambda n, device: dt.fft.rfftfreq(n, device=device)):
         for device in ("cuda_host", "cuda_managed", "rocm_host"):
             with pytest.raises(RuntimeError, match=device):  # (NoBackendError)
                 make(3, device=device)

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import dltensor as dt
+from dltensor._dtypes import dtype_from_dlpack
 import producers as P
 
 N = 1 << 20  # 8 MiB of float64: large enough that an in-band copy could not hide
@@ -136,6 +137,10 @@ def test_devices_and_dtypes_pickle():
     for obj in (dt.float32, dt.bfloat16, dt.int64, dt.Device(1, 0), dt.Device(2, 3)):
         assert pickle.loads(pickle.dumps(obj)) == obj
     assert pickle.loads(pickle.dumps(dt.float32)) is dt.float32
+    # (a held width with no name of dltensor's pickled by name: KeyError)
+    for code, bits in ((0, 4), (1, 2), (2, 8), (17, 4)):
+        held = dtype_from_dlpack(code, bits)
+        assert pickle.loads(pickle.dumps(held)) is held and copy.deepcopy(held) is held
 
 
 @pytest.mark.parametrize("protocol", [2, 4, 5])

@@ -135,7 +135,7 @@ def test_result_type_refuses_bad_input():
     with pytest.raises(ValueError):
         dt.result_type(1, 2.0)  # scalars alone have no dtype
     for bad in (np.float64, np.dtype("float64"), "float64", None, [1]):
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="arrays, dltensor dtypes and Python scalars"):
             dt.result_type(dt.float64, bad)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import dltensor as dlt
+from dltensor._dtypes import dtype_from_dlpack
 import oracle
 
 rng = np.random.default_rng(0)
@@ -279,6 +280,19 @@ def test_frequencies_on_the_requested_device():
     assert dlt.fft.rfftfreq(4, device=dlt.Device(1, 0)).device == dlt.Device(1, 0)
     with pytest.raises(ValueError, match="real floating"):
         dlt.fft.fftfreq(4, dtype=dlt.complex64)
+    with pytest.raises(TypeError, match="dltensor dtype"):  # (a dtype's name: was ValueError)
+        dlt.fft.rfftfreq(4, dtype="float32")
+
+
+def test_trace_refuses_a_dtype_it_cannot_compute_in():
+    # (a held-only dtype's missing NumPy dtype read as None: summed in float64, dtype ignored)
+    x = dlt.eye(3)
+    for dtype in (dtype_from_dlpack(17, 4), dtype_from_dlpack(0, 4)):
+        with pytest.raises(TypeError, match="cannot compute"):
+            dlt.linalg.trace(x, dtype=dtype)
+    with pytest.raises(TypeError):
+        dlt.linalg.trace(x, dtype="float32")
+    assert dlt.linalg.trace(x, dtype=dlt.float32).dtype == dlt.float32
 
 
 @pytest.mark.parametrize("f, a", [

@@ -554,7 +554,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         # (a consumer's newer version gets ours, 1.x; NumPy's producer takes C ints only. A
         # negative number is read as NumPy's producer reads it, on every path: a major below
         # 1 asks for a legacy capsule, a minor below 0 for 1.0)
-        max_version = (min(major, (1 << 31) - 1), max(0, min(minor, (1 << 31) - 1)))
+        max_version = (max(0, min(major, (1 << 31) - 1)), max(0, min(minor, (1 << 31) - 1)))
     if dl_device is not None:
         try:
             dl_type, dl_id = map(operator.index, dl_device)

@@ -246,7 +246,7 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     value = python_scalar(fill_value)  # (NumPy would parse a string, broadcast a list)
     npdt = _fill_dtype(value if value is not None else fill_value)
     if dtype is not None:
-        npdt = native_dtype(dtype) or npdt
+        npdt = native_dtype(dtype) or npdt  # (never None here: for mypy)
         if type(value) is complex:  # (NumPy fills the real part, with a warning)
             refuse_complex_to_real("full", _dtypes.complex128, dtype)
         elif type(value) is float and npdt.kind in "iu":
@@ -389,7 +389,7 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
     ns = namespace_for(dev)
     # (CuPy's broadcast_to computes the size in C integers, which wrap: 4 grids of 65536
     # coordinates were arrays of 0 elements)
-    _check_shape("meshgrid", tuple(shape), native_dtype(arrays[0].dtype) or np.uint8)
+    _check_shape("meshgrid", tuple(shape), native_dtype(arrays[0].dtype))
     grids = []
     with on(dev):  # (CuPy allocates on the arrays' GPU)
         for a, axis in zip(arrays, axes):

@@ -8,6 +8,7 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 from __future__ import annotations
 
 import array
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -178,10 +179,6 @@ def _gpus(device_id: int = 0) -> Any:
         return None
 
 
-def _cupy_usable() -> bool:
-    return _gpus() is not None
-
-
 def _request(x: Any, copy: bool | None) -> object:
     """``x.__dlpack__`` asked the way cupy.from_dlpack asks: for CUDA memory, on the producer's
     GPU (PyTorch refuses to export from another) with CuPy's current stream there, since that
@@ -254,6 +251,9 @@ def _torch_refusal(t: Any) -> str | None:
     if t.is_neg():
         return ("a negative view (its memory holds its values negated, which DLPack cannot "
                 "say); call .resolve_neg() on it first")
+    if t.is_nested:  # (its __dlpack__ fails with "Internal error: ... Please file an issue")
+        return ("a nested tensor (tensors of different shapes, which one DLPack tensor cannot "
+                "describe); take its tensors with .unbind(), or .to_padded_tensor(0)")
     return None
 
 
@@ -276,13 +276,15 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
         take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
         if name == "cupy.ndarray":
             imp = _take_cupy
-        elif take is None or guard is None:  # (take implies guard)
+        elif take is None or guard is None:  # (take implies guard: the second for mypy)
             imp = _import_capsule
         else:
             imp = _exchange_importer(take, guard)
-        if not issubclass(tp, _np_ndarray):
+        if not issubclass(tp, _np_ndarray) and hasattr(tp, "__dlpack__"):
             # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
-            # importer for them, which refuses the byte orders asarray converts)
+            # importer for them, which refuses the byte orders asarray converts; nor types
+            # whose instances have __dlpack__ by instance: a proxy's __getattr__, a class
+            # passed as an array, whose type is `type`)
             _importers[tp] = imp
     return imp
 
@@ -625,6 +627,9 @@ def copied(x: ndarray) -> ndarray:
                                   "elements are packed below a byte")
             with cupy_backend.on(dev.device_id):
                 return _relabel(cupy_backend.view(x._tensor, raw=True).copy(), dt, dev)
+    if dt.numpy is None:  # (as on any device dltensor cannot compute on: the DLPack error)
+        raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: it holds that "
+                          "dtype but cannot compute on it")
     try:
         return computed(x, copy_of_native)
     except NoBackendError as e:
@@ -745,6 +750,17 @@ def _relabel(a: Any, dt: DType, device: Device) -> ndarray:
     return from_tensor(_dlpack.consume_capsule(capsule))
 
 
+def _cai_ints(cai: dict[str, Any], key: str) -> tuple[int, ...]:
+    value = cai[key]
+    try:  # (a list, NumPy's ints: taken, as CuPy and numba take them)
+        if isinstance(value, (tuple, list)) and \
+                not any(isinstance(v, (bool, np.bool_)) for v in value):
+            return tuple(operator.index(v) for v in value)
+    except TypeError:
+        pass
+    raise BufferError(f"__cuda_array_interface__ {key} must be a tuple of ints, not {value!r}")
+
+
 def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     """Zero-copy import of ``__cuda_array_interface__`` v3 (held when CuPy cannot compute).
 
@@ -763,14 +779,25 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
                           f"(0 is disallowed), not {stream!r}")
     npdt = np.dtype(cai["typestr"])
     dt = dtype_from_numpy(npdt)
-    shape = tuple(cai["shape"])
-    ptr, read_only = cai["data"]
+    shape = _cai_ints(cai, "shape")
+    if any(n < 0 for n in shape):
+        raise BufferError(f"__cuda_array_interface__ shape has a negative extent: {shape}")
+    data = cai["data"]
+    if type(data) is not tuple or len(data) != 2 or type(data[0]) is not int or \
+            not 0 <= data[0] < 2**64:
+        raise BufferError(f"__cuda_array_interface__ data must be a (pointer, read-only) tuple, "
+                          f"not {data!r}")
+    ptr, read_only = data
     if cai.get("strides") is None:
         strides = _dlpack.compact_strides(shape)
     else:
-        if any(s % npdt.itemsize for s in cai["strides"]):
+        byte_strides = _cai_ints(cai, "strides")
+        if len(byte_strides) != len(shape):
+            raise BufferError(f"__cuda_array_interface__ has {len(shape)} extents but "
+                              f"{len(byte_strides)} strides")
+        if any(s % npdt.itemsize for s in byte_strides):
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
-        strides = tuple(s // npdt.itemsize for s in cai["strides"])
+        strides = tuple(s // npdt.itemsize for s in byte_strides)
     cupy_backend = _gpus()
     device_id = cupy_backend.device_of(ptr) if cupy_backend is not None and ptr else 0
     capsule = _dlpack.make_capsule(

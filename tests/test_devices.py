@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import dltensor as dt
+from dltensor import _dlpack
 from dltensor._devices import Device, as_device
 from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer, RaisingProducer
 
@@ -198,6 +199,38 @@ def test_cuda_array_interface_stream_is_handed_on_when_held():
 def test_cuda_array_interface_bad_keys_are_refused(bad):
     with pytest.raises(BufferError):
         dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", **bad))
+
+
+@pytest.mark.parametrize("shape, strides, data", [
+    ((4, 3), (12, 4, 4), None), ((4.0,), None, None), ((4,), (4.0,), None),
+    ((4,), None, (-5, False)), ((4,), None, (2**65, False)), ((4,), None, [FAKE_POINTER, 0]),
+    ((-1,), None, None), ((True,), None, None), (4, None, None)])
+def test_cuda_array_interface_malformed_fields_are_refused_losing_nothing(shape, strides, data):
+    # (struct.error from packing the managed tensor, after it was allocated and the object
+    # held: each try leaked the object and the block)
+    cai = _CAI(FAKE_POINTER, shape, "<f4", strides=strides)
+    if data is not None:
+        cai.__cuda_array_interface__["data"] = data
+    before = sys.getrefcount(cai)
+    for _ in range(3):
+        with pytest.raises(BufferError, match="__cuda_array_interface__"):
+            dt.asarray(cai)
+    assert sys.getrefcount(cai) == before
+
+
+def test_cuda_array_interface_takes_lists_and_numpy_ints():
+    x = dt.asarray(_CAI(FAKE_POINTER, [np.int64(4), 3], "<f4", strides=[np.int32(12), 4]))
+    assert x.shape == (4, 3) and x.strides == (3, 1) and x.data_ptr == FAKE_POINTER
+
+
+def test_make_capsule_refuses_fields_that_do_not_fit_losing_nothing():
+    owner = object()
+    before = sys.getrefcount(owner)
+    for shape, strides, data in (((2, 3), (3,), 0), ((2,), (1,), -1), ((2**64,), (1,), 0)):
+        with pytest.raises(BufferError, match="cannot be described"):
+            _dlpack.make_capsule(owner, data=data, byte_offset=0, device=(1, 0),
+                                 dtype=(2, 32, 1), shape=shape, strides=strides)
+    assert sys.getrefcount(owner) == before
 
 
 @pytest.mark.parametrize("key", ["data", "shape", "typestr"])

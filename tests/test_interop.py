@@ -6,6 +6,7 @@ this module, not skip it."""
 
 import array
 import mmap
+import warnings
 
 import array_api_strict as xs
 import jax
@@ -278,6 +279,38 @@ def test_torch_views_whose_memory_is_not_their_values_are_refused(take):
             take(view)
     assert values(dltensor.asarray(z.conj().imag.resolve_neg())).tolist() == [-2.0, 4.0]
     assert values(dltensor.asarray(z.conj().resolve_conj())).tolist() == [1 - 2j, 3 + 4j]
+    # A nested tensor (PyTorch's __dlpack__: RuntimeError "Internal error ... file an issue")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (PyTorch: the strided layout is a prototype)
+        nested = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
+    with pytest.raises(BufferError, match="nested tensor"):
+        take(nested)
+
+
+def test_an_import_does_not_depend_on_what_was_imported_before():
+    # The importer found for a type was cached from the first instance with __dlpack__: a
+    # proxy forwarding attributes then took every later object as a DLPack producer, and
+    # asarray(a class) made `type` one (asarray(int) became an AttributeError).
+    class Proxy:
+        def __init__(self, obj):
+            self._obj = obj
+
+        def __getattr__(self, name):
+            return getattr(self._obj, name)
+
+    class Interface:  # (the NumPy array interface only)
+        def __init__(self):
+            self.a = np.arange(3.0)
+            self.__array_interface__ = self.a.__array_interface__
+
+    for _ in range(2):
+        assert np.asarray(dltensor.asarray(Proxy(Interface()))).tolist() == [0.0, 1.0, 2.0]
+        assert np.asarray(dltensor.asarray(Proxy(torch.ones(3)))).tolist() == [1.0] * 3
+        assert np.asarray(dltensor.from_dlpack(Proxy(torch.ones(2)))).tolist() == [1.0] * 2
+        with pytest.raises(TypeError):
+            dltensor.asarray(np.ndarray)
+        with pytest.raises(TypeError):
+            dltensor.asarray(int)
 
 
 def test_torch_producer_deleted_before_the_consumer():

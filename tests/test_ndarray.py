@@ -174,7 +174,8 @@ def test_negative_max_versions_are_read_as_numpys_producer_reads_them(make):
         assert P.capsule_struct(cap).version.major == 1
         assert P.capsule_struct(cap).version.minor >= 0
         if not x.read_only:  # (a legacy capsule cannot say read-only)
-            for mv in ((-1, 0), (0, -1)):
+            # (-2**70: NumPy's producer, asked again after its OverflowError, raised it)
+            for mv in ((-1, 0), (0, -1), (-2**70, 0), (-2**70, -2**70)):
                 assert P.capsule_name(x.__dlpack__(max_version=mv, copy=copy)) == b"dltensor"
 
 
@@ -298,6 +299,23 @@ def test_pinned_memory_of_a_held_dtype_is_the_cpus_too(dev, dtype):
     assert y.device == dltensor.Device(1, 0) and y.data_ptr == ptr(a) and y.dtype == x.dtype
     with pytest.raises(BufferError, match="cannot copy"):
         x.__dlpack__(max_version=(1, 3), dl_device=(1, 0), copy=True)
+
+
+@pytest.mark.parametrize("dtype", [(0, 4, 1), (17, 4, 1), (3, 64, 1)],
+                         ids=["int4", "float4", "opaque64"])
+def test_copies_of_a_held_dtype_on_the_cpu_are_buffer_errors_every_way(dtype):
+    # (__dlpack__(copy=True) said BufferError, from_dlpack/asarray(copy=True) TypeError)
+    a = np.arange(8, dtype=np.uint8)
+    x = _imported(a, dtype=dtype, shape=(1,), strides=(1,))
+    for copy in (lambda: dltensor.from_dlpack(x, copy=True),
+                 lambda: dltensor.asarray(x, copy=True),
+                 lambda: dltensor.from_dlpack(x, device="cpu", copy=True),
+                 lambda: x.__dlpack__(max_version=(1, 3), copy=True),
+                 lambda: dltensor.from_dlpack(
+                     P.from_numpy(a, dtype=dtype, shape=(1,), strides=(1,)), copy=True)):
+        with pytest.raises(BufferError, match="cannot copy"):
+            copy()
+    assert x.data_ptr == ptr(a)
 
 
 @pytest.mark.parametrize("copy", ["yes", 1.5])

@@ -1,8 +1,7 @@
 """Layer 3: one small backend per compute library, chosen by the DLPack device type.
 
 A backend turns a validated ManagedTensor into a zero-copy array of its library (a "compute
-view"), names the array API namespace that computes on it (through array-api-compat) and knows
-which of its own arrays it produces. A device with no backend is held and handed on untouched.
+view") and names the array API namespace that computes on it (through array-api-compat). A device with no backend is held and handed on untouched.
 """
 
 from __future__ import annotations

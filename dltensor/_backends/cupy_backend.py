@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import _dlpack
 
-__all__ = ["missing_reason", "namespace", "view", "is_native", "can_view", "on",
+__all__ = ["missing_reason", "namespace", "view", "can_view", "on",
            "run_on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
@@ -151,14 +151,6 @@ def can_view(code: int, bits: int) -> bool:
                              is not None)
         return _bfloat16[0]
     return False
-
-
-def native_type() -> Any:
-    return _load().ndarray
-
-
-def is_native(obj: object) -> bool:
-    return _cupy is not None and type(obj) is _cupy.ndarray
 
 
 class _Export:

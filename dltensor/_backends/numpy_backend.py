@@ -11,9 +11,7 @@ import numpy.typing as npt
 from .. import _dlpack
 from .._dtypes import dtype_from_dlpack
 
-__all__ = ["missing_reason", "native_type", "namespace", "view", "is_native"]
-
-native_type = np.ndarray
+__all__ = ["missing_reason", "namespace", "view"]
 
 
 def missing_reason(device_id: int) -> str:
@@ -37,10 +35,6 @@ def namespace(device_id: int = 0) -> Any:
 def max_ndim() -> int:
     """NumPy 2's cap on axes (NPY_MAXDIMS)."""
     return 64
-
-
-def is_native(obj: object) -> bool:
-    return type(obj) is np.ndarray
 
 
 def can_view(code: int, bits: int) -> bool:
@@ -180,17 +174,20 @@ def harvest_c_release() -> None:
     drops ``manager_ctx``; its capsule destructor calls the deleter of an unused capsule. That
     is exactly the contract the producer needs, with no Python code on a consumer's error path.
     """
-    import ctypes
     from .._dlpack import capsule as cap
-    for versioned, offset in ((True, 16), (False, 56)):
+    global _versioned_destructor
+    for versioned, struct in ((True, _dlpack.DLManagedTensorVersioned),
+                              (False, _dlpack.DLManagedTensor)):
+        offset = struct.deleter.offset
         c = np.empty(1).__dlpack__(max_version=(1, 0) if versioned else None)
         name = cap.capsule_name(c)
         address = cap.PyCapsule_GetPointer(c, name)
         deleter = ctypes.c_void_p.from_address(address + offset).value
         assert deleter is not None  # (NumPy's exports always carry a deleter)
-        _dlpack.use_c_release(versioned, cap.PyCapsule_GetDestructor(c), deleter)
-    global _versioned_destructor
-    _versioned_destructor = _dlpack.produce._c_release[True][0]
+        destructor = cap.PyCapsule_GetDestructor(c)
+        _dlpack.use_c_release(versioned, destructor, deleter)
+        if versioned:
+            _versioned_destructor = destructor
 
 
 harvest_c_release()

@@ -34,10 +34,8 @@ PyCapsule_GetName = _fn("PyCapsule_GetName", _vp, _obj)
 PyCapsule_GetPointer = _fn("PyCapsule_GetPointer", _vp, _obj, _cp)
 PyCapsule_SetName = _fn("PyCapsule_SetName", ctypes.c_int, _obj, _cp)
 PyCapsule_GetDestructor = _fn("PyCapsule_GetDestructor", _vp, _obj)
-PyCapsule_SetDestructor = _fn("PyCapsule_SetDestructor", ctypes.c_int, _obj, _vp)
 
 Py_IncRef = _fn("Py_IncRef", None, _obj)
-Py_DecRef = _fn("Py_DecRef", None, _obj)
 PyMem_Malloc = _fn("PyMem_Malloc", _vp, ctypes.c_size_t)
 PyMem_Free = _fn("PyMem_Free", None, _vp)
 

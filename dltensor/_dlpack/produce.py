@@ -26,7 +26,6 @@ __all__ = ["make_capsule", "use_c_release", "c_release_in_use"]
 
 _HEADER_VERSIONED = struct.Struct("<IIQQQQiiiBBHQQQ")  # 80 bytes, dl_tensor last
 _HEADER_LEGACY = struct.Struct("<QiiiBBHQQQQQ")  # 64 bytes, dl_tensor first
-_MANAGER_CTX_AT = {True: 8, False: 48}
 
 # (capsule destructor, deleter) addresses for versioned and legacy tensors, or None.
 _c_release: dict[bool, tuple[int, int]] = {}
@@ -96,22 +95,26 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
     shape_p = address + header.size if ndim else 0
     strides_p = shape_p + 8 * ndim if ndim else 0
     c_pair = _c_release.get(versioned)
-    if c_pair is not None:
-        destructor, deleter = c_pair
-        _cap.Py_IncRef(owner)
-        ctx = id(owner)
-    else:
-        destructor, deleter = _PY_DESTRUCTOR, _PY_DELETER
-        with _holders_lock:
-            _holders[address] = owner
-        ctx = 0
+    destructor, deleter = c_pair if c_pair is not None else (_PY_DESTRUCTOR, _PY_DELETER)
+    ctx = id(owner) if c_pair is not None else 0
     tensor = (data, device[0], device[1], ndim, dtype[0], dtype[1], dtype[2],
               shape_p, strides_p, byte_offset)
-    if version is not None:  # (versioned)
-        head = header.pack(version[0], version[1], ctx, deleter, flags, *tensor)
+    try:  # (packed before the owner is held: a field that does not fit loses nothing)
+        if len(strides) != ndim:
+            raise struct.error(f"{ndim} dimensions but {len(strides)} strides")
+        if version is not None:  # (versioned)
+            head = header.pack(version[0], version[1], ctx, deleter, flags, *tensor)
+        else:
+            head = header.pack(*tensor, ctx, deleter)
+        block = head + struct.pack(f"<{2 * ndim}q", *shape, *strides)
+    except struct.error as e:
+        _cap.PyMem_Free(address)
+        raise BufferError(f"this tensor cannot be described in DLPack: {e}") from None
+    if c_pair is not None:
+        _cap.Py_IncRef(owner)
     else:
-        head = header.pack(*tensor, ctx, deleter)
-    block = head + struct.pack(f"<{2 * ndim}q", *shape, *strides)
+        with _holders_lock:
+            _holders[address] = owner
     ctypes.memmove(address, block, nbytes)
     name = _cap.CAPSULE_NAME_VERSIONED if versioned else _cap.CAPSULE_NAME
     try:

@@ -161,12 +161,6 @@ def test_legacy_format_matches_ctypes(fmt):
     assert fmt.pack(*LEGACY_FIELDS) == bytes(m)
 
 
-def test_manager_ctx_offsets():
-    assert produce._MANAGER_CTX_AT == {
-        True: abi.DLManagedTensorVersioned.manager_ctx.offset,
-        False: abi.DLManagedTensor.manager_ctx.offset}
-
-
 def test_formats_are_little_endian_and_unpadded():
     # '<' disables native alignment: the formats must spell every byte themselves.
     for fmt in (consume._VERSIONED, consume._LEGACY, produce._HEADER_VERSIONED,

@@ -31,9 +31,6 @@ __all__ = [
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
 ]
 
-_nullcontext = contextlib.nullcontext()
-
-
 def target(device: Device | str | tuple[int, int] | None
            ) -> tuple[Device, Any, contextlib.AbstractContextManager[Any]]:
     """(device, namespace, context) to create arrays on ``device`` (None: the default device).
@@ -41,11 +38,7 @@ def target(device: Device | str | tuple[int, int] | None
     The context makes CuPy allocate on the right GPU; NoBackendError comes from allocatable.
     """
     dev = allocatable(get_default_device() if device is None else as_device(device))
-    ns = namespace_for(dev)
-    if dev.device_type == DLDeviceType.kDLCUDA:
-        import cupy
-        return dev, ns, cupy.cuda.Device(dev.device_id)
-    return dev, ns, _nullcontext
+    return dev, namespace_for(dev), on(dev)
 
 
 def _make(name: str | Callable[..., Any], device: Device | str | tuple[int, int] | None,

@@ -14,12 +14,13 @@ Everything else (mixed dtypes, complex scalars, other devices, errors) goes thro
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -93,17 +94,9 @@ def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callab
     return fn
 
 
-def _quiet(xp: ModuleType) -> np.errstate | _NoContext:
+def _quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:
     """NumPy's warnings off (for fix-ups that evaluate a formula everywhere, then select)."""
-    return np.errstate(all="ignore") if xp is np else _NoContext()
-
-
-class _NoContext:
-    def __enter__(self) -> _NoContext:
-        return self
-
-    def __exit__(self, *exc: object) -> Literal[False]:
-        return False
+    return np.errstate(all="ignore") if xp is np else NULL_CONTEXT
 
 
 def _type_error(name: str, category: str, x: object, unary: bool = False) -> TypeError:
@@ -885,7 +878,7 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         bounds.append(v._compute())
     lo, hi = bounds
     xp = _xp(a)
-    with on(x._device) if x._device.device_type == _CUDA else NULL_CONTEXT:
+    with on(x._device):
         if (lo is not None or hi is not None) and dt.kind in "iu" and (
                 _wider(lo, dt) or _wider(hi, dt)):
             # An array bound of a wider integer dtype, clamped to x's range as the scalars

@@ -20,7 +20,8 @@ import struct
 import threading
 
 from . import capsule as _cap
-from .abi import DELETER, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION
+from .abi import DELETER, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLManagedTensor
+from .abi import DLManagedTensorVersioned
 
 __all__ = ["make_capsule", "use_c_release", "c_release_in_use"]
 
@@ -50,22 +51,25 @@ _raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_
     ("PyCapsule_GetPointer", ctypes.pythonapi))
 
 
+_DELETER_AT = {_cap.CAPSULE_NAME_VERSIONED: DLManagedTensorVersioned.deleter.offset,
+               _cap.CAPSULE_NAME: DLManagedTensor.deleter.offset}
+
+
 @DELETER  # type: ignore[untyped-decorator]  # ctypes' stubs type no callback factory
-def _py_deleter(address: int) -> None:  # pragma: no cover - exercised only without the C pair
+def _py_deleter(address: int) -> None:  # (used only without the C pair: tests force it)
     with _holders_lock:
         _holders.pop(address, None)
     _cap.PyMem_Free(address)
 
 
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p)  # type: ignore[untyped-decorator]  # (as above)
-def _py_capsule_destructor(capsule_address: int) -> None:  # pragma: no cover - see _py_deleter
+def _py_capsule_destructor(capsule_address: int) -> None:  # (see _py_deleter)
     # The capsule is being deallocated: touch it only through raw pointers, never as an object.
     name = ctypes.string_at(_raw_get_name(capsule_address))
     if name not in (_cap.CAPSULE_NAME, _cap.CAPSULE_NAME_VERSIONED):
         return  # consumed: the consumer owns the deleter call
     address = _raw_get_pointer(capsule_address, name)
-    offset = 16 if name == _cap.CAPSULE_NAME_VERSIONED else 56
-    deleter = ctypes.c_void_p.from_address(address + offset).value
+    deleter = ctypes.c_void_p.from_address(address + _DELETER_AT[name]).value
     if deleter:
         DELETER(deleter)(address)
 

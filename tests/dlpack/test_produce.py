@@ -155,3 +155,29 @@ def test_memory_block_holds_shape_and_strides():
     base = ctypes.addressof(m)
     t = m.dl_tensor
     assert t.shape == base + 80 and t.strides == base + 80 + 24
+
+
+@pytest.mark.parametrize("version", [(1, 0), None], ids=["versioned", "legacy"])
+def test_the_python_fallback_releases_each_tensor_once(monkeypatch, version):
+    # (used where NumPy lent no C release pair: its capsule destructor finds the deleter at
+    # the struct's own offset, and the holder of the owner goes with the tensor)
+    import gc
+
+    import dltensor as dt
+    from dltensor._dlpack import produce
+    monkeypatch.setattr(produce, "_c_release", {})
+    a = np.arange(4.0)
+    made = lambda: make_capsule(a, data=a.ctypes.data, byte_offset=0, device=(1, 0),  # noqa
+                                dtype=(2, 64, 1), shape=(4,), strides=(1,), version=version)
+    before = len(produce._holders)
+    cap = made()
+    assert len(produce._holders) == before + 1
+    del cap  # unconsumed: the capsule's destructor calls the deleter
+    gc.collect()
+    assert len(produce._holders) == before
+    x = dt.from_dlpack(made())  # consumed: the array's release calls it
+    assert np.asarray(x).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert len(produce._holders) == before + 1
+    del x
+    gc.collect()
+    assert len(produce._holders) == before

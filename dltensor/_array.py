@@ -171,9 +171,7 @@ class ndarray:
         t: _dlpack.ManagedTensor | None = self._tensor
         if t is not None:
             return t.pointer
-        a = self._array
-        ptr: int = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
-        return ptr
+        return backend_pointer(self._array)
 
     def __repr__(self) -> str:
         dt = self.dtype
@@ -474,9 +472,14 @@ def _describe(x: ndarray) -> tuple[object, int, int, tuple[int, int, int], tuple
             flags
     a = x._array
     dt = FROM_NUMPY[a.dtype]
-    ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
-    return a, ptr, 0, (dt.code, dt.bits, 1), a.shape, element_strides(a), \
+    return a, backend_pointer(a), 0, (dt.code, dt.bits, 1), a.shape, element_strides(a), \
         DLPACK_FLAG_BITMASK_READ_ONLY if _array_read_only(a) else 0
+
+
+def backend_pointer(a: Any) -> int:
+    """The address of a backend array's first element: NumPy's, or CuPy's."""
+    ptr: int = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
+    return ptr
 
 
 def element_strides(a: Any) -> tuple[int, ...]:

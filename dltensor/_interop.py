@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dlpack
-from ._array import CPU_READABLE, copy_flag, element_strides, from_tensor, held_streams
+from ._array import CPU_READABLE, backend_pointer, copy_flag, element_strides, from_tensor
+from ._array import held_streams
 from ._array import host_view, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
@@ -742,9 +743,8 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
 def _relabel(a: Any, dt: DType, device: Device) -> ndarray:
     """An array over the unsigned-integer array ``a`` (NumPy or CuPy, which it keeps alive)
     whose DLPack dtype is ``dt``: how bytes moved for a dtype CuPy has not become that dtype."""
-    ptr = a.__array_interface__["data"][0] if isinstance(a, np.ndarray) else a.data.ptr
     capsule = _dlpack.make_capsule(
-        a, data=ptr, byte_offset=0, device=(int(device.device_type), device.device_id),
+        a, data=backend_pointer(a), byte_offset=0, device=(int(device.device_type), device.device_id),
         dtype=(dt.code, dt.bits, 1), shape=a.shape,
         strides=element_strides(a), flags=0)
     return from_tensor(_dlpack.consume_capsule(capsule))

@@ -568,6 +568,15 @@ def _real_and_complex(ufunc: str) -> Callable[..., Any]:
             z = xp.ascontiguousarray(z)
         parts = _PARTS[z.dtype]
         n = getattr(c, "ndim", 0)  # (a Python scalar c: as the ufunc takes it)
+        if max(z.ndim, n) >= 64:  # (no axis to spare for the pairs: part by part)
+            a, b = z.real, z.imag
+            if real1 and ufunc == "subtract":
+                a, b, op = -a, -b, xp.add
+            re = op(c, a) if real1 else op(a, c)
+            im = (op(b, c) if real2 else op(c, b)) if scales else b
+            r = xp.empty(re.shape, _WHOLE[re.dtype])
+            r.real, r.imag = re, im
+            return r
         # z's parts, a0 b0 a1 b1 ... along its last axis (c a scalar), else in pairs (a, b)
         flat = n == 0 and z.ndim > 0
         pairs = z.view(parts) if flat else z.reshape(z.shape + (1,)).view(parts)

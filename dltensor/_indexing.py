@@ -12,6 +12,7 @@ read-only memory is read-only (NumPy's views inherit the flag; CuPy has none to 
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
@@ -50,6 +51,8 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         if x.ndim != 1:
             raise ValueError(f"take on a {x.ndim}-D array needs an axis")
         axis = 0
+    if type(axis) is int and x.ndim and not -x.ndim <= axis < x.ndim:  # (before shape[axis])
+        raise np.exceptions.AxisError(axis, x.ndim)
     if x.size or not x.ndim or x.shape[axis] == 0:  # (NumPy checks no index that selects
         _check_bounds(indices._compute(), x, axis)  # from no elements: an empty result)
     result: ndarray = wrap_result(
@@ -83,8 +86,9 @@ def along_axis(xp: Any, f: Callable[[Any, Any], Any], a: Any, b: Any, axis: int)
     32 or 64 dimensions (take_along_axis, cross)."""
     a, b = xp.moveaxis(a, axis, -1), xp.moveaxis(b, axis, -1)
     rest = broadcast_shapes(a.shape[:-1], b.shape[:-1])
-    a = xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (-1, a.shape[-1]))
-    b = xp.reshape(xp.broadcast_to(b, rest + b.shape[-1:]), (-1, b.shape[-1]))
+    rows = math.prod(rest)  # (not -1: ambiguous when an axis is empty)
+    a = xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (rows, a.shape[-1]))
+    b = xp.reshape(xp.broadcast_to(b, rest + b.shape[-1:]), (rows, b.shape[-1]))
     r = f(a, b)
     return xp.moveaxis(xp.reshape(r, rest + r.shape[-1:]), -1, axis)
 

@@ -9,6 +9,7 @@ a sort of the flipped array instead (``_stable_sort``).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -24,10 +25,21 @@ def _int_axis(name: str, kwargs: dict[str, Any]) -> None:
         kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
 
 
+def _in_32_axes(ns: Any, sort: Callable[..., Any], a: Any, kwargs: dict[str, Any]) -> Any:
+    """``sort(a, **kwargs)`` for an array of more than 32 axes, which NumPy's sorts refuse
+    (RuntimeError; up to 64 are arrays): along its axis as the rows of a matrix."""
+    axis = kwargs.pop("axis", -1)
+    moved = ns.moveaxis(a, axis, -1)
+    rows = ns.reshape(moved, (math.prod(moved.shape[:-1]), moved.shape[-1]))
+    return ns.moveaxis(ns.reshape(sort(rows, axis=-1, **kwargs), moved.shape), -1, axis)
+
+
 def _argsort(ns: Any) -> Callable[..., Any]:
     """The namespace's argsort, its axis an int."""
     def argsort(a: Any, /, **kwargs: Any) -> Any:
         _int_axis("argsort", kwargs)
+        if a.ndim > 32:
+            return _in_32_axes(ns, argsort, a, kwargs)
         return ns.argsort(a, **kwargs)
     return argsort
 
@@ -43,6 +55,8 @@ def _stable_sort(ns: Any) -> Callable[..., Any]:
     back: equal elements stay in their order, as stable=True asks. Its axis is an int."""
     def sort(a: Any, /, *, descending: bool = False, **kwargs: Any) -> Any:
         _int_axis("sort", kwargs)
+        if a.ndim > 32:
+            return _in_32_axes(ns, sort, a, dict(kwargs, descending=descending))
         if not descending:
             return ns.sort(a, **kwargs)  # (only the arguments given: defaults cost ~0.15 us)
         axis = kwargs.pop("axis", -1)

@@ -10,6 +10,7 @@ takes a dltensor dtype.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any, Literal, NamedTuple
 
@@ -19,7 +20,7 @@ from ._array import ndarray
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
 from ._dispatch import native_dtype, wrap_result
 from ._interop import copied
-from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
+from ._manipulation import broadcast_shapes, reshape  # (NumPy's: at most 32 dimensions)
 from ._dtypes import DType, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
@@ -65,8 +66,21 @@ _backend = {name: delegate(name, "linalg") for name in (
     "svd", "svdvals", "trace", "vector_norm")}
 
 
+# Functions of each matrix alone (their arguments besides x are no arrays): a stack of more
+# than 32 axes is folded into one, as NumPy's linalg gufuncs stop short of 64 (eigh's at 64,
+# svd's at 63: "too many dimensions for generalized ufunc").
+_PER_MATRIX = frozenset({"cholesky", "det", "eigh", "eigvalsh", "eig", "eigvals", "inv",
+                         "matrix_norm", "pinv", "qr", "slogdet", "svd", "svdvals"})
+
+
 def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     require(name, x, FLOATING)
+    if x.ndim > 32 and name in _PER_MATRIX and \
+            not any(isinstance(v, ndarray) for v in kwargs.values()):
+        batch = x.shape[:-2]
+        r = _backend[name](reshape(x, (math.prod(batch),) + x.shape[-2:]), **kwargs)
+        return tuple(reshape(a, batch + a.shape[1:]) for a in r) if isinstance(r, tuple) \
+            else reshape(r, batch + r.shape[1:])
     return _backend[name](x, **kwargs)
 
 

@@ -677,6 +677,26 @@ def test_in_place_ops_refuse_a_broadcast_that_changes_the_shape(op):
     assert np.from_dlpack(x).tolist() == [1.0, 2.0, 3.0]
 
 
+def test_real_and_complex_operands_of_64_dimensions():
+    # (the fix-up viewed z as pairs along one more axis: past 64, ValueError or IndexError)
+    sh = (1,) * 63 + (2,)
+    x, z = dt.full(sh, 2.0), dt.full(sh, complex(math.inf, -0.0))
+    z64 = dt.full(sh, 3 - 0j, dtype=dt.complex64)
+    x2, z2 = dt.full((2,), 2.0), dt.full((2,), complex(math.inf, -0.0))
+    z642 = dt.full((2,), 3 - 0j, dtype=dt.complex64)
+    for f in (lambda x, z, w: x + z, lambda x, z, w: x * z, lambda x, z, w: z / x,
+              lambda x, z, w: x - z, lambda x, z, w: z - x, lambda x, z, w: x * 1j,
+              lambda x, z, w: w + 0.25, lambda x, z, w: x - w, lambda x, z, w: w * x[..., :1]):
+        got, want = f(x, z, z64), f(x2, z2, z642)
+        assert got.shape == sh and got.dtype == want.dtype
+        _bits_equal(np.asarray(got).reshape(2).view(np.float32 if want.dtype == dt.complex64
+                                                    else np.float64),
+                    np.asarray(want).view(np.float32 if want.dtype == dt.complex64
+                                          else np.float64))
+    z -= x
+    assert np.asarray(z).ravel().tolist() == [complex(math.inf, -0.0)] * 2
+
+
 def test_complex_of_a_real_nan_is_nan_nan_j():
     # The 2025.12 __complex__: "If self is NaN, the result is NaN + NaN j".
     z = complex(dt.asarray(math.nan))

@@ -191,6 +191,17 @@ def test_take_along_axis_matches_strict(axis):
          strict.take_along_axis(s, strict.asarray(i), axis=axis))
 
 
+def test_take_along_axis_and_take_at_the_edges():
+    # 64 dimensions with an empty index axis: reshape(-1, 0) is ambiguous (ValueError)
+    x = dlt.zeros((2,) + (1,) * 62 + (3,))
+    i = dlt.zeros((1,) * 63 + (0,), dtype=dlt.int64)
+    assert dlt.take_along_axis(x, i, axis=-1).shape == (2,) + (1,) * 62 + (0,)
+    # take's axis checked before shape[axis] (an empty array's bare IndexError)
+    for axis in (1, -2):
+        with pytest.raises(np.exceptions.AxisError):
+            dlt.take(dlt.zeros((0,)), dlt.zeros((0,), dtype=dlt.int64), axis=axis)
+
+
 def test_take_along_axis_default_axis_and_broadcasting():
     x, s = both(A)
     i = np.array([[[3, 0]]])  # broadcasts over the first two axes

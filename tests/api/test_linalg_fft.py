@@ -478,6 +478,22 @@ def test_cross_of_more_than_32_dimensions():
     np.testing.assert_allclose(np.asarray(r).reshape(want.shape), want)
 
 
+@pytest.mark.parametrize("ndim", [33, 63, 64])
+def test_stacks_of_up_to_64_dimensions(ndim):
+    # NumPy's linalg gufuncs stop short of 64 axes ("too many dimensions for generalized
+    # ufunc": eigh and eig at 64, svd and pinv at 63); the stack is folded into one axis
+    m = np.random.default_rng(ndim).standard_normal((2, 3, 3))
+    m = m @ np.swapaxes(m, -1, -2) + 3 * np.eye(3)
+    x, small = dlt.asarray(m.reshape((2,) + (1,) * (ndim - 3) + (3, 3))), dlt.asarray(m)
+    for f in (dlt.linalg.eigh, dlt.linalg.eig, dlt.linalg.svd, dlt.linalg.pinv, dlt.linalg.qr,
+              dlt.linalg.slogdet, dlt.linalg.cholesky, dlt.linalg.inv, dlt.linalg.svdvals,
+              lambda v: dlt.linalg.matrix_norm(v, keepdims=True, ord="nuc")):
+        got, want = f(x), f(small)
+        for g, w in zip(*((r,) if not isinstance(r, tuple) else r for r in (got, want))):
+            assert g.shape == (2,) + (1,) * (ndim - 3) + w.shape[1:]
+            assert np.array_equal(np.asarray(g).reshape(w.shape), np.asarray(w))
+
+
 def test_padding_an_empty_axis_gives_zeros():
     # The spec zero-pads to n; NumPy's pocketfft transformed memory it never wrote when the
     # axis was empty (irfft, hfft, irfftn: garbage that changed from run to run). PyTorch: 0.

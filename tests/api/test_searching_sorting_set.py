@@ -71,6 +71,22 @@ def test_unique_counts_every_nan_apart():
     assert dlt.unique_inverse(dlt.asarray(F))._fields == ("values", "inverse_indices")
 
 
+@pytest.mark.parametrize("shape, axis", [((1,) * 32 + (3,), -1), ((2,) + (1,) * 40 + (3, 2), 0),
+                                         ((1,) * 62 + (0, 2), 31), ((1,) * 63 + (4,), -1)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sorts_of_more_than_32_dimensions(shape, axis, descending):
+    # (NumPy's sorts stop at 32: RuntimeError; the spec's arrays go to 64)
+    a = np.random.default_rng(0).integers(0, 3, shape).astype(np.float64)
+    x = dlt.asarray(a)
+    rows = np.moveaxis(a, axis, -1)
+    want = np.sort(rows.reshape(-1, rows.shape[-1]), axis=-1, kind="stable")
+    want = np.moveaxis((want[:, ::-1] if descending else want).reshape(rows.shape), -1, axis)
+    got = dlt.sort(x, axis=axis, descending=descending)
+    assert got.shape == shape and np.array_equal(np.asarray(got), want)
+    order = dlt.argsort(x, axis=axis, descending=descending)
+    assert np.array_equal(np.asarray(dlt.take_along_axis(x, order, axis=axis)), want)
+
+
 def test_descending_sort_is_stable():
     keys = dlt.asarray([1, 2, 1, 2, 1])
     assert np.from_dlpack(dlt.argsort(keys, descending=True)).tolist() == [1, 3, 0, 2, 4]

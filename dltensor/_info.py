@@ -66,11 +66,10 @@ class Info:
     def devices(self) -> tuple[Device, ...]:
         """The devices dltensor computes on: the CPU, and every GPU CuPy finds."""
         try:
-            backend_for(Device(2, 0))
+            gpus = backend_for(Device(2, 0)).device_count()
         except NoBackendError:
             return (CPU,)
-        import cupy
-        return (CPU, *(Device(2, i) for i in range(cupy.cuda.runtime.getDeviceCount())))
+        return (CPU, *(Device(2, i) for i in range(gpus)))
 
     def default_dtypes(self, *,
                        device: Device | str | tuple[int, int] | None = None) -> dict[str, DType]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import _dlpack
 
-__all__ = ["missing_reason", "namespace", "view", "can_view", "on",
+__all__ = ["missing_reason", "device_count", "namespace", "view", "can_view", "on",
            "run_on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
@@ -35,17 +35,24 @@ def _load() -> Any:
 _count: list[int] = []  # the GPUs CuPy sees (CUDA_VISIBLE_DEVICES fixes them for the process)
 
 
+def device_count() -> int:
+    """How many GPUs CuPy sees (0 without a usable CuPy)."""
+    if _load() is None:
+        return 0
+    if not _count:
+        _count.append(_cupy.cuda.runtime.getDeviceCount())
+    return _count[0]
+
+
 def missing_reason(device_id: int) -> str:
     """Why dltensor cannot compute on GPU ``device_id`` through CuPy ("" where it can): no
     usable CuPy, or no such GPU here (a producer's tensor on it is then held, as any memory
     dltensor cannot reach, and creating arrays there is refused with this reason)."""
-    if _load() is None:
+    n = device_count()
+    if not n:
         return _reason or ""
-    if not _count:
-        _count.append(_cupy.cuda.runtime.getDeviceCount())
-    if device_id < _count[0]:
+    if device_id < n:
         return ""
-    n = _count[0]
     seen = "1 GPU here (cuda:0)" if n == 1 else f"{n} GPUs here (cuda:0 to cuda:{n - 1})"
     return f"CuPy sees {seen}"
 

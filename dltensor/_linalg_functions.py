@@ -78,13 +78,16 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
         axes = strict_int(axes, "tensordot's axes (else a pair of axis sequences)")
         if axes < 0:
             raise ValueError(f"tensordot's axes must be nonnegative, not {axes}")
+        if axes > min(x1.ndim, x2.ndim):  # (NumPy: IndexError; CuPy: ValueError for a 0-d one)
+            raise ValueError(f"tensordot contracts {axes} axes, but the arrays have {x1.ndim} "
+                             f"and {x2.ndim}")
     elif len(axes) != 2 or not all(isinstance(s, Sequence) for s in axes):
         raise TypeError(f"tensordot's axes must be an int or a pair of axis sequences, not "
                         f"{axes!r}")
     else:
         # NumPy counts each contracted axis by its own shape; the spec forbids broadcasting it.
-        a1, a2 = ([strict_int(i, "tensordot's axes") for i in s] for s in axes)
-        axes = (a1, a2)
+        a1, a2 = (tuple(strict_int(i, "tensordot's axes") for i in s) for s in axes)
+        axes = (a1, a2)  # (tuples: CuPy refuses a 0-d operand unless axes == ((), ()))
         if len(a1) != len(a2):
             raise ValueError(f"tensordot's axes must name as many axes of x1 as of x2, not "
                              f"{len(a1)} and {len(a2)}")

@@ -7,6 +7,7 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -55,6 +56,12 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
         axis = strict_int(axis, f"{name}'s axis")  # (NumPy's stack reads True as 1)
         if not -1 << 31 <= axis < 1 << 31:  # (NumPy and CuPy take a C int: OverflowError)
             raise AxisError(f"{name}: axis {axis} is out of bounds")
+    # NumPy's checks, in NumPy's order, before the axis's (CuPy: a 0-d array is a TypeError,
+    # and stack's axis comes before its shapes)
+    if name == "stack" and any(a.shape != arrays[0].shape for a in arrays):
+        raise ValueError("stack: all input arrays must have the same shape")
+    if name == "concat" and axis is not None and any(a.ndim == 0 for a in arrays):
+        raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
     dev = check_device(*arrays)
     try:
         natives = [native(a) for a in arrays]
@@ -217,15 +224,19 @@ def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) 
     """``x`` with a new shape; ``copy=False`` raises ValueError where a view is impossible."""
     if shape is None:  # (NumPy keeps the shape; its other checks are the spec's)
         raise TypeError("reshape needs a shape: a tuple of ints")
-    if copy is None and type(x) is ndarray and x._device is CPU:
+    if copy is None and type(x) is ndarray and x._device is CPU and type(shape) is tuple:
         a = x._array
         if type(a) is _np_ndarray:  # (NumPy's own reshape, as the namespace's calls it: -0.6 us)
             return wrap(a.reshape(shape), CPU)
-    extents: Any = (shape,) if isinstance(shape, int) else shape  # (NumPy takes an int too)
-    if isinstance(x, ndarray) and type(extents) is tuple and all(type(d) is int for d in extents):
+    try:  # the ints NumPy's reshape takes (an int too), for CuPy, which iterates a 0-d array
+        extents = tuple(map(operator.index, shape)) if isinstance(shape, (tuple, list)) \
+            else (operator.index(shape),)
+    except TypeError:
+        raise TypeError(f"reshape needs a shape: a tuple of ints, not {shape!r}") from None
+    if isinstance(x, ndarray):
         fits("reshape", [abs(d) for d in extents if d != -1], x)  # (CuPy's product wraps)
     try:
-        result: ndarray = _reshape(x, shape, copy=copy_flag(copy))
+        result: ndarray = _reshape(x, extents, copy=copy_flag(copy))
     except AttributeError:  # CuPy's shape setter, which array-api-compat uses for copy=False
         raise ValueError(f"reshape: no view of this array has shape {shape}; copy=False "
                          "forbids the copy it needs") from None

@@ -8,6 +8,8 @@ by NumPy's wider rules, and ``where`` promotes its two arrays by the spec's tabl
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,19 +18,33 @@ from ._array import ndarray, wrap
 from ._devices import CPU, Device
 from ._dispatch import check_device, delegating, expect_array, namespace_for, native
 from ._dispatch import native_or_cpu_error, on
-from ._dispatch import wrap_result
+from ._dispatch import strict_int, wrap_result
 from ._dtype_functions import scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 
-@delegating
+def _one_axis(name: str) -> Callable[[Any], Callable[..., Any]]:
+    """The namespace's ``name``, its axis an int or None (CuPy's reductions take a tuple, where
+    NumPy's TypeError is the spec's typing)."""
+    def backend(ns: Any) -> Callable[..., Any]:
+        fn = getattr(ns, name)
+
+        def f(a: Any, /, **kwargs: Any) -> Any:
+            if kwargs.get("axis") is not None:
+                kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
+            return fn(a, **kwargs)
+        return f
+    return backend
+
+
+@functools.partial(delegating, backend=_one_axis("argmax"))
 def argmax(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) -> ndarray:
     """Indices of the first maximum along ``axis`` (of the flattened array when None)."""
 
 
-@delegating
+@functools.partial(delegating, backend=_one_axis("argmin"))
 def argmin(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) -> ndarray:
     """Indices of the first minimum along ``axis`` (of the flattened array when None)."""
 

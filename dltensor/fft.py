@@ -43,6 +43,10 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
                                 f"{kwargs[key]!r}")
             kwargs[key] = tuple(strict_int(v, f"{name}'s {key}") for v in kwargs[key])
     s, axes = kwargs.get("s"), kwargs.get("axes")
+    # (NumPy's ValueError, said here: CuPy's irfft and hfft gave n = 0 an empty array)
+    lengths = [kwargs["n"]] if kwargs.get("n") is not None else [v for v in s or () if v != -1]
+    if any(v < 1 for v in lengths):
+        raise ValueError(f"{name}: a length (n or s) must be positive, not {min(lengths)}")
     if s is not None and axes is None:
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
         raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "

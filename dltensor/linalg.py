@@ -73,8 +73,61 @@ _PER_MATRIX = frozenset({"cholesky", "det", "eigh", "eigvalsh", "eig", "eigvals"
                          "matrix_norm", "pinv", "qr", "slogdet", "svd", "svdvals"})
 
 
+def _matrices(name: str, x: ndarray) -> None:
+    # (before the backend: NumPy raised LinAlgError or AxisError, CuPy ValueError or AxisError)
+    if x.ndim < 2:
+        raise ValueError(f"{name} needs at least 2 dimensions (a stack of matrices), "
+                         f"not {x.ndim}")
+
+
+def _on_host(name: str, x: ndarray, shape: tuple[int, ...], **kwargs: Any) -> Any:
+    """``name`` of zeros of ``shape`` on the CPU, the (small) results then on x's GPU: for an
+    ``x`` of no elements, whose answers CuPy departs from (below)."""
+    from ._creation import zeros
+    from ._interop import move
+    namespace_for(x._device)  # (held: NoBackendError, as for any other call)
+    r = _backend[name](zeros(shape, dtype=x.dtype, device="cpu"), **kwargs)
+    if x._device.device_type != 2:
+        return r
+    return tuple(move(a, x._device) for a in r) if isinstance(r, tuple) else move(r, x._device)
+
+
+def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
+    """A norm of no elements, the same on every device and NumPy version: a norm that is a
+    maximum over no elements is 0 (NumPy 2.3's max takes initial=0; older NumPy, and CuPy's
+    max, min and take(0) of nothing, raised), one that is a minimum NumPy's ValueError.
+    Computed over zeros with the empty axes the maximum runs over made one zero long."""
+    ord, shape = kwargs["ord"], list(x.shape)
+    if name == "vector_norm":
+        axis = kwargs["axis"]
+        axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        maximum = ord == math.inf
+    else:
+        axes, maximum = (-2, -1), ord in (1, 2, math.inf)
+    for a in axes if maximum else ():
+        shape[a] = shape[a] or 1
+    return _on_host(name, x, tuple(shape), **kwargs)
+
+
+def _lapack_dtype(name: str, x: ndarray) -> None:
+    # NumPy's LAPACK has no float16: refused always, where CuPy computes some of these and
+    # NumPy answered for no elements
+    if x.dtype.name == "float16":
+        raise TypeError(f"{name} needs float32 or float64 (float16 is not an array API dtype); "
+                        "astype(x, float32) first")
+
+
 def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     require(name, x, FLOATING)
+    if name in _PER_MATRIX:
+        _matrices(name, x)
+        if name != "matrix_norm":
+            _lapack_dtype(name, x)
+    if x.size == 0:
+        if name in ("vector_norm", "matrix_norm"):
+            return _norm_of_nothing(name, x, **kwargs)
+        if name in ("eig", "eigvals") and x._device.device_type == 2:  # (CuPy's: real)
+            return _on_host(name, x, x.shape, **kwargs)
     if x.ndim > 32 and name in _PER_MATRIX and \
             not any(isinstance(v, ndarray) for v in kwargs.values()):
         batch = x.shape[:-2]
@@ -122,8 +175,7 @@ def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
     """The ``offset`` diagonal of each matrix (the last two axes) of ``x``."""
     if type(x) is not ndarray:
         raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
-    if x.ndim < 2:
-        raise ValueError(f"diagonal needs at least 2 dimensions, not {x.ndim}")
+    _matrices("diagonal", x)
     offset = diagonal_offset(strict_int(offset, "diagonal's offset"), x)
     result: ndarray = _backend["diagonal"](x, offset=offset)
     a = result._array
@@ -190,8 +242,10 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
 def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The rank of each matrix: its singular values above ``rtol`` times the largest."""
     require("matrix_rank", x, FLOATING)
+    _matrices("matrix_rank", x)
+    _lapack_dtype("matrix_rank", x)
     rtol = _rtol("matrix_rank", rtol)
-    if x.ndim >= 2 and 0 in x.shape[-2:]:
+    if 0 in x.shape[-2:]:
         # No singular values, rank 0 (array-api-compat takes the largest of none and raises)
         from ._creation import zeros
         from ._dispatch import fresh
@@ -275,6 +329,7 @@ def svdvals(x: ndarray, /) -> ndarray:
 def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndarray:
     """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
     require("trace", x, NUMERIC)
+    _matrices("trace", x)
     np_dtype = native_dtype(dtype)  # (TypeError for a held-only dtype, as sum's)
     if dtype is not None:
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)

@@ -344,6 +344,30 @@ CASES: list[Case] = [
     Case("solve-a-stack-and-a-vector", lambda d: dt.linalg.solve(  # (CuPy 14 broadcasts it)
         dt.stack([m(d), 2 * m(d)]), a(d, [1.0, 2.0, 3.0])), rtol=1e-9),
     Case("linalg-needs-floats", lambda d: dt.linalg.inv(a(d, [[1, 0], [0, 1]])), TypeError),
+    # From CuPy 14.2's own code run on a fake CUDA layer (2026-11-27): where it departs.
+    Case("tensordot-of-a-0d-array", lambda d: (  # (CuPy: ValueError for axes ([], []))
+        dt.tensordot(a(d, 2.0), a(d, [1.0, 2.0]), axes=((), ())),
+        dt.linalg.tensordot(a(d, [1.0, 2.0]), a(d, 3.0), axes=0))),
+    Case("tensordot-of-more-axes-than-there-are", lambda d: dt.tensordot(
+        a(d, 2.0), a(d, [1.0, 2.0])), ValueError),
+    Case("argmax-of-a-tuple-axis", lambda d: dt.argmax(a(d, [[1.0, 2.0]]), axis=(0,)),
+         TypeError),  # (CuPy's reductions take one)
+    Case("trace-of-a-vector", lambda d: dt.linalg.trace(a(d, [1.0, 2.0])), ValueError),
+    Case("matrix-norm-of-a-vector", lambda d: dt.linalg.matrix_norm(a(d, [1.0, 2.0])),
+         ValueError),
+    Case("concat-of-a-0d-array", lambda d: dt.concat([a(d, 1.0), a(d, 2.0)]), ValueError),
+    Case("stack-of-different-shapes", lambda d: dt.stack([a(d, [1.0]), a(d, [1.0, 2.0])],
+                                                         axis=5), ValueError),
+    Case("norms-of-no-elements", lambda d: (  # (CuPy's max, min and take(0) of nothing)
+        dt.linalg.vector_norm(dt.zeros((0,), device=d), ord=float("inf")),
+        dt.linalg.matrix_norm(dt.zeros((2, 0, 3), device=d), ord=2),
+        dt.linalg.matrix_norm(dt.zeros((0, 3), device=d), ord=float("inf")),
+        dt.linalg.matrix_norm(dt.zeros((3, 0), device=d), ord=1))),
+    Case("eig-of-no-elements", lambda d: (  # (CuPy's: the input's real dtype)
+        dt.linalg.eig(dt.zeros((0, 2, 2), device=d)),
+        dt.linalg.eigvals(dt.zeros((3, 0, 0), dtype=dt.float32, device=d)))),
+    Case("float16-linalg", lambda d: dt.linalg.eigh(dt.astype(m(d), dt.float16)), TypeError),
+    Case("reshape-to-a-0d-array", lambda d: dt.reshape(a(d, [1.0, 2.0]), a(d, 2), copy=True)),
     # --- fft -------------------------------------------------------------------------------------
     Case("fft-transforms", lambda d: (
         dt.fft.fftn(a(d, R, dt.complex128)), dt.fft.ifftn(a(d, R, dt.complex64), axes=(0,)),
@@ -359,6 +383,8 @@ CASES: list[Case] = [
     Case("fft-frequencies", lambda d: (dt.fft.fftfreq(5, d=0.5, device=d),
                                        dt.fft.rfftfreq(6, dtype=dt.float32, device=d))),
     Case("fft-needs-complex", lambda d: dt.fft.fft(a(d, [1.0, 2.0])), TypeError),
+    Case("irfft-of-no-length", lambda d: dt.fft.irfft(a(d, [1, 2j], dt.complex128), n=0),
+         ValueError),  # (CuPy: an empty array)
 ]
 
 

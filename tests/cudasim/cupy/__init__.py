@@ -722,6 +722,19 @@ def from_dlpack(x, *, device=None, copy=None):
 fromDlpack = from_dlpack
 
 
+def reshape(a, newshape, order="C", *, copy=None):  # as CuPy 14.2's: it iterates the shape
+    if isinstance(newshape, ndarray):
+        raise TypeError("iteration over a 0-d array")
+    kwargs = {} if copy is None else {"copy": copy}
+    return _namespace_attr(_np, "reshape")(a, newshape, order=order, **kwargs)
+
+
+def tensordot(a, b, axes=2):  # as CuPy 14.2's (cupy/linalg/_product.py)
+    if (a.ndim == 0 or b.ndim == 0) and axes != 0 and axes != ((), ()):
+        raise ValueError("An input is zero-dim while axes has dimensions")
+    return _namespace_attr(_np, "tensordot")(a, b, axes=axes)
+
+
 class ElementwiseKernel:
     """CuPy's user-defined kernel: its operation compiled for the host (``_kernel``), run on
     the current GPU's arrays (another GPU's: CuPy's ValueError), results there."""

@@ -1,8 +1,10 @@
 """cupy.linalg: NumPy's functions over the simulator's arrays; eig/eigvals complex for real
-input, as CuPy 14's (cusolver's geev), where NumPy's are real when the eigenvalues are."""
+input, as CuPy 14's (cusolver's geev), where NumPy's are real when the eigenvalues are, but
+of the input's dtype for no elements; norms of no elements raise where CuPy's max, min and
+take(0) of nothing do (NumPy's max takes initial=0)."""
 import numpy as _np
 
-from . import _module_getattr, _namespace_attr
+from . import _fresh, _module_getattr, _namespace_attr
 
 # NumPy's that CuPy 14.2's cupy/linalg/__init__.py has not (array-api-compat supplies them)
 _ABSENT = frozenset("diagonal matrix_norm multi_dot outer svdvals tensordot test trace vecdot "
@@ -15,9 +17,28 @@ def _complex(a):
     return a.astype(kind)
 
 
+def _of_nothing(a):  # (cupy/linalg/_eigenvalue.py: linalg_common_type's dtype, uncomputed)
+    dt = a.dtype if a.dtype.kind in "fc" and a.dtype != _np.float16 else \
+        _np.dtype(_np.float32) if a.dtype == _np.float16 else _np.dtype(_np.float64)
+    return _np.empty(a.shape[:-1], dt), _np.empty(a.shape, dt)
+
+
 def eig(a):
+    if a._a.size == 0:
+        return tuple(_fresh(r, a._dev) for r in _of_nothing(a._a))
     w, v = _namespace_attr(_np.linalg, "eig")(a)
     return _complex(w), _complex(v)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    if x._a.size == 0 and axis is not None:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        if ord in ((_np.inf, -_np.inf) if len(axes) == 1 else (1, -1, _np.inf, -_np.inf)):
+            raise ValueError("zero-size array to reduction operation cupy_max which has no "
+                             "identity")
+        if len(axes) == 2 and ord in (2, -2):
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+    return _namespace_attr(_np.linalg, "norm")(x, ord=ord, axis=axis, keepdims=keepdims)
 
 
 def matrix_power(M, n):  # as CuPy 14.2's: Python ints only
@@ -27,6 +48,8 @@ def matrix_power(M, n):  # as CuPy 14.2's: Python ints only
 
 
 def eigvals(a):
+    if a._a.size == 0:
+        return _fresh(_of_nothing(a._a)[0], a._dev)
     return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
 
 

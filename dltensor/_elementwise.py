@@ -690,7 +690,12 @@ def _sign(xp: Any, a: Any) -> Any:
         return r + xp.zeros((), dtype=r.dtype)
     # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
     nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
-    return xp.where(xp.isnan(a), nan, xp.sign(a))
+    r = xp.sign(a)
+    if xp is not np:  # CuPy computes a / abs(a): inf + 1j gave NaN + 0j where NumPy's is 1 + 0j
+        re, im = xp.isinf(a.real), xp.isinf(a.imag)
+        unit = xp.where(re, xp.sign(a.real), 0.0) + 1j * xp.where(im, xp.sign(a.imag), 0.0)
+        r = xp.where(re ^ im, unit.astype(a.dtype), r)
+    return xp.where(xp.isnan(a), nan, r)
 
 
 # --- the tables -----------------------------------------------------------------------------

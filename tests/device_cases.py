@@ -108,6 +108,10 @@ CASES: list[Case] = [
     Case("complex-fix-ups", lambda d: tuple(f(z(d)) for f in (
         dt.expm1, dt.log1p, dt.tanh, dt.tan, dt.sign, dt.sqrt, dt.exp, dt.log, dt.acosh)),
          rtol=1e-9),
+    Case("sign-of-infinite-complex", lambda d: tuple(  # (CuPy: a / abs(a), inf + 1j NaN + 0j)
+        dt.sign(a(d, [complex("inf+1j"), complex("-inf-2j"), complex("1-infj"), -1e308j,
+                      complex("inf+nanj"), complex("inf+infj"), 3 + 4j, 0j], dtype=t))
+        for t in (dt.complex64, dt.complex128))),
     Case("pow-and-floor-divide", lambda d: (a(d, [2, -3, 5]) ** a(d, [3, 2, 0]),
                                             a(d, [7, -7, 0]) // a(d, [2, 2, 3]),
                                             a(d, [7.0, -7.0, 1.0]) // a(d, [0.0, 2.0, -0.0]),

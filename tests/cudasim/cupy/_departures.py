@@ -28,8 +28,19 @@ def power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (
     return _np.where(negative, special, r).astype(r.dtype)
 
 
+def sign(a):  # complex: a / abs(a) (cupy/_math/misc.py): inf + 1j is NaN + 0j
+    a = _np.asarray(a)
+    if a.dtype.kind != "c":
+        return _np.sign(a)
+    with _np.errstate(all="ignore"):
+        m = _np.abs(a)
+        r = _np.empty_like(a)
+        r.real, r.imag = a.real / m, a.imag / m
+    return _np.where(m == 0, _np.zeros((), a.dtype), r)
+
+
 # ufunc and operator names -> the function computing them as CuPy does
-BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power,
+BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
            "floordiv": floor_divide, "mod": remainder, "pow": power}
 
 

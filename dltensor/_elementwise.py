@@ -2,8 +2,9 @@
 
 Each row names the op, the dtypes it accepts (a spec category), the ufunc NumPy and CuPy both
 have for it and, where NumPy departs from the spec's special cases for some dtype kinds, a
-fix-up function ``fn(xp, *arrays)`` used for those kinds only. Two factories (unary, binary)
-turn rows into functions; the operator table installs them on ndarray.
+fix-up function ``fn(xp, *arrays)`` used for those kinds only (``_special_cases``, with those
+used on CUDA where CuPy departs from NumPy). Two factories (unary, binary) turn rows into
+functions; the operator table installs them on ndarray.
 
 Speed is the point of the factories' shape: for CPU arrays of one dtype (or one array and a
 Python scalar that keeps its dtype) a call is a few attribute reads, one dict lookup and the
@@ -14,7 +15,6 @@ Everything else (mixed dtypes, complex scalars, other devices, errors) goes thro
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sys
 from collections.abc import Callable
@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
+from . import _special_cases as special
 from ._array import ndarray, wrap
 from ._devices import CPU
 from ._backends import NoBackendError
-from ._dispatch import NULL_CONTEXT, common_device, cpu_error_first, native_or_cpu_error, on
+from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -83,20 +84,15 @@ def _kind(d: np.dtype[Any]) -> str:
 def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callable[..., Any]:
     """The backend function computing an op for a dtype kind: the ufunc ``xp.<ufunc>``, or
     the row's fix-up ``fix = (kinds, fn(xp, *arrays))`` where NumPy departs from the spec for
-    those kinds, or on CUDA one of ``_CUDA_FIXES`` where CuPy departs from NumPy."""
+    those kinds, or on CUDA one of ``special.CUDA_FIXES`` where CuPy departs from NumPy."""
     if xp is not np:
-        cuda_fix = _CUDA_FIXES.get(ufunc)
+        cuda_fix = special.CUDA_FIXES.get(ufunc)
         if cuda_fix and kind in cuda_fix[0]:
             return partial(cuda_fix[1], xp)
     if fix and (kind in fix[0] or kind == "F" and "f" in fix[0]):
         return partial(fix[1], xp)
     fn: Callable[..., Any] = getattr(xp, ufunc)
     return fn
-
-
-def _quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:
-    """NumPy's warnings off (for fix-ups that evaluate a formula everywhere, then select)."""
-    return np.errstate(all="ignore") if xp is np else NULL_CONTEXT
 
 
 def _type_error(name: str, category: str, x: object, unary: bool = False) -> TypeError:
@@ -197,7 +193,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                         f"make the result {FROM_NUMPY[rt].name})")
     if type(a) is not _np_ndarray and rt is da and _weak(a, scalar):
         # (CuPy 14.2 takes it as NumPy 2 does, a kernel argument: no 0-d array to fill)
-        scalar = _for_kernel(scalar, da)
+        scalar = special.for_kernel(scalar, da)
     elif da in EXTENSION_FLOATS or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
@@ -209,8 +205,8 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
             scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
         else:
-            # (a real scalar stays real beside a complex array: see _real_and_complex)
-            st = _PARTS[rt] if rt.kind == "c" and type(scalar) is not complex else rt
+            # (a real scalar stays real beside a complex array: see special.real_and_complex)
+            st = special.PARTS[rt] if rt.kind == "c" and type(scalar) is not complex else rt
             scalar = _xp(a).full((), scalar_into(scalar, st), dtype=st)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
@@ -244,13 +240,6 @@ def _weak(a: Any, scalar: Any) -> bool:
         info = np.iinfo(a.dtype)
         return bool(info.min <= scalar <= info.max)
     return True
-
-
-def _for_kernel(scalar: Any, dt: np.dtype[Any]) -> Any:
-    """A Python scalar as CuPy should get it for an array of ``dt``: an int beside floats as
-    a float, as NumPy converts it (CuPy packs a Python int into int64 or uint64 first: past
-    them an OverflowError, and into float32 on the GPU, rounding twice)."""
-    return float(scalar) if type(scalar) is int and dt.kind in "fc" else scalar
 
 
 def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
@@ -334,7 +323,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                         t2 in scalars.get(dt, ()) and _weak(a, b):
                     dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
                     with on(dev):
-                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, _for_kernel(b, dt)),
+                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, special.for_kernel(b, dt)),
                                     dev)
             if fn is not None:
                 r = fn(a, b)
@@ -432,280 +421,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
     return _document(f, name, category, binary=False)
 
 
-# --- where NumPy differs from the spec's special cases -----------------------------------------
-
-
-def _isinf(xp: Any, v: Any) -> Any:
-    # (a Python int is never infinite, and isinf refuses one beyond int64 as an object)
-    return False if isinstance(v, int) else xp.isinf(v)
-
-
-def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
-    return _infinite_quotients(xp, a, b, xp.floor_divide(a, b))
-
-
-def _cuda_floor_divide(xp: Any, a: Any, b: Any) -> Any:
-    return _cuda_divmod(xp, a, b)[0]
-
-
-def _cuda_remainder(xp: Any, a: Any, b: Any) -> Any:
-    return _cuda_divmod(xp, a, b)[1]
-
-
-# NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src), then the spec's
-# quotient where exactly one operand is infinite (as _infinite_quotients), for a CuPy kernel.
-# (No a * b + c in it: NVRTC would fuse one, rounding once where NumPy rounds twice.)
-_DIVMOD = """
-T m = fmod(a, b);
-T d;
-if (b == 0) {
-    d = a / b;
-} else {
-    d = (a - m) / b;  // nearly an integer multiple of b
-    if (m != 0) {
-        if ((b < 0) != (m < 0)) {  // the remainder takes b's sign, as Python's
-            m += b;
-            d -= 1;
-        }
-    } else {
-        m = copysign((T)0, b);
-    }
-    if (d != 0) {
-        T f = floor(d);
-        d = d - f > (T)0.5 ? f + 1 : f;  // snapped to the nearest integer
-    } else {
-        d = copysign((T)0, a / b);
-    }
-}
-if ((isinf(a) != 0) != (isinf(b) != 0)) {  // (isinf(-inf) may be -1)
-    d = a / b;
-}
-q = d;
-r = m;
-"""
-_divmod_kernels: dict[ModuleType, Any] = {}
-
-
-def _cuda_divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
-    """NumPy's floating-point floor division and remainder, in one CuPy kernel: CuPy's
-    compute floor(a / b) and a - floor(a / b) * b, which part from NumPy's (1.0 // 0.1 is
-    10.0, not 9.0) and from the spec's special cases (5.0 % inf is NaN, not 5.0; +0.0 % -2.0
-    is +0.0, not -0.0). float16 as NumPy computes it: in float32."""
-    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
-    wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
-    # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
-    a, b = (xp.full((), _for_kernel(v, dt), dtype=dt).astype(wide, copy=False)
-            if type(v) in _SCALARS else v.astype(wide, copy=False) for v in (a, b))
-    kernel = _divmod_kernels.get(xp)
-    if kernel is None:
-        kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
-            "T a, T b", "T q, T r", _DIVMOD, "dltensor_divmod")
-    q, r = kernel(a, b)
-    return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
-
-
-def _cuda_int_power(xp: Any, a: Any, b: Any) -> Any:
-    # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
-    # (Asking costs a GPU sync, for signed exponents only.)
-    negative = b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any())
-    if negative:
-        raise ValueError("Integers to negative integer powers are not allowed.")
-    return xp.power(a, b)
-
-
-def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
-    """``r``, a floor division's result, with the spec's quotients where one operand is
-    infinite. NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks
-    for the signed zero / infinity of the true quotient when exactly one operand is infinite:
-    as computed, so a Python scalar is taken in the result's dtype (1e39 and 2**200 are inf in
-    float32, 70000 in float16; in float64 a scalar NumPy could convert is finite)."""
-    scalar = (int, float) if r.dtype.kind == "f" and r.dtype is not _FLOAT64 else (float,)
-    if type(a) in scalar or type(b) in scalar:
-        with _quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
-            a, b = (xp.full((), _for_kernel(v, r.dtype), dtype=r.dtype) if type(v) in scalar
-                    else v for v in (a, b))
-    one_inf = _isinf(xp, a) ^ _isinf(xp, b)
-    if one_inf.any():
-        with _quiet(xp):
-            r = xp.where(one_inf, xp.divide(a, b), r)
-    return r
-
-
-def _pow(xp: Any, a: Any, b: Any) -> Any:
-    r = xp.power(a, b)
-    if getattr(b, "size", 1) == 1 and bool(b == 0.5):
-        # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
-        # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
-        if type(a) in _SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
-            a = xp.full((), _for_kernel(a, r.dtype), dtype=r.dtype)
-        with _quiet(xp):
-            s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
-        # (a Python scalar base's abs is a float64: r's dtype kept)
-        r = s if s.dtype == r.dtype else s.astype(r.dtype)
-    return r
-
-
-def _real_and_complex(ufunc: str) -> Callable[..., Any]:
-    """The fix-up of add, subtract, multiply and divide with one real operand (a real array or
-    a Python int or float) and one complex: the spec's tables compute each component with the
-    real operand, (a + bj) * c = ac + bcj, where NumPy and CuPy make c complex first: (inf + 0j)
-    * 2 had a NaN imaginary part (inf * 0), and (x - 0j) + 0.0 lost the sign of its -0j.
-
-    Computed on z seen as (a, b) pairs of reals, in about the ufunc's time: c scales whole
-    pairs, or is added to their first elements (c - z as c + (-z), as IEEE 754 defines it)."""
-    scales = ufunc in ("multiply", "divide")
-
-    def fix(xp: Any, x1: Any, x2: Any) -> Any:
-        op = getattr(xp, ufunc)
-        real1, real2 = _real_valued(x1), _real_valued(x2)
-        z, c = (x1, x2) if real2 else (x2, x1)
-        if real1 is real2 or real1 and ufunc == "divide" or _WHOLE.get(
-                getattr(c, "dtype", _FLOAT64)) is None:  # (c / (a + bj): "special rules")
-            return op(x1, x2)
-        if type(z) is complex:  # (a Python complex takes the real array's precision)
-            z = xp.full((), z, dtype=_WHOLE[c.dtype])
-        elif not z.flags.c_contiguous:
-            z = xp.ascontiguousarray(z)
-        parts = _PARTS[z.dtype]
-        n = getattr(c, "ndim", 0)  # (a Python scalar c: as the ufunc takes it)
-        if max(z.ndim, n) >= 64:  # (no axis to spare for the pairs: part by part)
-            a, b = z.real, z.imag
-            if real1 and ufunc == "subtract":
-                a, b, op = -a, -b, xp.add
-            re = op(c, a) if real1 else op(a, c)
-            im = (op(b, c) if real2 else op(c, b)) if scales else b
-            r = xp.empty(re.shape, _WHOLE[re.dtype])
-            r.real, r.imag = re, im
-            return r
-        # z's parts, a0 b0 a1 b1 ... along its last axis (c a scalar), else in pairs (a, b)
-        flat = n == 0 and z.ndim > 0
-        pairs = z.view(parts) if flat else z.reshape(z.shape + (1,)).view(parts)
-        if scales:
-            if n:  # (c[..., None] would make NumPy loop over the pairs, 2 elements at a time)
-                c = xp.stack((c, c), axis=-1)
-            r = op(pairs, c) if real2 else op(c, pairs)
-        elif n == 0 or c.shape == z.shape:
-            # a + c (b kept) in a copy of the parts, or c + -a (-b) in their negation
-            r = pairs.astype(xp.result_type(parts, getattr(c, "dtype", parts)))
-            ra = r[..., ::2] if flat else r[..., 0]
-            if real1 and ufunc == "subtract":
-                xp.negative(r, out=r)
-                xp.add(c, ra, out=ra)
-            else:
-                op(c, ra, out=ra) if real1 else op(ra, c, out=ra)
-        else:  # (c broadcasts z; n > 0, so z's parts are in pairs)
-            a = pairs[..., 0]
-            if real1 and ufunc == "subtract":
-                pairs, a, op = -pairs, -a, xp.add
-            re = op(c, a) if real1 else op(a, c)
-            r = xp.empty(re.shape + (2,), re.dtype)
-            r[..., 0], r[..., 1] = re, pairs[..., 1]
-        return r.view(_WHOLE[r.dtype]) if flat else r.view(_WHOLE[r.dtype])[..., 0]
-    return fix
-
-
-# complex dtype -> the dtype of its parts, and back
-_PARTS: dict[np.dtype[Any], np.dtype[Any]] = {
-    np.dtype(c): np.dtype(f) for c, f in ((np.complex64, np.float32), (np.complex128, np.float64))}
-_WHOLE = {f: c for c, f in _PARTS.items()}
-
-
-def _real_valued(x: Any) -> bool:
-    return type(x) is not complex if type(x) in _SCALARS else x.dtype.kind != "c"
-
-
-def _expm1(xp: Any, a: Any) -> Any:
-    # NumPy's complex expm1 is exp(z) - 1: inaccurate near 0 and wrong at infinities.
-    # expm1(x + iy) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), with the spec's
-    # special cases where x is infinite or y is zero.
-    x, y = a.real, a.imag
-    with _quiet(xp):
-        s = xp.sin(y / 2)
-        re = xp.expm1(x) * xp.cos(y) - 2 * s * s
-        im = xp.where(y == 0, y, xp.exp(x) * xp.sin(y))
-        pos_inf, neg_inf = x == xp.inf, x == -xp.inf
-        bad_y = ~xp.isfinite(y)
-        re = xp.where(neg_inf, -1.0, xp.where(pos_inf & bad_y, xp.inf, re))
-        re = xp.where((x == 0) & (y == 0), 0.0, re)  # -0 - 2*0**2 is -0; the spec wants +0
-        im = xp.where(neg_inf & bad_y, 0.0, xp.where(pos_inf & bad_y & (y != 0), xp.nan, im))
-    return _complex(xp, re, im, a.dtype)
-
-
-def _log1p(xp: Any, a: Any) -> Any:
-    # NumPy's complex log1p is log(1 + z): 1 + 1e-20 is 1, so log1p(1e-20) came out 0. Near 0
-    # (where no special case lies) log|1 + z| = log1p(x (2 + x) + y^2) / 2, arg = atan2(y, 1 + x).
-    r = xp.log1p(a)
-    small = xp.abs(a) < 0.5
-    if small.any():
-        x, y = a.real, a.imag
-        with _quiet(xp):
-            accurate = _complex(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
-                                a.dtype)
-        r = xp.where(small, accurate, r)
-    return r
-
-
-def _complex(xp: Any, re: Any, im: Any, dtype: Any) -> Any:
-    out = xp.empty(re.shape, dtype)  # re and im always share a shape here
-    out.real, out.imag = re, im
-    return out
-
-
-def _tanh(xp: Any, a: Any) -> Any:
-    r = xp.tanh(a)
-    # C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants the
-    # sign of y (tanh(conj z) = conj(tanh z)).
-    x, y = a.real, a.imag
-    fix = xp.isinf(x) & xp.isfinite(y)
-    if fix.any():
-        r = xp.where(fix, _complex(xp, xp.copysign(1.0, x), xp.copysign(0.0, y), a.dtype), r)
-    return r
-
-
-def _tan(xp: Any, a: Any) -> Any:
-    r = xp.tan(a)
-    # tan(z) = -1j tanh(1j z) (the spec's definition): the same fix, rotated
-    x, y = a.real, a.imag
-    fix = xp.isinf(y) & xp.isfinite(x)
-    if fix.any():
-        r = xp.where(fix, _complex(xp, xp.copysign(0.0, x), xp.copysign(1.0, y), a.dtype), r)
-    return r
-
-
-def _odd_and_conjugate(name: str) -> Callable[[Any, Any], Any]:
-    """The fix-up of a function that the spec makes odd and conjugate-symmetric (atan, atanh:
-    f(-z) = -f(z), f(conj z) = conj f(z)): f(|x| + i|y|), the signs of x and y put back.
-    NumPy's complex64 arctan and arctanh break the symmetry by an ulp at some points."""
-    def fix(xp: Any, a: Any) -> Any:
-        x, y = a.real, a.imag
-        r = getattr(xp, name)(_complex(xp, xp.abs(x), xp.abs(y), a.dtype))
-        return _complex(xp, xp.copysign(r.real, x), xp.copysign(r.imag, y), a.dtype)
-    return fix
-
-
-def _sign(xp: Any, a: Any) -> Any:
-    if a.dtype.kind != "c":
-        # ml_dtypes' floats give sign(-0.0) = -0; the spec (and NumPy's floats) say 0: + 0.0
-        r = xp.sign(a)
-        return r + xp.zeros((), dtype=r.dtype)
-    # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
-    nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
-    r = xp.sign(a)
-    if xp is not np:  # CuPy computes a / abs(a): inf + 1j gave NaN + 0j where NumPy's is 1 + 0j
-        re, im = xp.isinf(a.real), xp.isinf(a.imag)
-        unit = xp.where(re, xp.sign(a.real), 0.0) + 1j * xp.where(im, xp.sign(a.imag), 0.0)
-        r = xp.where(re ^ im, unit.astype(a.dtype), r)
-    return xp.where(xp.isnan(a), nan, r)
-
-
 # --- the tables -----------------------------------------------------------------------------
-
-# ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):
-# used on CUDA in place of the ufunc and of a row's fix-up.
-_CUDA_FIXES: dict[str, tuple[str, Callable[..., Any]]] = {
-    "floor_divide": ("f", _cuda_floor_divide), "remainder": ("f", _cuda_remainder),
-    "power": ("iu", _cuda_int_power),
-}
 
 # A row: (category, ufunc) or (category, ufunc, fix-up); the fix-up is (kinds, fn(xp, *arrays)).
 _Fix = tuple[str, Callable[..., Any]]
@@ -717,30 +433,30 @@ UNARY: dict[str, _Row] = {
     "abs": ("numeric", "absolute"), "acos": ("floating-point", "arccos"),
     "acosh": ("floating-point", "arccosh"), "asin": ("floating-point", "arcsin"),
     "asinh": ("floating-point", "arcsinh"),
-    "atan": ("floating-point", "arctan", ("c", _odd_and_conjugate("arctan"))),
-    "atanh": ("floating-point", "arctanh", ("c", _odd_and_conjugate("arctanh"))),
+    "atan": ("floating-point", "arctan", ("c", special.odd_and_conjugate("arctan"))),
+    "atanh": ("floating-point", "arctanh", ("c", special.odd_and_conjugate("arctanh"))),
     "bitwise_invert": ("integer or boolean", "invert"),
     "ceil": ("real numeric", "ceil"), "conj": ("numeric", "conjugate"),
     "cos": ("floating-point", "cos"), "cosh": ("floating-point", "cosh"),
-    "exp": ("floating-point", "exp"), "expm1": ("floating-point", "expm1", ("c", _expm1)),
+    "exp": ("floating-point", "exp"), "expm1": ("floating-point", "expm1", ("c", special.expm1)),
     "floor": ("real numeric", "floor"), "imag": ("complex floating-point", "imag"),
     "isfinite": ("numeric", "isfinite"), "isinf": ("numeric", "isinf"),
     "isnan": ("numeric", "isnan"), "log": ("floating-point", "log"),
-    "log1p": ("floating-point", "log1p", ("c", _log1p)), "log2": ("floating-point", "log2"),
+    "log1p": ("floating-point", "log1p", ("c", special.log1p)), "log2": ("floating-point", "log2"),
     "log10": ("floating-point", "log10"), "logical_not": ("bool", "logical_not"),
     "negative": ("numeric", "negative"), "positive": ("numeric", "positive"),
     "real": ("numeric", "real"), "reciprocal": ("floating-point", "reciprocal"),
-    "round": ("numeric", "round"), "sign": ("numeric", "sign", ("cF", _sign)),
+    "round": ("numeric", "round"), "sign": ("numeric", "sign", ("cF", special.sign)),
     "signbit": ("real floating-point", "signbit"), "sin": ("floating-point", "sin"),
     "sinh": ("floating-point", "sinh"), "sqrt": ("floating-point", "sqrt"),
-    "square": ("numeric", "square"), "tan": ("floating-point", "tan", ("c", _tan)),
-    "tanh": ("floating-point", "tanh", ("c", _tanh)), "trunc": ("real numeric", "trunc"),
+    "square": ("numeric", "square"), "tan": ("floating-point", "tan", ("c", special.tan)),
+    "tanh": ("floating-point", "tanh", ("c", special.tanh)), "trunc": ("real numeric", "trunc"),
 }
 
 # name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x1, x2))]); the kind is
 # that of the promoted dtype
 # (add, subtract, multiply, divide: with one real operand, each component computed with it)
-_mixed = {name: ("c", _real_and_complex(name)) for name in ("add", "subtract", "multiply",
+_mixed = {name: ("c", special.real_and_complex(name)) for name in ("add", "subtract", "multiply",
                                                              "divide")}
 BINARY: dict[str, _Row] = {
     "add": ("numeric", "add", _mixed["add"]), "atan2": ("real floating-point", "arctan2"),
@@ -751,7 +467,7 @@ BINARY: dict[str, _Row] = {
     "bitwise_xor": ("integer or boolean", "bitwise_xor"),
     "copysign": ("real floating-point", "copysign"),
     "divide": ("floating-point", "divide", _mixed["divide"]), "equal": ("all", "equal"),
-    "floor_divide": ("real numeric", "floor_divide", ("f", _floor_divide)),
+    "floor_divide": ("real numeric", "floor_divide", ("f", special.floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
     "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),
     "less_equal": ("real numeric", "less_equal"),
@@ -760,7 +476,7 @@ BINARY: dict[str, _Row] = {
     "maximum": ("real numeric", "maximum"), "minimum": ("real numeric", "minimum"),
     "multiply": ("numeric", "multiply", _mixed["multiply"]),
     "nextafter": ("real floating-point", "nextafter"),
-    "not_equal": ("all", "not_equal"), "pow": ("numeric", "power", ("f", _pow)),
+    "not_equal": ("all", "not_equal"), "pow": ("numeric", "power", ("f", special.power)),
     "remainder": ("real numeric", "remainder"),
     "subtract": ("numeric", "subtract", _mixed["subtract"]),
 }

@@ -11,6 +11,7 @@ types (float16 and complex: dltensor widens or splits those before a kernel). St
 import ctypes
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -83,6 +84,9 @@ class Kernel:
             with open(c, "w") as f:
                 f.write(source)
             cc = os.environ.get("CC", "cc")
+            if shutil.which(cc) is None:
+                raise RuntimeError(f"the CUDA simulator runs kernels with a C compiler: no {cc!r} "
+                                   "here (set CC)")
             done = subprocess.run([cc, "-std=c11", "-O2", "-ffp-contract=off", "-shared",
                                    "-fPIC", c, "-o", so, "-lm"], capture_output=True, text=True)
             if done.returncode:  # (as CuPy's CompileException: the source and the errors)

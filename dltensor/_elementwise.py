@@ -613,8 +613,7 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
                 _wider(lo, dt) or _wider(hi, dt)):
             # An array bound of a wider integer dtype, clamped to x's range as the scalars
             # are: the result, cast back to x's dtype, would wrap (int8 clipped at 200: -56).
-            info = np.iinfo(dt)
-            lo, hi = (xp.clip(v, info.min, info.max) if _wider(v, dt) else v for v in (lo, hi))
+            lo, hi = (_clamped(xp, v, dt) if _wider(v, dt) else v for v in (lo, hi))
         if lo is None and hi is None:
             r = a.copy()
         elif (xp is np and all(b is None or type(b) is float for b in (lo, hi))) or \
@@ -641,6 +640,13 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
             r = r.astype(dt)
     result: ndarray = wrap_result(r, x._device)
     return result
+
+
+def _clamped(xp: Any, bound: Any, dtype: np.dtype[Any]) -> Any:
+    """An integer bound array clamped to ``dtype``'s range, within its own dtype's (CuPy packs
+    the limits into the bound's dtype: -128 for a uint8 bound was an OverflowError)."""
+    a, b = np.iinfo(dtype), np.iinfo(bound.dtype)
+    return xp.clip(bound, max(a.min, b.min), min(a.max, b.max))
 
 
 def _wider(bound: Any, dtype: np.dtype[Any]) -> bool:

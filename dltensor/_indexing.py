@@ -66,6 +66,10 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
     if indices.ndim != x.ndim:
         raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
                          f"not {indices.ndim}")
+    if x.ndim and -x.ndim <= axis < x.ndim:  # (the other axes broadcast: NumPy's IndexError)
+        others = [(n, m) for i, (n, m) in enumerate(zip(x.shape, indices.shape))
+                  if i != axis % x.ndim]
+        _broadcast_indices(tuple(n for n, _ in others), tuple(m for _, m in others))
     _check_bounds(indices._compute(), x, axis)
     result: ndarray = wrap_result(_take_along(namespace_for(x._device), x._compute(),
                                               indices._compute(), axis), x._device)
@@ -138,7 +142,12 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
         # (an integer-array or mask key copies: fresh memory; anything else is a view)
         return wrap(r, dev if r.base is not None else fresh(dev))
     with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
-        return wrap(inherit_read_only(a, a[_backend_key(self, key, False)]), dev)
+        k = _backend_key(self, key, False)
+        if type(k) is tuple:
+            _broadcast_indices(*(i.shape for i in k if type(i) is not int and
+                                 type(i) is not slice and i is not Ellipsis and i is not None
+                                 and i.dtype != bool))
+        return wrap(inherit_read_only(a, a[k]), dev)
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
@@ -200,22 +209,31 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
               type(k) is not slice and k is not Ellipsis and k.dtype != bool and k.ndim]
     if not arrays:
         return
-    try:
-        target = broadcast_shapes(*(k.shape for _, k in arrays))
-    except ValueError:
-        raise IndexError("shape mismatch: the index arrays do not broadcast together: "
-                         f"{', '.join(str(k.shape) for _, k in arrays)}") from None
+    target = _broadcast_indices(*(k.shape for _, k in arrays))
     _check_broadcasts(getattr(v, "shape", ()), target)
     for axis, k in arrays:
         _check_bounds(k, x, axis)
 
 
+def _broadcast_indices(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape index arrays broadcast to; NumPy's IndexError where they do not (CuPy's is a
+    ValueError)."""
+    try:
+        return broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: the index arrays do not broadcast together: "
+                         f"{', '.join(map(str, shapes))}") from None
+
+
 def _check_fits(a: Any, key: Any, v: Any) -> None:
-    """ValueError for a value array that does not broadcast to ``a[key]``'s shape, as the spec
-    asks: NumPy and CuPy drop its leading length-1 axes to fit, so ``x[0] = ones((1, 1))``
-    would write. (Only a value whose first axis has length 1 can be such a one.)"""
-    if v.ndim and v.shape[0] == 1 and v.ndim > _written_ndim(a.ndim, key):
-        raise _unfit(v.shape, a[key].shape)
+    """ValueError for a value array of more axes than ``a[key]``, which cannot broadcast to
+    its shape, as the spec asks: NumPy and CuPy drop its leading length-1 axes to fit, so
+    ``x[0] = ones((1, 1))`` would write (and NumPy's error for a complex element was a
+    TypeError, CuPy's a ValueError)."""
+    if v.ndim and v.ndim > (n := _written_ndim(a.ndim, key)):  # (not a[key]: its index
+        # errors, or CuPy's wrapping of them, would come first)
+        raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
+                         "selection it is written into")
 
 
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:

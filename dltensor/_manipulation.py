@@ -60,8 +60,12 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
     # and stack's axis comes before its shapes)
     if name == "stack" and any(a.shape != arrays[0].shape for a in arrays):
         raise ValueError("stack: all input arrays must have the same shape")
-    if name == "concat" and axis is not None and any(a.ndim == 0 for a in arrays):
-        raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
+    if name == "concat" and axis is not None:
+        if any(a.ndim == 0 for a in arrays):
+            raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
+        if not -arrays[0].ndim <= axis < arrays[0].ndim:  # (NumPy's: before the arrays' ndims)
+            raise AxisError(f"concat: axis {axis} is out of bounds for an array of dimension "
+                            f"{arrays[0].ndim}")
     dev = check_device(*arrays)
     try:
         natives = [native(a) for a in arrays]

@@ -36,12 +36,16 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
     if x.ndim == 0:
         refuse_axes_of_0d("diff", axis)
     result_dtype("diff", [native(a) for a in (x, *edges.values())])  # (spec promotion only)
+    if x.ndim and not -x.ndim <= axis < x.ndim:  # (NumPy's n = 0 checked none; CuPy
+        # checks the edges' ndims first)
+        raise AxisError(f"diff: axis {axis} is out of bounds for an array of dimension "
+                        f"{x.ndim}")
+    for name, edge in edges.items():  # (NumPy: an AxisError for the joined arrays' axis)
+        if edge.ndim not in (0, x.ndim):
+            raise ValueError(f"diff: {name} must have x's {x.ndim} dimensions (or none), "
+                             f"not {edge.ndim}")
     if n == 0:
-        # NumPy returns x itself, edges left off and axis unchecked: the spec's axis has
-        # M + N1 + N2 elements, and an invalid axis raises
-        if not -x.ndim <= axis < x.ndim:
-            raise AxisError(f"diff: axis {axis} is out of bounds for an array of dimension "
-                            f"{x.ndim}")
+        # NumPy returns x itself, edges left off: the spec's axis has M + N1 + N2 elements
         # (a 0-d edge is one step along axis, as NumPy's diff takes it for n >= 1)
         step = x.shape[:axis % x.ndim] + (1,) + x.shape[axis % x.ndim + 1:]
         return concat([broadcast_to(a, step) if a.ndim == 0 else a

@@ -370,6 +370,19 @@ CASES: list[Case] = [
     Case("eig-of-no-elements", lambda d: (  # (CuPy's: the input's real dtype)
         dt.linalg.eig(dt.zeros((0, 2, 2), device=d)),
         dt.linalg.eigvals(dt.zeros((3, 0, 0), dtype=dt.float32, device=d)))),
+    Case("clip-by-bounds-of-the-other-signedness", lambda d: (  # (CuPy: OverflowError)
+        dt.clip(a(d, [[1, -2], [3, 4]], dt.int8), max=a(d, [0, 255], dt.uint8)),
+        dt.clip(a(d, [1, 3000000000], dt.uint32), min=a(d, [-5, 7], dt.int8)))),
+    Case("index-arrays-that-do-not-broadcast", lambda d: a(d, R)[a(d, [0, 1]), a(d, [0, 1, 2])],
+         IndexError),  # (CuPy: ValueError)
+    Case("take-along-an-axis-that-does-not-broadcast", lambda d: dt.take_along_axis(
+        a(d, [[1.0, 2.0, 3.0]] * 3), a(d, [[1, 2], [0, 1]])), IndexError),
+    Case("setitem-of-an-array-into-a-complex-element", lambda d: _setitem(  # (NumPy: TypeError,
+        a(d, [1 + 2j, 3j]), 0, a(d, [1.0, 2.0])), ValueError),          # CuPy: ValueError)
+    Case("concat-of-other-ndims-along-a-bad-axis", lambda d: dt.concat(
+        [dt.zeros((2, 3, 4), device=d), dt.zeros((2, 2), device=d)], axis=5), IndexError),
+    Case("diff-with-an-edge-of-other-ndim", lambda d: dt.diff(
+        dt.zeros((2, 3), device=d), axis=1, prepend=dt.zeros((2,), device=d)), ValueError),
     Case("float16-linalg", lambda d: dt.linalg.eigh(dt.astype(m(d), dt.float16)), TypeError),
     Case("reshape-to-a-0d-array", lambda d: dt.reshape(a(d, [1.0, 2.0]), a(d, 2), copy=True)),
     # --- fft -------------------------------------------------------------------------------------

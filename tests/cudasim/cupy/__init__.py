@@ -520,6 +520,13 @@ def _module_function(fn, name=None):
         if c_ints:
             _c_scalars(args)
             _c_scalars(kwargs.values())
+        if name == "clip" and args and isinstance(args[0], ndarray) and \
+                args[0]._a.dtype.kind in "iu":  # (NEP 50's packing into the array's dtype,
+            info = _np.iinfo(args[0]._a.dtype)  # where NumPy 2.4's clip takes any int)
+            for v in (*args[1:], *kwargs.values()):
+                if type(v) is int and not info.min <= v <= info.max:
+                    raise OverflowError(f"Python integer {v} out of bounds for "
+                                        f"{args[0]._a.dtype}")
         if name == "where" and args and not isinstance(args[0], ndarray):
             # (CuPy's where calls condition.astype('?'): a Python bool has none)
             raise AttributeError(f"'{type(args[0]).__name__}' object has no attribute 'astype'")

@@ -684,7 +684,6 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
     The copy waits for the work queued on the source; a result on a GPU is ready for CuPy's
     current stream there, where dltensor computes next. Dtypes CuPy has not (float8) move as
     their bytes and keep their DLPack type."""
-    cupy = cupy_backend._load()
     src, dt = x._device, x.dtype
     raw = not cupy_backend.can_view(dt.code, dt.bits)
     if raw and dt.bits % 8:
@@ -696,47 +695,11 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
         a = x._compute()
         if raw:
             a = a.view(f"u{dt.itemsize}")
-    if device.device_type != 2:  # to the host: returns once the copy is done
-        if device.device_type not in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
-            raise BufferError(f"dltensor copies CUDA memory to cpu and cuda_host (pinned) "
-                              f"memory only, not to {device}")
-        s = cupy_backend.ordered_stream(stream, src.device_id)
-        with cupy_backend.on(src.device_id):
-            # (pinned memory for cuda_host: what the label promises a GPU consumer)
-            pinned = (cupy_backend.empty_pinned(a)
-                      if device.device_type == DLDeviceType.kDLCUDAHost else None)
-            out = a.get(stream=s, out=pinned, blocking=True)
-        return _relabel(out, dt, device) if raw else wrap(out, device)
-    shape, pending = a.shape, None  # (ascontiguousarray makes a 0-d array 1-d)
-    if src.device_type == 2:  # from another GPU: after the work queued there
-        with cupy_backend.on(src.device_id):
-            # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
-            a = cupy.ascontiguousarray(a)
-            pending = cupy_backend.recorded(cupy.cuda.get_current_stream())
-    with cupy_backend.on(device.device_id):
-        # The result comes from the current stream's memory pool (where dltensor uses it
-        # next), so the copy stream first waits for the current stream's earlier work on it.
-        s = cupy_backend.ordered_stream(stream, device.device_id)
-        out = cupy.empty(shape, a.dtype)
-        if pending is None:
-            out.set(a, stream=s)  # (set makes a host array contiguous itself)
-        else:
-            s.wait_event(pending)
-            out.data.copy_from_device_async(a.data, a.nbytes, stream=s)
-        current = cupy.cuda.get_current_stream()
-        if s.ptr != current.ptr or pending is not None:
-            done = cupy_backend.recorded(s)
-            if s.ptr != current.ptr:
-                current.wait_event(done)
-        if src.device_type in (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged):
-            # From pinned (and managed) memory the copy is truly asynchronous: the source
-            # (perhaps a temporary of PyTorch's caching host allocator) must outlive it.
-            s.synchronize()
-    if pending is not None:
-        # The source GPU's pool may hand out `a` (a temporary, maybe) again at once: its
-        # stream waits for the copy reading it.
-        with cupy_backend.on(src.device_id):
-            cupy.cuda.get_current_stream().wait_event(done)
+    if device.device_type not in (2, DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
+        raise BufferError(f"dltensor copies CUDA memory to cpu and cuda_host (pinned) "
+                          f"memory only, not to {device}")
+    out = cupy_backend.copy(a, (src.device_type, src.device_id),
+                            (device.device_type, device.device_id), stream)
     return _relabel(out, dt, device) if raw else wrap(out, device)
 
 
@@ -744,7 +707,8 @@ def _relabel(a: Any, dt: DType, device: Device) -> ndarray:
     """An array over the unsigned-integer array ``a`` (NumPy or CuPy, which it keeps alive)
     whose DLPack dtype is ``dt``: how bytes moved for a dtype CuPy has not become that dtype."""
     capsule = _dlpack.make_capsule(
-        a, data=backend_pointer(a), byte_offset=0, device=(int(device.device_type), device.device_id),
+        a, data=backend_pointer(a), byte_offset=0,
+        device=(int(device.device_type), device.device_id),
         dtype=(dt.code, dt.bits, 1), shape=a.shape,
         strides=element_strides(a), flags=0)
     return from_tensor(_dlpack.consume_capsule(capsule))

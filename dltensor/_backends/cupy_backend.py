@@ -11,9 +11,12 @@ __all__ = ["missing_reason", "device_count", "namespace", "view", "can_view", "o
            "run_on",
            "consumer_stream",
            "wait_for", "stream_for", "ordered_stream", "order_consumer", "device_of",
-           "recorded", "synchronize", "empty_pinned", "max_ndim"]
+           "recorded", "synchronize", "copy", "max_ndim"]
 
 _cupy: Any = None  # the cupy module once usable (no stubs)
+_CUDA, _CUDA_HOST, _CUDA_MANAGED = (int(_dlpack.DLDeviceType.kDLCUDA),
+                                    int(_dlpack.DLDeviceType.kDLCUDAHost),
+                                    int(_dlpack.DLDeviceType.kDLCUDAManaged))
 _reason: str | None = None
 
 
@@ -298,7 +301,52 @@ def ordered_stream(stream: Any, device_id: int) -> Any:
         return s
 
 
-def empty_pinned(a: Any) -> Any:
+def copy(a: Any, src: tuple[int, int], dst: tuple[int, int], stream: Any) -> Any:
+    """``a`` (a NumPy or CuPy array on DLPack device ``src``) copied to device ``dst`` (a GPU,
+    or the host: ``(1, 0)``, or ``(3, 0)`` for pinned memory) by CuPy on ``stream`` (None:
+    CuPy's current stream). The copy waits for the work queued on the source; a result on a
+    GPU is ready for CuPy's current stream there, where dltensor computes next."""
+    cupy = _load()
+    if dst[0] != _CUDA:  # to the host: returns once the copy is done
+        s = ordered_stream(stream, src[1])
+        with on(src[1]):
+            # (pinned memory for cuda_host: what the label promises a GPU consumer)
+            pinned = _empty_pinned(a) if dst[0] == _CUDA_HOST else None
+            return a.get(stream=s, out=pinned, blocking=True)
+    shape, pending = a.shape, None  # (ascontiguousarray makes a 0-d array 1-d)
+    if src[0] == _CUDA:  # from another GPU: after the work queued there
+        with on(src[1]):
+            # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
+            a = cupy.ascontiguousarray(a)
+            pending = recorded(cupy.cuda.get_current_stream())
+    with on(dst[1]):
+        # The result comes from the current stream's memory pool (where dltensor uses it
+        # next), so the copy stream first waits for the current stream's earlier work on it.
+        s = ordered_stream(stream, dst[1])
+        out = cupy.empty(shape, a.dtype)
+        if pending is None:
+            out.set(a, stream=s)  # (set makes a host array contiguous itself)
+        else:
+            s.wait_event(pending)
+            out.data.copy_from_device_async(a.data, a.nbytes, stream=s)
+        current = cupy.cuda.get_current_stream()
+        if s.ptr != current.ptr or pending is not None:
+            done = recorded(s)
+            if s.ptr != current.ptr:
+                current.wait_event(done)
+        if src[0] in (_CUDA_HOST, _CUDA_MANAGED):
+            # From pinned (and managed) memory the copy is truly asynchronous: the source
+            # (perhaps a temporary of PyTorch's caching host allocator) must outlive it.
+            s.synchronize()
+    if pending is not None:
+        # The source GPU's pool may hand out `a` (a temporary, maybe) again at once: its
+        # stream waits for the copy reading it.
+        with on(src[1]):
+            cupy.cuda.get_current_stream().wait_event(done)
+    return out
+
+
+def _empty_pinned(a: Any) -> Any:
     """A NumPy array in pinned host memory, of ``a``'s shape and dtype (C order)."""
     import cupyx
     return cupyx.empty_pinned(a.shape, a.dtype)

@@ -19,7 +19,7 @@ from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
 from ._dispatch import fresh
 from ._dispatch import namespace_for, native
-from ._dispatch import native_dtype, on, strict_int, within_largest
+from ._dispatch import native_dtype, on, shape_tuple, strict_int, within_largest
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
@@ -184,6 +184,8 @@ def _filled(name: str, shape: int | tuple[int, ...], dtype: DType | None,
     """empty/zeros/ones: NumPy called directly on the CPU (the compat layer adds ~0.6 us)."""
     npdt = native_dtype(dtype) or np.float64
     dev = get_default_device() if device is None else as_device(device)
+    if type(shape) is not tuple and type(shape) is not int:
+        shape = shape_tuple(name, shape)
     if dev is CPU:
         return wrap(getattr(np, name)(shape, npdt))
     _check_shape(name, shape, npdt)
@@ -246,6 +248,8 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
             # NumPy fills NaN, inf and floats past the dtype as what a C cast makes of them:
             # as asarray(value, dtype=dtype), ValueError or OverflowError; else truncated
             value = np.asarray(value, dtype=npdt).item()
+    if type(shape) is not tuple and type(shape) is not int:
+        shape = shape_tuple("full", shape)
     _check_shape("full", shape, npdt)
     return _make("full", device, shape, scalar_into(value, npdt), dtype=npdt)
 

@@ -324,6 +324,19 @@ def strict_int(v: Any, what: str) -> int:
     raise TypeError(f"{what} must be an int, not {v!r}")
 
 
+def shape_tuple(name: str, shape: Any) -> tuple[int, ...]:
+    """A shape given as an int or a sequence of ints (NumPy's too), as a tuple; TypeError for
+    anything else, as the spec types it (NumPy iterates an array given as a shape, CuPy
+    refuses it, each with its own error)."""
+    try:
+        if isinstance(shape, (tuple, list)):
+            return tuple(map(operator.index, shape))
+        return (operator.index(shape),)
+    except TypeError:
+        raise TypeError(f"{name} needs a shape: an int or a tuple of ints, not {shape!r}") \
+            from None
+
+
 def real_number(name: str, what: str, v: Any) -> int | float:
     """A parameter the spec types ``int | float``, as the backends can take it: an int within
     int64 stays an int, any other real number (an int past int64, a Fraction, a NumPy float)

@@ -7,7 +7,6 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -17,7 +16,7 @@ from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray,
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
-from ._dispatch import ints, on, strict_int, within_largest
+from ._dispatch import ints, on, shape_tuple, strict_int, within_largest
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
@@ -136,6 +135,8 @@ def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
         if any(d < 0 for d in shape):
             raise ValueError(f"broadcast_to: a shape cannot have a negative extent: {shape}")
         fits("broadcast_to", shape, x)
+    elif isinstance(x, ndarray):
+        shape = shape_tuple("broadcast_to", shape)  # (an array given as a shape: TypeError)
     result: ndarray = _broadcast_to(x, shape)
     if result._array is not None and result._device.device_type == 2:
         mark_read_only(result._array)  # (NumPy's is read-only already; CuPy's has no flag)
@@ -232,11 +233,7 @@ def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) 
         a = x._array
         if type(a) is _np_ndarray:  # (NumPy's own reshape, as the namespace's calls it: -0.6 us)
             return wrap(a.reshape(shape), CPU)
-    try:  # the ints NumPy's reshape takes (an int too), for CuPy, which iterates a 0-d array
-        extents = tuple(map(operator.index, shape)) if isinstance(shape, (tuple, list)) \
-            else (operator.index(shape),)
-    except TypeError:
-        raise TypeError(f"reshape needs a shape: a tuple of ints, not {shape!r}") from None
+    extents = shape_tuple("reshape", shape)  # (CuPy iterates a 0-d array given as a shape)
     if isinstance(x, ndarray):
         fits("reshape", [abs(d) for d in extents if d != -1], x)  # (CuPy's product wraps)
     try:

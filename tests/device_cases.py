@@ -383,6 +383,12 @@ CASES: list[Case] = [
         [dt.zeros((2, 3, 4), device=d), dt.zeros((2, 2), device=d)], axis=5), IndexError),
     Case("diff-with-an-edge-of-other-ndim", lambda d: dt.diff(
         dt.zeros((2, 3), device=d), axis=1, prepend=dt.zeros((2,), device=d)), ValueError),
+    Case("an-array-as-a-shape", lambda d: dt.broadcast_to(  # (NumPy iterates it, CuPy refuses)
+        a(d, [1.0]), a(d, [1.5, -2.0])), TypeError),
+    Case("an-array-as-a-shape-to-create", lambda d: dt.zeros(
+        a(d, [0, 2**63, 3], dt.uint64), device=d), TypeError),
+    Case("an-int-array-of-no-axes-as-a-shape", lambda d: (
+        dt.zeros(a(d, 3), device=d), dt.full([2, np.int64(3)], 1.0, device=d))),
     Case("float16-linalg", lambda d: dt.linalg.eigh(dt.astype(m(d), dt.float16)), TypeError),
     Case("reshape-to-a-0d-array", lambda d: dt.reshape(a(d, [1.0, 2.0]), a(d, 2), copy=True)),
     # --- fft -------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         lo = 0
     if step_ == 0:
         raise ValueError("arange: step must not be 0")
+    device = _resolved(device)
     if dtype is _dtypes.bool:
         # Each value's truth, the spec's ceil((stop - start) / step) of them, as PyTorch and
         # JAX have none: NumPy fills at most 2 and CuPy adds the step cast to bool, True.
@@ -139,9 +140,14 @@ def _check_count(name: str, n: int, dtype: Any) -> None:
                          "largest array size")
 
 
-def _on_cuda(device: Device | str | tuple[int, int] | None) -> bool:
-    dev = get_default_device() if device is None else as_device(device)
-    return dev.device_type == DLDeviceType.kDLCUDA
+def _resolved(device: Device | str | tuple[int, int] | None) -> Device:
+    """The device asked for, or the default one, read once: a call that reads it twice (to
+    choose a CuPy fix-up, then to create) could see another thread change it in between."""
+    return get_default_device() if device is None else as_device(device)
+
+
+def _on_cuda(device: Device) -> bool:
+    return device.device_type == DLDeviceType.kDLCUDA
 
 
 def _from_negative_zero(ns: Any, start: float, stop: float, step: float, dtype: Any) -> Any:
@@ -327,6 +333,7 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         if complex in map(type, bounds):  # (NumPy dropped the imaginary parts)
             refuse_complex_to_real("linspace", _dtypes.complex128, dtype)
     _check_count("linspace", num, npdt)
+    device = _resolved(device)
     return _make(_spaced, device, bounds, num, npdt, endpoint,
                  complex in map(type, bounds) and _on_cuda(device))
 

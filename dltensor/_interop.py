@@ -420,8 +420,9 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
         raise TypeError("dltensor arrays hold numbers, not strings")
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
-    # (new memory there, as zeros() makes: NoBackendError as it raises)
-    dev = allocatable(get_default_device() if device is None else as_device(device))
+    # (new memory there, as zeros() makes: NoBackendError as it raises; with no device asked,
+    # checked once the result is made, as arrays in obj may decide it)
+    dev = None if device is None else allocatable(as_device(device))
     try:
         if dtype is None:
             a = np.asarray(obj)
@@ -487,8 +488,15 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
                             f"(NumPy sees dtype {a.dtype})")
         if a.dtype != default and not _holds_arrays(obj):
             a = a.astype(default)
-    # Non-array input lands on the default device, as the spec says (and zeros() does).
+    # Non-array input lands on the default device, as the spec says (and zeros() does); host
+    # arrays in a sequence keep the result on the CPU (the spec: "the device of the input
+    # array(s), if any"; no copy to the default device).
     x = wrap(a)
+    if dev is None:
+        dev = get_default_device()
+        if dev is not CPU and _holds_arrays(obj) and _devices_in(obj):
+            return x
+        dev = allocatable(dev)
     return x if dev is CPU else move(x, dev, copy=None)
 
 
@@ -521,14 +529,17 @@ def _leaves(obj: Any) -> list[Any]:
     return [obj]
 
 
-def _devices_in(obj: Any) -> set[Device]:
+def _devices_in(obj: Any, depth: int = 0) -> set[Device]:
     """The devices of the arrays in a nested sequence (ours, and other libraries' as they say,
     before anything is imported)."""
     if isinstance(obj, ndarray):
         return {obj._device}
     if isinstance(obj, (list, tuple)):
-        return set().union(*map(_devices_in, obj)) if obj else set()
-    if hasattr(obj, "__dlpack_device__") and not isinstance(obj, np.ndarray):
+        return set().union(*(_devices_in(e, depth + 1) for e in obj)) \
+            if obj and depth < _DEEPEST else set()
+    if isinstance(obj, np.ndarray):
+        return {CPU}
+    if hasattr(obj, "__dlpack_device__"):
         try:
             return {as_device(tuple(obj.__dlpack_device__()))}
         except Exception:

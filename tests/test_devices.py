@@ -418,6 +418,23 @@ def test_sequences_of_device_arrays():
         dt.asarray([cuda, [metal]])
 
 
+def test_a_sequence_of_host_arrays_stays_on_the_host_whatever_the_default():
+    # The spec: with device=None, "the device of the input array(s), if any" (they went to
+    # the default device, an implicit copy); a sequence of scalars goes to the default one.
+    pinned = dt.from_dlpack(Producer(np.arange(3.0), device=(3, 0), shape=(3,), strides=(1,)))
+    one, two, zero_d = dt.asarray([1.0]), dt.asarray([2.0]), dt.asarray(1.0)
+    try:
+        for default in ("metal:0", "cuda_host", "cpu"):
+            dt.set_default_device(default)
+            for seq in ([one, two], [np.ones(2), np.zeros(2)], [[pinned]], (zero_d, 2.0)):
+                assert dt.asarray(seq).device == dt.Device(1, 0)
+            if default != "cpu":
+                with pytest.raises(RuntimeError, match=default.split(":")[0]):  # NoBackendError
+                    dt.asarray([1.0, 2.0])
+    finally:
+        dt.set_default_device(None)
+
+
 @pytest.mark.parametrize("device", [(METAL, 0), (ROCM, 0), (CUDA, 0)])
 def test_messages_about_held_memory_advise_only_what_can_work(device):
     # to_device('cpu') cannot move memory dltensor has no backend for (CUDA: no CuPy here),

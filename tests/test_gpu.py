@@ -223,6 +223,11 @@ def test_default_device_cuda(cupy):
         for x in (dt.zeros(3), dt.asarray([1.0, 2.0]), dt.arange(4), dt.eye(2), dt.linspace(0, 1, 5)):
             assert x.device == as_device("cuda:0")
         assert dt.__array_namespace_info__().default_device() == as_device("cuda:0")
+        # arrays in a sequence decide its device, whatever the default (a GPU not here too)
+        g, host = dt.asarray([1.0]), dt.asarray([2.0], device="cpu")
+        dt.set_default_device(f"cuda:{N_GPUS}")
+        assert dt.asarray([g, g]).device == as_device("cuda:0")
+        assert dt.asarray([host, host]).device == as_device("cpu")
     finally:
         dt.set_default_device(None)
 

@@ -236,6 +236,14 @@ class ndarray:
                                                                device.device_type):
             raise ValueError(f"stream must be None for a move from {self._device} to {device}: "
                              f"streams order work on CUDA devices only, not {stream!r}")
+        if stream is not None and device == self._device:  # (no move: checked as for one)
+            from ._backends import NoBackendError, backend_for
+            try:
+                backend = backend_for(device)
+            except NoBackendError:  # (held: handed on as it is)
+                backend = None
+            if backend is not None:
+                backend.stream_for(stream, device.device_id)
         return move(self, device, stream=stream, copy=None)
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 import os
 import threading
+from typing import cast
 
 from ._dlpack.abi import DLDeviceType
 
@@ -21,23 +22,38 @@ _TYPES["gpu"] = 2  # CuPy's and JAX's word for a CUDA device
 
 
 class Device:
-    """A DLPack device: ``Device(DLDeviceType.kDLCUDA, 1)`` prints as ``cuda:1``."""
+    """A DLPack device: ``Device(DLDeviceType.kDLCUDA, 1)`` prints as ``cuda:1``, and is
+    ``Device("cuda:1")`` too. Immutable (hashable, and shared by every array on it)."""
 
     __slots__ = ("device_type", "device_id", "_hash")
+    device_type: DLDeviceType
+    device_id: int
+    _hash: int
 
-    def __init__(self, device_type: int, device_id: int = 0):
+    def __init__(self, device_type: int | str, device_id: int | None = None):
+        if isinstance(device_type, str) and device_id is None:  # (as its repr says it)
+            device_type, device_id = _parse(device_type)
+        elif device_id is None:
+            device_id = 0
         for v in (device_type, device_id):
             if isinstance(v, bool) or not hasattr(v, "__index__"):
                 raise TypeError(f"a device is a (device_type, device_id) pair of ints, "
                                 f"not ({device_type!r}, {device_id!r})")
-        self.device_type = DLDeviceType(operator.index(device_type))
+        kind = DLDeviceType(operator.index(cast(int, device_type)))
         if device_id < 0:
             raise ValueError(f"a device id is a non-negative int, not {device_id!r}")
         # One CPU: DLPack producers may number it (some report the NUMA node), but its memory
         # is all one to NumPy, and "cpu:1" must not be a device nothing can move to.
-        self.device_id = 0 if self.device_type == DLDeviceType.kDLCPU \
-            else operator.index(device_id)
-        self._hash = hash((int(self.device_type), self.device_id))
+        number = 0 if kind == DLDeviceType.kDLCPU else operator.index(device_id)
+        for name, value in (("device_type", kind), ("device_id", number),
+                            ("_hash", hash((int(kind), number)))):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Device objects are immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Device objects are immutable: cannot delete {name}")
 
     def __eq__(self, other: object) -> bool:
         if type(other) is Device:
@@ -62,6 +78,15 @@ class Device:
         return (Device, (int(self.device_type), self.device_id))
 
 
+def _parse(device: str) -> tuple[int, int]:
+    name, colon, index = device.strip().lower().partition(":")
+    # (an index is ASCII digits: "cuda:" is no device, nor is "cuda:\u0663", int() took it)
+    if name not in _TYPES or colon and not (index.isascii() and index.isdigit()):
+        raise ValueError(f"unknown device {device!r}; expected a name like 'cpu', 'cuda:0', "
+                         f"'rocm:1' (known names: {', '.join(_NAMES.values())})")
+    return _TYPES[name], int(index or 0)
+
+
 CPU = Device(DLDeviceType.kDLCPU, 0)
 _cache: dict[object, Device] = {"cpu": CPU, (1, 0): CPU}
 _INTS = (int, DLDeviceType)
@@ -80,12 +105,7 @@ def as_device(device: object) -> Device:
     if isinstance(device, tuple) and len(device) == 2:
         d = Device(*device)
     elif isinstance(device, str):
-        name, colon, index = device.strip().lower().partition(":")
-        # (an index is ASCII digits: "cuda:" is no device, nor is "cuda:\u0663", int() took it)
-        if name not in _TYPES or colon and not (index.isascii() and index.isdigit()):
-            raise ValueError(f"unknown device {device!r}; expected a name like 'cpu', 'cuda:0', "
-                             f"'rocm:1' (known names: {', '.join(_NAMES.values())})")
-        d = Device(_TYPES[name], int(index or 0))
+        d = Device(*_parse(device))
     elif hasattr(device, "__dlpack_device__"):
         d = Device(*device.__dlpack_device__())
     else:
@@ -107,7 +127,11 @@ def get_default_device() -> Device:
     global _default
     d = _default
     if d is None:
-        d = as_device(os.environ.get("DLTENSOR_DEVICE", "cpu"))
+        named = os.environ.get("DLTENSOR_DEVICE", "cpu")
+        try:
+            d = as_device(named)
+        except ValueError as e:
+            raise ValueError(f"$DLTENSOR_DEVICE is {named!r}: {e}") from None
         with _default_lock:  # (published only if no thread set one meanwhile: never undone)
             if _default is None:
                 _default = d

@@ -50,6 +50,27 @@ def test_device_strings_are_checked():
 
 
 
+def test_devices_are_immutable_and_their_repr_makes_them():
+    # (a device's type could be set: the CPU object every array shares then said cuda:0)
+    d = Device(2, 1)
+    assert eval(repr(d), {"Device": Device}) == d == Device("cuda:1")
+    for change in (lambda: setattr(dt.get_default_device(), "device_type", 2),
+                   lambda: setattr(d, "device_id", 0), lambda: delattr(d, "device_id")):
+        with pytest.raises(AttributeError, match="immutable"):
+            change()
+    assert str(dt.zeros(1).device) == "cpu" and str(d) == "cuda:1"
+    with pytest.raises(TypeError):
+        Device("cuda", 0)  # (a pair's members are ints)
+
+
+def test_a_bad_environment_default_says_where_it_came_from():
+    for value in ("", "bogus"):
+        done = subprocess.run([sys.executable, "-c", "import dltensor; dltensor.zeros(3)"],
+                              capture_output=True, text=True,
+                              env={**os.environ, "DLTENSOR_DEVICE": value})
+        assert "ValueError: $DLTENSOR_DEVICE is" in done.stderr, done.stderr
+
+
 @pytest.mark.parametrize("pair, error", [
     ((1, 0.5), TypeError), ((2, 1.0), TypeError), ((1, "a"), TypeError), ((True, 0), TypeError),
     (("cuda", 0), TypeError), ((2, -1), ValueError), ((99, 0), ValueError),

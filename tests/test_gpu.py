@@ -388,6 +388,20 @@ def test_to_device_on_a_stream(cupy, torch, kind):
     assert float(dt.sum(back)) == 2 * N
 
 
+def test_to_device_checks_its_stream_also_when_nothing_moves(cupy):
+    # (a wrong type was a ValueError, and on the same device no stream was checked at all)
+    g = dt.zeros(3, device="cuda:0")
+    for stream in ("x", 1.5, True):
+        with pytest.raises(TypeError, match="stream"):
+            g.to_device("cuda:0", stream=stream)
+        with pytest.raises(TypeError, match="stream"):
+            g.to_device("cpu", stream=stream)
+    for stream in (0, -1):
+        with pytest.raises(ValueError, match="stream"):
+            g.to_device("cuda:0", stream=stream)
+    assert g.to_device("cuda:0", stream=cupy.cuda.Stream()) is g
+
+
 def test_pinned_tensors_are_taken_as_cpu_memory(cupy, torch):
     p = torch.arange(8, dtype=torch.float32).pin_memory()
     for x in (dt.asarray(p), dt.from_dlpack(p, copy=False), dt.asarray(p[:0])):

@@ -236,13 +236,14 @@ class _Handle:
 
 def stream_for(stream: Any, device_id: int) -> Any:
     """A CuPy stream for a CuPy stream, a raw handle or any object with ``__cuda_stream__``
-    (PyTorch's streams, cuda.core's). Raises ValueError for what is none of these."""
+    (PyTorch's streams, cuda.core's). TypeError for what is none of these, ValueError for a
+    handle that names no stream."""
     cupy = _load()
     if isinstance(stream, cupy.cuda.Stream):
         return stream
     if isinstance(stream, bool) or not (isinstance(stream, int) or
                                         hasattr(stream, "__cuda_stream__")):
-        raise ValueError(f"stream must be a CuPy stream, an object with __cuda_stream__ or a "
+        raise TypeError(f"stream must be a CuPy stream, an object with __cuda_stream__ or a "
                          f"cudaStream_t handle (an int), not {stream!r}")
     if isinstance(stream, int):
         if stream <= 0:

@@ -345,7 +345,7 @@ def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
     # The first value is start and the last stop: NumPy's 0 * step + start is NaN for an
     # infinite or NaN step and +0.0 for a start of -0.0; CuPy writes a Python 0.0 with a
     # memset, dropping -0.0's sign (so a 0-d array there). Integer dtypes take the floor.
-    kind = out.dtype.kind
+    kind = "f" if out.dtype in EXTENSION_FLOATS else out.dtype.kind  # (ml_dtypes' say "V")
     ends = [(0, bounds[0])] if num else []
     if endpoint and num > 1 and kind in "fc":
         ends.append((-1, bounds[1]))

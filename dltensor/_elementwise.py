@@ -616,8 +616,9 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
             lo, hi = (_clamped(xp, v, dt) if _wider(v, dt) else v for v in (lo, hi))
         if lo is None and hi is None:
             r = a.copy()
-        elif (xp is np and all(b is None or type(b) is float for b in (lo, hi))) or \
-                dt.kind not in "fc":
+        elif dt not in EXTENSION_FLOATS and (  # (ml_dtypes' clip gave -0.0 the bound's zero)
+                xp is np and all(b is None or type(b) is float for b in (lo, hi))
+                or dt.kind not in "fc"):
             if dt.kind == "f":  # (NumPy clips at one bound by maximum or minimum, which give
                 # the bound for an equal x: -0.0 clipped at 0.0 became 0.0, unlike with two)
                 lo, hi = (-np.inf if lo is None else lo), (np.inf if hi is None else hi)
@@ -633,7 +634,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
                 if type(bound) is float and math.isnan(bound):
                     r = xp.full(a.shape, math.nan, dtype=dt)
                     continue
-                r = xp.where(past(r, bound), bound, r)
+                with special.quiet(xp):  # (ml_dtypes' comparisons warn of NaN)
+                    r = xp.where(past(r, bound), bound, r)
                 if type(bound) is not float:  # (an array bound: NaN where it is NaN)
                     r = xp.where(xp.isnan(bound), bound, r)
         if r.dtype != dt:

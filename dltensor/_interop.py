@@ -448,6 +448,10 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         # host copies and placed on their device, where a sequence of arrays belongs.
         devices = _devices_in(obj)
         if not devices - {CPU}:
+            if type(e) is TypeError and _holds_ours(obj):
+                # NumPy joins 0-d arrays of ml_dtypes' floats given as NumPy arrays, not
+                # through __array__ ("expected number, got ndarray")
+                return _from_python(_as_numpy(obj), dtype, device, copy)
             if not _holds_foreign(obj):
                 if dtype is not None and type(e) is TypeError and \
                         any(type(v) is complex for v in _leaves(obj)):
@@ -563,6 +567,21 @@ def _holds_foreign(obj: Any, depth: int = 0) -> bool:
 
 def _is_foreign(obj: Any) -> bool:
     return hasattr(obj, "__dlpack_device__") and not isinstance(obj, (ndarray, np.ndarray))
+
+
+def _holds_ours(obj: Any, depth: int = 0) -> bool:
+    if isinstance(obj, (list, tuple)):
+        return depth < _DEEPEST and any(_holds_ours(e, depth + 1) for e in obj)
+    return isinstance(obj, ndarray)
+
+
+def _as_numpy(obj: Any) -> Any:
+    """A nested sequence with each of our (CPU) arrays in it as its NumPy array."""
+    if isinstance(obj, ndarray):
+        return obj._compute()
+    if isinstance(obj, (list, tuple)):
+        return [_as_numpy(e) for e in obj]
+    return obj
 
 
 def _on_host(obj: Any) -> Any:

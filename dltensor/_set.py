@@ -105,10 +105,14 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
     elif type(a2) in (float, complex):
         n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
-    elif type(a1) is int and n2.dtype.kind in "fc":  # (compared in float64, as NumPy's int64
-        n1 = scalar_array(ns, dev, float(a1), _WIDE[n2.dtype.kind])  # with float32: CuPy
-    elif type(a2) is int and n1.dtype.kind in "fc":  # compares an int64 0-d array in float32)
-        n2 = scalar_array(ns, dev, float(a2), _WIDE[n1.dtype.kind])
+    elif type(a1) is int and _kind(n2.dtype) in "fc":  # (compared in float64, as NumPy's int64
+        n1 = scalar_array(ns, dev, float(a1), _WIDE[_kind(n2.dtype)])  # with float32: CuPy
+    elif type(a2) is int and _kind(n1.dtype) in "fc":  # compares an int64 0-d array in float32)
+        n2 = scalar_array(ns, dev, float(a2), _WIDE[_kind(n1.dtype)])
+    with on(dev):  # ml_dtypes' floats in float32, which holds each exactly (NumPy's isin sorts
+        # with their loops, which misorder NaN: 1.0 was not found beside a NaN)
+        n1, n2 = (n.astype(np.float32) if getattr(n, "dtype", None) in EXTENSION_FLOATS else n
+                  for n in (n1, n2))
     result: ndarray = wrap_result(ns.isin(n1, n2, invert=invert), dev)
     return result
 
@@ -132,7 +136,12 @@ def _past_c(value: Any, other: Any) -> Any:
     return f if f == value else _NONE_EQUAL
 
 
+def _kind(dtype: Any) -> str:
+    """A dtype's NumPy kind, ml_dtypes' floats "f" (most report "V")."""
+    return "f" if dtype in EXTENSION_FLOATS else str(dtype.kind)
+
+
 def _scalar_dtype(value: Any, array_dtype: Any) -> Any:
-    if array_dtype.kind in "fc":
+    if _kind(array_dtype) in "fc":
         return scalar_dtype(value, array_dtype, "isin")
     return np.dtype(type(value))

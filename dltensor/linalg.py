@@ -21,7 +21,7 @@ from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_numb
 from ._dispatch import native_dtype, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes, reshape  # (NumPy's: at most 32 dimensions)
-from ._dtypes import DType, int64, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)
 
@@ -333,6 +333,9 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     np_dtype = native_dtype(dtype)  # (TypeError for a held-only dtype, as sum's)
     if dtype is not None:
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
+        if np_dtype in EXTENSION_FLOATS:  # (summed in float32, then cast, as sum does: in
+            from ._dtype_functions import astype  # bfloat16 1000 ones made 256)
+            return astype(trace(x, offset=offset, dtype=float32), dtype)
     offset = diagonal_offset(strict_int(offset, "trace's offset"), x)
     result: ndarray = _backend["trace"](x, offset=offset, dtype=np_dtype)
     return result

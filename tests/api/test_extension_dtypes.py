@@ -117,3 +117,40 @@ def test_python_ints_past_int64_go_into_extension_floats():
         assert float(host(made).ravel()[0]) == float(np.float32(big))
     x[0] = big
     assert float(host(x)[0]) == float(np.float32(big))
+
+
+@pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
+def test_isin_finds_values_beside_nan_and_converts_scalars(dtype):
+    # (NumPy's sort-based isin, in ml_dtypes' loops, missed 1.0 and 5.0 beside a NaN; a
+    # float scalar was compared unconverted where equal() converts it)
+    x1 = a([1.0, 5.0], dtype)
+    x2 = a([np.nan] + [float(i) for i in range(1, 12)], dtype)
+    assert host(dt.isin(x1, x2)).tolist() == [1.0, 1.0]
+    assert host(dt.isin(a([7.0, np.nan], dtype), x2)).tolist() == [1.0, 0.0]
+    assert bool(dt.isin(a([1.3], dtype), 1.3)[0]) == bool((a([1.3], dtype) == 1.3)[0]) is True
+
+
+@pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
+def test_trace_clip_linspace_asarray_and_astype_keep_their_promises(dtype):
+    ext = a([0], dtype).dtype
+    # trace to an extension float sums in float32, as sum does (1000 ones in bfloat16: 256)
+    n = 64 if dtype is not ml_dtypes.bfloat16 else 1000
+    assert float(host(dt.linalg.trace(dt.eye(n, dtype=dt.float32), dtype=ext))) == \
+        float(host(dt.sum(dt.ones(n), dtype=ext)))
+    # clip keeps an equal x's zero, as for float32 (it took the bound's)
+    x = a([-0.0, 0.0], dtype)
+    for r in (dt.clip(x, 0.0), dt.clip(x, a([-0.0, -0.0], dtype))):
+        assert np.signbit(host(r)).tolist() == [True, False]
+    # linspace starts at start (NaN for an infinite step; +0.0 for -0.0)
+    for start, stop in ((0.0, np.inf), (-np.inf, 0.0), (-0.0, 1.0)):
+        first = host(dt.linspace(start, stop, 3, dtype=ext))[0]
+        want = float(np.float64(start).astype(dtype))  # (float8_e4m3fn has no inf: NaN)
+        assert first == want or np.isnan(first) and np.isnan(want)
+        assert np.signbit(first) == np.signbit(want)
+    # a list of 0-d arrays (ml_dtypes: "expected number, got ndarray")
+    b = a([1.5, 2.0], dtype)
+    assert host(dt.asarray([b[0], b[1]])).tolist() == [1.5, 2.0]
+    assert dt.asarray([[b[0]], [b[1]]], dtype=ext).shape == (2, 1)
+    # between float8_e8m0fnu and the others ("Cannot cast ... according to the rule 'unsafe'")
+    e8 = a([1.0], ml_dtypes.float8_e8m0fnu).dtype
+    assert host(dt.astype(dt.astype(a([2.0, 0.5], dtype), e8), ext)).tolist() == [2.0, 0.5]

@@ -465,7 +465,7 @@ BINARY: dict[str, _Row] = {
     "bitwise_or": ("integer or boolean", "bitwise_or"),
     "bitwise_right_shift": ("integer", "right_shift"),
     "bitwise_xor": ("integer or boolean", "bitwise_xor"),
-    "copysign": ("real floating-point", "copysign"),
+    "copysign": ("real floating-point", "copysign", ("F", special.in_float32("copysign"))),
     "divide": ("floating-point", "divide", _mixed["divide"]), "equal": ("all", "equal"),
     "floor_divide": ("real numeric", "floor_divide", ("f", special.floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),

@@ -280,11 +280,24 @@ def odd_and_conjugate(name: str) -> Callable[[Any, Any], Any]:
     return fix
 
 
+def in_float32(ufunc: str) -> Callable[..., Any]:
+    """The fix-up computing ``ufunc`` of ml_dtypes' floats in float32, then cast back: where
+    their own loops depart (copysign sets the sign bit of a zero, which is NaN in the "fnuz"
+    float8 types)."""
+    def fix(xp: Any, *args: Any) -> Any:
+        dt = next(v.dtype for v in args if hasattr(v, "dtype") and v.dtype.kind not in "biu")
+        r = getattr(xp, ufunc)(*(v.astype(np.float32) if hasattr(v, "dtype") else v
+                                 for v in args))
+        return r.astype(dt)
+    return fix
+
+
 def sign(xp: Any, a: Any) -> Any:
     if a.dtype.kind != "c":
-        # ml_dtypes' floats give sign(-0.0) = -0; the spec (and NumPy's floats) say 0: + 0.0
-        r = xp.sign(a)
-        return r + xp.zeros((), dtype=r.dtype)
+        # ml_dtypes' floats give sign(-0.0) = -0; the spec (and NumPy's floats) say 0: in
+        # float32, + 0.0 (float8_e8m0fnu has no zero: its "zeros" are 2**-127)
+        r = xp.sign(a.astype(np.float32)) + 0.0
+        return r.astype(a.dtype)
     # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
     nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
     r = xp.sign(a)

@@ -154,3 +154,16 @@ def test_trace_clip_linspace_asarray_and_astype_keep_their_promises(dtype):
     # between float8_e8m0fnu and the others ("Cannot cast ... according to the rule 'unsafe'")
     e8 = a([1.0], ml_dtypes.float8_e8m0fnu).dtype
     assert host(dt.astype(dt.astype(a([2.0, 0.5], dtype), e8), ext)).tolist() == [2.0, 0.5]
+
+
+def test_copysign_and_sign_of_float8s_without_negative_zero():
+    # "fnuz" float8s have no -0.0: their sign bit on a zero is NaN, which copysign set; and
+    # float8_e8m0fnu has no zero: sign added its "zero", 2**-127
+    for dtype in (ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e5m2fnuz):
+        x = a([0.0, 1.5, -2.0], dtype)
+        r = dt.copysign(x, -1.0)
+        assert r.dtype == x.dtype and host(r).tolist() == [0.0, -1.5, -2.0]
+        assert host(dt.copysign(x, a([-1.0, 1.0, 1.0], dtype))).tolist() == [0.0, 1.5, 2.0]
+    assert host(dt.sign(a([2.0**-127, 1.0], ml_dtypes.float8_e8m0fnu))).tolist() == [1.0, 1.0]
+    s = host(dt.sign(a([-0.0, 0.0, -3.0], ml_dtypes.bfloat16)))
+    assert s.tolist() == [0.0, 0.0, -1.0] and not np.signbit(s[:2]).any()

@@ -230,10 +230,26 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
     its shape, as the spec asks: NumPy and CuPy drop its leading length-1 axes to fit, so
     ``x[0] = ones((1, 1))`` would write (and NumPy's error for a complex element was a
     TypeError, CuPy's a ValueError)."""
-    if v.ndim and v.ndim > (n := _written_ndim(a.ndim, key)):  # (not a[key]: its index
-        # errors, or CuPy's wrapping of them, would come first)
+    if v.ndim and v.ndim > (n := _written_ndim(a.ndim, key)):  # (not a[key]: CuPy's may
+        _check_ints(a.shape, key)  # wrap its indices; NumPy's order: an int out of bounds
         raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
                          "selection it is written into")
+
+
+def _check_ints(shape: tuple[int, ...], key: Any) -> None:
+    """IndexError for an int of a basic key out of bounds, as NumPy says it before a value's
+    shape is checked (with index arrays NumPy checks the value first)."""
+    parts = key if type(key) is tuple else (key,)
+    if not all(type(k) is int or type(k) is slice or k is Ellipsis or k is None for k in parts):
+        return
+    axis, rest = 0, len(shape) - sum(k is not None and k is not Ellipsis for k in parts)
+    for k in parts:
+        if k is Ellipsis:
+            axis += rest
+        elif k is not None:
+            if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
+                raise _out_of_bounds(k, shape[axis])
+            axis += 1
 
 
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:

@@ -104,8 +104,8 @@ def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
         maximum = ord == math.inf
     else:
         axes, maximum = (-2, -1), ord in (1, 2, math.inf)
-    for a in axes if maximum else ():
-        shape[a] = shape[a] or 1
+    for a in axes if maximum and all(-x.ndim <= a < x.ndim for a in axes) else ():
+        shape[a] = shape[a] or 1  # (an axis out of bounds: the backend's AxisError below)
     return _on_host(name, x, tuple(shape), **kwargs)
 
 

@@ -389,6 +389,11 @@ CASES: list[Case] = [
         a(d, [0, 2**63, 3], dt.uint64), device=d), TypeError),
     Case("an-int-array-of-no-axes-as-a-shape", lambda d: (
         dt.zeros(a(d, 3), device=d), dt.full([2, np.int64(3)], 1.0, device=d))),
+    Case("setitem-out-of-bounds-before-a-value-too-big", lambda d: _setitem(  # (NumPy's order)
+        dt.zeros((2, 2), device=d), (0, 5), dt.ones((2, 2), device=d)), IndexError),
+    Case("norm-of-no-elements-along-a-bad-axis", lambda d: dt.linalg.vector_norm(
+        dt.zeros((0,), device=d), axis=-2, ord=float("inf")),  # (was a bare IndexError)
+        np.exceptions.AxisError),
     Case("float16-linalg", lambda d: dt.linalg.eigh(dt.astype(m(d), dt.float16)), TypeError),
     Case("reshape-to-a-0d-array", lambda d: dt.reshape(a(d, [1.0, 2.0]), a(d, 2), copy=True)),
     # --- fft -------------------------------------------------------------------------------------

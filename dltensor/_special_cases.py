@@ -249,23 +249,23 @@ def _complex(xp: Any, re: Any, im: Any, dtype: Any) -> Any:
 
 
 def tanh(xp: Any, a: Any) -> Any:
-    r = xp.tanh(a)
-    # C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants the
-    # sign of y (tanh(conj z) = conj(tanh z)).
-    x, y = a.real, a.imag
-    fix = xp.isinf(x) & xp.isfinite(y)
-    if fix.any():
-        r = xp.where(fix, _complex(xp, xp.copysign(1.0, x), xp.copysign(0.0, y), a.dtype), r)
-    return r
+    return _limit_at_infinity(xp, a, xp.tanh(a), along_real=True)
 
 
 def tan(xp: Any, a: Any) -> Any:
-    r = xp.tan(a)
-    # tan(z) = -1j tanh(1j z) (the spec's definition): the same fix, rotated
+    # tan(z) = -1j tanh(1j z) (the spec's definition): tanh's fix, rotated
+    return _limit_at_infinity(xp, a, xp.tan(a), along_real=False)
+
+
+def _limit_at_infinity(xp: Any, a: Any, r: Any, along_real: bool) -> Any:
+    """``r`` with tanh's limits where a's part along ``along_real`` is infinite and the other
+    finite: C99's ctanh(±inf + yj) gives ±1 with a zero of the sign of sin(2y); the spec wants
+    the sign of y (tanh(conj z) = conj(tanh z))."""
     x, y = a.real, a.imag
-    fix = xp.isinf(y) & xp.isfinite(x)
+    fix = xp.isinf(x if along_real else y) & xp.isfinite(y if along_real else x)
     if fix.any():
-        r = xp.where(fix, _complex(xp, xp.copysign(0.0, x), xp.copysign(1.0, y), a.dtype), r)
+        re, im = (1.0, 0.0) if along_real else (0.0, 1.0)
+        r = xp.where(fix, _complex(xp, xp.copysign(re, x), xp.copysign(im, y), a.dtype), r)
     return r
 
 

@@ -59,6 +59,8 @@ def python_scalar(x: object, default: Any = None) -> Any:
     number scalars (int64 from an argmax, float32 from a sum) count as well, as in PyTorch.
     All are weak: they take the array's dtype."""
     if isinstance(x, np.generic):
+        if x.dtype in EXTENSION_FLOATS:  # (ml_dtypes' floats: NumPy says kind "V" of most)
+            return float(x)
         return x.item() if x.dtype.kind in "biufc" else default
     if isinstance(x, (bool, complex)):  # (bool: not subclassable; complex before float)
         return x if type(x) is bool else complex(x)

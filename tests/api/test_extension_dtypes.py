@@ -167,3 +167,12 @@ def test_copysign_and_sign_of_float8s_without_negative_zero():
     assert host(dt.sign(a([2.0**-127, 1.0], ml_dtypes.float8_e8m0fnu))).tolist() == [1.0, 1.0]
     s = host(dt.sign(a([-0.0, 0.0, -3.0], ml_dtypes.bfloat16)))
     assert s.tolist() == [0.0, 0.0, -1.0] and not np.signbit(s[:2]).any()
+
+
+def test_scalars_of_every_extension_float_are_python_floats_as_numpys_are():
+    # (a float8_e5m2 scalar was taken, NumPy calling its kind "f", and a bfloat16 one refused)
+    x = a([1.0, 2.0], ml_dtypes.bfloat16)
+    for scalar in (ml_dtypes.bfloat16(1.5), ml_dtypes.float8_e4m3fn(1.5),
+                   ml_dtypes.float8_e5m2(1.5), np.float32(1.5)):
+        r = x + scalar
+        assert r.dtype == x.dtype and host(r).tolist() == [2.5, 3.5]

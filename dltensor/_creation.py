@@ -24,7 +24,7 @@ from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
 from . import _dtypes
-from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, DType, numpy_kind, refuse_complex_to_real
 
 __all__ = [
     "arange", "empty", "empty_like", "eye", "full", "full_like", "linspace", "meshgrid",
@@ -345,7 +345,7 @@ def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
     # The first value is start and the last stop: NumPy's 0 * step + start is NaN for an
     # infinite or NaN step and +0.0 for a start of -0.0; CuPy writes a Python 0.0 with a
     # memset, dropping -0.0's sign (so a 0-d array there). Integer dtypes take the floor.
-    kind = "f" if out.dtype in EXTENSION_FLOATS else out.dtype.kind  # (ml_dtypes' say "V")
+    kind = numpy_kind(out.dtype)
     ends = [(0, bounds[0])] if num else []
     if endpoint and num > 1 and kind in "fc":
         ends.append((-1, bounds[1]))

@@ -153,6 +153,11 @@ NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items(
 EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.kind is None)
 
 
+def numpy_kind(dt: np.dtype[Any]) -> str:
+    """A NumPy dtype's kind, ml_dtypes' floats "f" (NumPy says "V" of most of them)."""
+    return "f" if dt in EXTENSION_FLOATS else str(dt.kind)
+
+
 INTEGER_KINDS = ("signed integer", "unsigned integer")
 
 

@@ -323,8 +323,8 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                         t2 in scalars.get(dt, ()) and _weak(a, b):
                     dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
                     with on(dev):
-                        return wrap((gpu_fns.get(dt) or gpu_fn(dt, a))(a, special.for_kernel(b, dt)),
-                                    dev)
+                        fn = gpu_fns.get(dt) or gpu_fn(dt, a)
+                        return wrap(fn(a, special.for_kernel(b, dt)), dev)
             if fn is not None:
                 r = fn(a, b)
                 if type(r) is not np_array:  # NumPy returns 0-d results as scalars

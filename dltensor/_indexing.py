@@ -81,19 +81,18 @@ def _take_along(xp: Any, a: Any, i: Any, axis: int) -> Any:
     at most 63 of them."""
     if a.ndim < 64:
         return xp.take_along_axis(a, i, axis=axis)
-    return along_axis(xp, lambda a, i: xp.take_along_axis(a, i, axis=-1), a, i, axis)
+    return along_axis(xp, lambda a, i: xp.take_along_axis(a, i, axis=-1), (a, i), axis)
 
 
-def along_axis(xp: Any, f: Callable[[Any, Any], Any], a: Any, b: Any, axis: int) -> Any:
-    """``f(a, b)`` along ``axis`` of the backend arrays ``a`` and ``b`` (``f`` works along their
-    last axis), their other axes broadcast and folded into one: for NumPy helpers that stop at
-    32 or 64 dimensions (take_along_axis, cross)."""
-    a, b = xp.moveaxis(a, axis, -1), xp.moveaxis(b, axis, -1)
-    rest = broadcast_shapes(a.shape[:-1], b.shape[:-1])
+def along_axis(xp: Any, f: Callable[..., Any], arrays: tuple[Any, ...], axis: int) -> Any:
+    """``f(*arrays)`` along ``axis`` of the backend ``arrays`` (``f`` works along their last
+    axis), their other axes broadcast and folded into one: for NumPy functions that stop at
+    32 or 64 dimensions (sort, take_along_axis, cross)."""
+    moved = [xp.moveaxis(a, axis, -1) for a in arrays]
+    rest = broadcast_shapes(*(a.shape[:-1] for a in moved))
     rows = math.prod(rest)  # (not -1: ambiguous when an axis is empty)
-    a = xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (rows, a.shape[-1]))
-    b = xp.reshape(xp.broadcast_to(b, rest + b.shape[-1:]), (rows, b.shape[-1]))
-    r = f(a, b)
+    r = f(*(xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (rows, a.shape[-1]))
+            for a in moved))
     return xp.moveaxis(xp.reshape(r, rest + r.shape[-1:]), -1, axis)
 
 
@@ -144,9 +143,7 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
     with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
         k = _backend_key(self, key, False)
         if type(k) is tuple:
-            _broadcast_indices(*(i.shape for i in k if type(i) is not int and
-                                 type(i) is not slice and i is not Ellipsis and i is not None
-                                 and i.dtype != bool))
+            _broadcast_indices(*(i.shape for _, i in _index_arrays(k)))
         return wrap(inherit_read_only(a, a[k]), dev)
 
 
@@ -205,14 +202,20 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
             break
     else:
         return
-    arrays = [(axis, k) for axis, k in enumerate(key) if type(k) is not int and
-              type(k) is not slice and k is not Ellipsis and k.dtype != bool and k.ndim]
+    arrays = _index_arrays(key)
     if not arrays:
         return
     target = _broadcast_indices(*(k.shape for _, k in arrays))
     _check_broadcasts(getattr(v, "shape", ()), target)
     for axis, k in arrays:
         _check_bounds(k, x, axis)
+
+
+def _index_arrays(key: tuple[Any, ...]) -> list[tuple[int, Any]]:
+    """The integer index arrays of at least one axis in a backend key, with their places."""
+    return [(axis, k) for axis, k in enumerate(key) if type(k) is not int and
+            type(k) is not slice and k is not Ellipsis and k is not None and
+            k.dtype != bool and k.ndim]
 
 
 def _broadcast_indices(*shapes: tuple[int, ...]) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, on
 from ._dispatch import wrap_result
 from ._dtype_functions import in_float32, python_scalar, scalar_dtype
-from ._dtypes import EXTENSION_FLOATS
+from ._dtypes import EXTENSION_FLOATS, numpy_kind
 from ._searching import scalar_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -105,10 +105,12 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
     elif type(a2) in (float, complex):
         n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
-    elif type(a1) is int and _kind(n2.dtype) in "fc":  # (compared in float64, as NumPy's int64
-        n1 = scalar_array(ns, dev, float(a1), _WIDE[_kind(n2.dtype)])  # with float32: CuPy
-    elif type(a2) is int and _kind(n1.dtype) in "fc":  # compares an int64 0-d array in float32)
-        n2 = scalar_array(ns, dev, float(a2), _WIDE[_kind(n1.dtype)])
+    # (an int beside floats compared in float64, as NumPy's int64 with float32: CuPy compares
+    # an int64 0-d array in float32)
+    elif type(a1) is int and numpy_kind(n2.dtype) in "fc":
+        n1 = scalar_array(ns, dev, float(a1), _WIDE[numpy_kind(n2.dtype)])
+    elif type(a2) is int and numpy_kind(n1.dtype) in "fc":
+        n2 = scalar_array(ns, dev, float(a2), _WIDE[numpy_kind(n1.dtype)])
     with on(dev):  # ml_dtypes' floats in float32, which holds each exactly (NumPy's isin sorts
         # with their loops, which misorder NaN: 1.0 was not found beside a NaN)
         n1, n2 = (n.astype(np.float32) if getattr(n, "dtype", None) in EXTENSION_FLOATS else n
@@ -136,12 +138,7 @@ def _past_c(value: Any, other: Any) -> Any:
     return f if f == value else _NONE_EQUAL
 
 
-def _kind(dtype: Any) -> str:
-    """A dtype's NumPy kind, ml_dtypes' floats "f" (most report "V")."""
-    return "f" if dtype in EXTENSION_FLOATS else str(dtype.kind)
-
-
 def _scalar_dtype(value: Any, array_dtype: Any) -> Any:
-    if _kind(array_dtype) in "fc":
+    if numpy_kind(array_dtype) in "fc":
         return scalar_dtype(value, array_dtype, "isin")
     return np.dtype(type(value))

@@ -9,12 +9,12 @@ a sort of the flipped array instead (``_stable_sort``).
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from typing import Any
 
 from ._array import ndarray
 from ._dispatch import delegating, strict_int
+from ._indexing import along_axis
 
 __all__ = ["argsort", "sort"]
 
@@ -29,9 +29,7 @@ def _in_32_axes(ns: Any, sort: Callable[..., Any], a: Any, kwargs: dict[str, Any
     """``sort(a, **kwargs)`` for an array of more than 32 axes, which NumPy's sorts refuse
     (RuntimeError; up to 64 are arrays): along its axis as the rows of a matrix."""
     axis = kwargs.pop("axis", -1)
-    moved = ns.moveaxis(a, axis, -1)
-    rows = ns.reshape(moved, (math.prod(moved.shape[:-1]), moved.shape[-1]))
-    return ns.moveaxis(ns.reshape(sort(rows, axis=-1, **kwargs), moved.shape), -1, axis)
+    return along_axis(ns, lambda rows: sort(rows, axis=-1, **kwargs), (a,), axis)
 
 
 def _argsort(ns: Any) -> Callable[..., Any]:

@@ -159,7 +159,7 @@ def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
         dev = x1._device
         ns = namespace_for(dev)
         folded: ndarray = wrap_result(along_axis(ns, lambda a, b: ns.linalg.cross(a, b, axis=-1),
-                                                 x1._compute(), x2._compute(), axis), dev)
+                                                 (x1._compute(), x2._compute()), axis), dev)
         return folded
     result: ndarray = _backend["cross"](x1, x2, axis=axis)
     return result

@@ -62,6 +62,19 @@ def test_an_export_makes_the_consumers_stream_wait_for_cupys(log):
     assert _waits(log) == []
 
 
+def test_an_export_to_a_stream_the_runtime_refuses_waits_on_the_host(log, monkeypatch):
+    # JAX 0.11's stream on an H200 made cudaStreamWaitEvent fail (cudaErrorContextIsDestroyed):
+    # the host then waits for the work instead, which orders the consumer's later work too.
+    def refuse(stream, event, flags=0):
+        raise cupy.cuda.runtime.CUDARuntimeError("cudaErrorContextIsDestroyed")
+    monkeypatch.setattr(cupy.cuda.runtime, "streamWaitEvent", refuse)
+    x, _, _ = _held()
+    cap = x.__dlpack__(stream=0xABC, max_version=(1, 0))
+    recorded = [e[1] for e in log if e[0] == "record"]
+    assert [e for e in log if e[0] == "event.synchronize"] == [("event.synchronize", recorded[-1])]
+    assert dt.from_dlpack(cap).data_ptr == x.data_ptr
+
+
 def test_a_cuda_array_interface_stream_is_waited_for(log):
     memory = cupy.arange(4.0)
 

@@ -281,11 +281,20 @@ def order_consumer(stream: int | None, device_id: int) -> None:
     if stream == -1:
         return
     cupy = _load()
-    with cupy.cuda.Device(device_id):
-        current = cupy.cuda.get_current_stream()
-        target = 1 if stream is None else stream
-        if target != (current.ptr or 1):
-            cupy.cuda.runtime.streamWaitEvent(target, recorded(current).ptr)
+    current = cupy.cuda.get_current_stream(device_id)
+    target = 1 if stream is None else stream
+    if target == (current.ptr or 1):
+        return  # (the common case, at no cost: no device switch, no event)
+    with on(device_id):
+        event = recorded(current)
+        try:
+            cupy.cuda.runtime.streamWaitEvent(target, event.ptr)
+        except cupy.cuda.runtime.CUDARuntimeError:
+            # A stream CUDA's runtime refuses here: JAX 0.11's on an H200 (2026-11-27) gave
+            # cudaErrorContextIsDestroyed, though CuPy's own __dlpack__ got it through. The
+            # host then waits for the work instead, which orders whatever the consumer queues
+            # after this call, on any stream.
+            event.synchronize()
 
 
 def ordered_stream(stream: Any, device_id: int) -> Any:

@@ -6,7 +6,9 @@ same dtypes, shapes, values and signed zeros, made on the GPU.
 
 test_cudasim.py runs it on the CUDA simulator; on a GPU machine it runs against CuPy. It found
 what the cases now hold (comparisons with ints past a dtype, clip's -0.0, setitem's order of
-errors, take from no elements); the arguments are drawn so that most calls are valid.
+errors, take from no elements); the arguments are drawn so that most calls are valid. Where the
+spec leaves a result open (eigenvectors' signs, which of two values written to one element
+lands, ...), ALLOWED checks what it does fix and compares the rest.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 import dltensor as dt
-from device_cases import Case, assert_same, outcome
+from device_cases import Case, Outcome, assert_same, outcome
 
 nan = float("nan")
 DATA = [  # arrays, drawn by index and made on each device from the same host data
@@ -120,6 +122,7 @@ def _function_call(rng: random.Random, name: str, fn: Callable[..., Any],
             kw["device"] = d
         return fn(*(_make(v, d) for v in positional), **kw)
     run.__doc__ = f"{name}(*{positional}, **{keywords})"
+    run.draws = positional, keywords  # type: ignore[attr-defined]  (for ALLOWED, below)
     return run
 
 
@@ -136,6 +139,7 @@ def _operator_call(rng: random.Random) -> tuple[str, Callable[[str], Any]] | Non
     def run(d: str) -> Any:
         return f(_make(x, d), _make(y, d))
     run.__doc__ = f"{name}({x}, {y})"
+    run.draws = [x, y], {}  # type: ignore[attr-defined]
     return name, run
 
 
@@ -150,6 +154,7 @@ def _index_call(rng: random.Random) -> tuple[str, Callable[[str], Any]]:
             return a
         return a[_make(key, d)]
     run.__doc__ = f"{x}[{key}]" + (f" = {value}" if setting else "")
+    run.draws = x, key, value  # type: ignore[attr-defined]
     return ("setitem" if setting else "getitem"), run
 
 
@@ -162,6 +167,210 @@ def _draw(rng: random.Random, functions: list[tuple[str, Callable[..., Any], ins
     if r < 0.85:
         return _operator_call(rng)
     return _index_call(rng)
+
+
+# --- what the spec leaves open --------------------------------------------------------------------
+# A call can be right on both devices and still differ where the array API leaves its result
+# unspecified or implementation-defined (a run on an H200 with CuPy 14.2 found those below,
+# none a fault of dltensor). ALLOWED names them: its function checks the GPU's answer for what
+# the spec does fix (raising AssertionError where it is wrong) and gives back both answers
+# with the free part made the CPU's, for assert_same to compare the rest as for any call.
+
+def _host_draw(draw: Any) -> Any:
+    """A draw as host data: what _make makes on a device, as NumPy arrays."""
+    if isinstance(draw, tuple) and draw and draw[0] == "A":
+        return np.array(DATA[draw[1]])
+    if isinstance(draw, tuple) and draw and draw[0] in "SV":
+        return draw[1]
+    if isinstance(draw, tuple) and draw and draw[0] == "L":
+        return [_host_draw(e) for e in draw[1]]
+    if isinstance(draw, tuple):
+        return tuple(_host_draw(e) if isinstance(e, tuple) else e for e in draw)
+    return draw
+
+
+def _arrays(v: Any, n: int) -> list[Any] | None:
+    """``v``'s ``n`` host arrays (dtype name, shape, values, device), or None if it is not."""
+    def one(e: Any) -> bool:
+        return isinstance(e, tuple) and len(e) == 4 and isinstance(e[2], np.ndarray)
+    vs = [v] if one(v) else list(v) if isinstance(v, tuple) else []
+    return vs if len(vs) == n and all(one(e) for e in vs) else None
+
+
+def _with(v: tuple, values: np.ndarray) -> tuple:
+    return (v[0], v[1], values, v[3])
+
+
+def _mH(a: np.ndarray) -> np.ndarray:
+    return np.conj(np.swapaxes(a, -1, -2))
+
+
+def _close(got: np.ndarray, want: np.ndarray, scale: float, what: str) -> None:
+    """Equal to rounding: 1000 ulps of ``scale`` (the decomposed matrix's largest element)."""
+    tol = 1000 * float(np.finfo(got.dtype).eps) * max(1.0, scale)
+    err = float(np.max(np.abs(got - want), initial=0.0))
+    assert err <= tol, f"{what}: off by {err:.3g} (tolerance {tol:.3g})"
+
+
+def _orthonormal(q: np.ndarray, what: str) -> None:
+    eye = np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2)
+    _close(_mH(q) @ q, eye, 1.0, f"{what}'s columns are not orthonormal")
+
+
+def _scale(a: np.ndarray) -> float:
+    return float(np.max(np.abs(a), initial=0.0))
+
+
+def _factors(n: int, free: tuple[int, ...],
+             check: Callable[[list[np.ndarray], list[np.ndarray]], None]) -> Callable:
+    """A decomposition into ``n`` arrays, those at ``free`` not unique (each vector's sign or
+    phase; a basis of a repeated eigenvalue's or a zero singular value's space): ``check(got,
+    want)`` checks the GPU's factors as the spec defines them (what they are a decomposition
+    of: the matrix the CPU's give back), and the CPU's free factors are then compared as the
+    GPU's. The values (eigenvalues, singular values) stay compared as they are."""
+    def allow(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+        w, g = _arrays(want, n), _arrays(got, n)
+        if w is None or g is None or [e[:2] for e in w] != [e[:2] for e in g]:
+            return want, got  # (assert_same says how they differ)
+        check([e[2] for e in g], [e[2] for e in w])
+        return want, tuple(_with(g[i], w[i][2]) if i in free else g[i] for i in range(n))
+    return allow
+
+
+def _eigh(g: list[np.ndarray], w: list[np.ndarray]) -> None:
+    (gl, gv), (wl, wv) = g, w
+    a = (wv * wl[..., None, :]) @ _mH(wv)
+    _orthonormal(gv, "eigenvectors")
+    _close((gv * gl[..., None, :]) @ _mH(gv), a, _scale(a), "V diag(w) V^H")
+
+
+def _svd(g: list[np.ndarray], w: list[np.ndarray]) -> None:
+    (gu, gs, gvh), (wu, ws, wvh) = g, w
+    k = ws.shape[-1]  # (full_matrices: U's and Vh's vectors past k complete a basis)
+    a = (wu[..., :, :k] * ws[..., None, :]) @ wvh[..., :k, :]
+    _orthonormal(gu, "U")
+    _orthonormal(_mH(gvh), "Vh^H")
+    _close((gu[..., :, :k] * gs[..., None, :]) @ gvh[..., :k, :], a, _scale(a), "U diag(S) Vh")
+
+
+def _qr(g: list[np.ndarray], w: list[np.ndarray]) -> None:
+    (gq, gr), (wq, wr) = g, w
+    a = wq @ wr
+    _orthonormal(gq, "Q")
+    _close(np.tril(gr, -1), np.zeros_like(gr), _scale(a), "R below its diagonal")
+    _close(gq @ gr, a, _scale(a), "Q R")
+
+
+def _by_eigenvalue(lam: np.ndarray) -> np.ndarray:
+    """The order of each stack's eigenvalues by real, then imaginary part (rounded, so that
+    values equal but for rounding take the same place on both devices)."""
+    key = np.round(lam, 6)
+    return np.lexsort((key.imag, key.real), axis=-1)
+
+
+def _eig(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """eig's and eigvals': the eigenvalues in any order, eigenvectors of any phase."""
+    n = 2 if _arrays(want, 1) is None else 1
+    w, g = _arrays(want, n), _arrays(got, n)
+    if w is None or g is None or [e[:2] for e in w] != [e[:2] for e in g] or not w[0][2].size:
+        return want, got
+    (wl, gl), wi, gi = (w[0][2], g[0][2]), _by_eigenvalue(w[0][2]), _by_eigenvalue(g[0][2])
+    wl, gl = np.take_along_axis(wl, wi, -1), np.take_along_axis(gl, gi, -1)
+    if n == 1:
+        return _with(w[0], wl), _with(g[0], gl)
+    wv = np.take_along_axis(w[1][2], wi[..., None, :], -1)
+    gv = np.take_along_axis(g[1][2], gi[..., None, :], -1)
+    a = (wv * wl[..., None, :]) @ np.linalg.pinv(wv)  # (NumPy's eigenvectors: of norm 1)
+    _close(np.linalg.norm(gv, axis=-2), np.ones(gl.shape), 1.0, "eigenvectors' norms")
+    _close(a @ gv, gv * gl[..., None, :], _scale(a), "A V - V diag(w)")
+    return (_with(w[0], wl), w[1]), (_with(g[0], gl), _with(g[1], w[1][2]))
+
+
+def _setitem(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """An element an integer index array names twice holds one of the values written there."""
+    x, key, value = (_host_draw(d) for d in draws)
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    if w is None or g is None or w[0][:2] != g[0][:2] or np.ndim(x) == 0:
+        return want, got
+    positions = np.arange(np.size(x)).reshape(np.shape(x))[key]  # where each value goes
+    written = np.bincount(positions.ravel(), minlength=np.size(x))
+    if not (written > 1).any():
+        return want, got
+    values = np.broadcast_to(np.asarray(value), positions.shape)
+    wv, gv = w[0][2], g[0][2].copy()
+    for p in np.flatnonzero(written > 1):
+        candidates = np.asarray(values[positions == p]).astype(wv.dtype)
+        here = gv.reshape(-1)[p]
+        assert (candidates == here).any() or (np.isnan(here) & np.isnan(candidates)).any(), \
+            f"element {p} holds {here!r}, none of the values written there: {candidates}"
+        gv.reshape(-1)[p] = wv.reshape(-1)[p]
+    return want, _with(g[0], gv)
+
+
+def _zero_signs(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """maximum's and minimum's zero of either sign where the operands are zeros of both."""
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    if w is None or g is None or w[0][:2] != g[0][:2] or w[0][2].dtype.kind != "f":
+        return want, got
+    # (as floats: a Python int past int64 is an object array to NumPy, and has no -0)
+    a, b = (np.asarray(_host_draw(x)).astype(np.float64) for x in draws[0])
+    either = (a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))
+    either = np.broadcast_to(either, w[0][2].shape) & (g[0][2] == 0)
+    return want, _with(g[0], np.where(either, w[0][2], g[0][2]))
+
+
+def _sorted(a: np.ndarray) -> bool:
+    """Sorted as sort sorts: ascending, NaNs last."""
+    nan = np.isnan(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
+    k = int((~nan).sum())
+    return not nan[:k].any() and bool(np.all(a[:k][:-1] <= a[:k][1:]))
+
+
+def _searchsorted(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """searchsorted into an x1 not sorted: any indices, of the dtype and shape the spec says."""
+    x1 = np.asarray(_host_draw(draws[0][0]))
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    if w is None or g is None or x1.ndim != 1 or _sorted(x1):
+        return want, got
+    return want, _with(g[0], w[0][2])
+
+
+def _complex_pow(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """A complex power's exact zero (the real part of 1j ** 2) may come out as a rounding
+    error of either sign (CuPy: exp(y log x)): the sign of such a zero is not compared. The
+    values are, as for any call."""
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    if w is None or g is None or w[0][:2] != g[0][:2] or w[0][2].dtype.kind != "c":
+        return want, got
+    wv, gv = w[0][2], g[0][2].copy()
+    near = np.abs(gv - wv) <= 1e-12 + 1e-6 * np.abs(wv)  # (as assert_same compares values)
+    fix = (wv.real == 0) & near
+    gv.real[fix] = wv.real[fix]
+    return want, _with(g[0], gv)
+
+
+# name: (what the spec leaves open, the allowance)
+ALLOWED: dict[str, tuple[str, Callable[[Any, Any, Any], tuple[Any, Any]]]] = {
+    # (eigh's and eigvalsh's eigenvalues stay compared in order: dltensor says ascending)
+    "linalg.eigh": ("each eigenvector's sign (phase), a repeated eigenvalue's basis",
+                    _factors(2, (1,), _eigh)),
+    "linalg.svd": ("each singular vector pair's sign (phase), a repeated or zero singular "
+                   "value's basis", _factors(3, (0, 2), _svd)),
+    "linalg.qr": ("the sign (phase) of each column of Q and row of R", _factors(2, (0, 1), _qr)),
+    "linalg.eig": ("the eigenvalues' order, each eigenvector's phase", _eig),
+    "linalg.eigvals": ("the eigenvalues' order", _eig),
+    "setitem": ("which value lands where an index array names an element twice", _setitem),
+    "maximum": ("the sign of the zero from zeros of both signs", _zero_signs),
+    "minimum": ("the sign of the zero from zeros of both signs", _zero_signs),
+    "searchsorted": ("the result for an x1 that is not sorted", _searchsorted),
+    "pow": ("complex pow's accuracy: the sign of a zero", _complex_pow),
+    "ipow": ("complex pow's accuracy: the sign of a zero", _complex_pow),
+}
+
+
+def _allowed(case: Case, want: Outcome, got: Outcome) -> tuple[Outcome, Outcome]:
+    w, g = ALLOWED[case.id][1](case.run.draws, want.value, got.value)  # type: ignore[attr-defined]
+    return want._replace(value=w), got._replace(value=g)
 
 
 def sweep(seed: int, calls: int, device: str) -> list[str]:
@@ -189,6 +398,8 @@ def sweep(seed: int, calls: int, device: str) -> list[str]:
                     for v in (want.value if isinstance(want.value, tuple) else ())):
                 continue  # (a broadcast view too large to move to the host for comparing)
             got = outcome(case, device)
+            if case.id in ALLOWED and want.raised is None and got.raised is None:
+                want, got = _allowed(case, want, got)
             assert_same(case, want, got, device)
         except Exception as e:  # AssertionError: a difference; any other: a finding too
             found.append(f"{case.id}: {case.run.__doc__}: {type(e).__name__}: {e}"[:600])

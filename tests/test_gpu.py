@@ -2,7 +2,7 @@
 
 CI has no GPU, so everything here skips there; tests/test_devices.py covers the same paths on
 the CPU with ctypes producers that claim CUDA. Stream tests make a missing synchronisation
-visible: the producer's stream is held back by a ~0.1 s spin (``torch.cuda._sleep``) before it
+visible: the producer's stream is held back by a ~1 s spin (``torch.cuda._sleep``) before it
 writes, so a consumer that is not ordered after it reads the old values.
 """
 
@@ -39,7 +39,17 @@ pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(N_GPUS < 1, reason="needs CuPy and a CUDA device")]
 
 N = 1 << 20
-SPIN = 200_000_000  # GPU cycles, ~0.1 s: long enough for an unordered reader to overtake
+# GPU cycles torch.cuda._sleep spins (clock64, the SM clock): ~1 s on an H200 (1.98 GHz), more
+# on slower clocks. The control below means something only if the host launches the reader
+# while the spin runs. At 200_000_000 (~0.1 s) it did not on an H200 (the reader saw the new
+# values). The likely cause, not a fast clock: the control's warm-up compiled CuPy's sum of 8
+# elements, but the sum of N is another kernel (CuPy picks a reduction's block size and items
+# per thread from its size), so it was compiled (NVRTC; a fresh machine has no kernel cache:
+# 0.1 s to seconds) after the spin was queued. So _warm_up launches every kernel the stream
+# tests launch after a spin, at their sizes and dtypes, before it; and the spin is 10 times
+# longer, for what else the host may do meanwhile (a pool's first allocation of N, a GC pass).
+# 7 spins (the control, import, export, __cuda_array_interface__, to_device x 3): ~7 s.
+SPIN = 2_000_000_000
 
 
 @pytest.fixture
@@ -68,6 +78,28 @@ def jax():
     except RuntimeError:
         pytest.skip("this JAX has no GPU backend")
     return jax
+
+
+_WARMED = []
+
+
+def _warm_up(cupy, torch) -> None:
+    """Launch, once per process, every kernel the stream tests launch after a spin (the same
+    operations, sizes and dtypes), so that none is compiled while a spin runs."""
+    if _WARMED:
+        return
+    t = torch.zeros(N, device="cuda")  # float32: the consumers' imports and sums
+    for stream in (cupy.cuda.Stream(null=True), cupy.cuda.Stream(non_blocking=True)):
+        with stream:
+            float(dt.sum(dt.from_dlpack(t.__dlpack__(stream=-1, max_version=(1, 0)))))
+            float(dt.sum(dt.asarray(t)))
+    t.fill_(1.0)
+    g = dt.zeros(N, device="cuda:0")  # float64: the export's and to_device's + and sums
+    float(torch.from_dlpack(g + 5).sum())
+    host = (g + 2).to_device("cpu", stream=cupy.cuda.Stream(non_blocking=True))
+    float(dt.sum(host.to_device("cuda:0")))
+    torch.cuda.synchronize()
+    _WARMED.append(True)
 
 
 def _settled(torch, value: float):
@@ -300,9 +332,9 @@ def test_moves_between_gpus(cupy):
 def test_control_an_unordered_reader_reads_stale_values(cupy, torch):
     """The stream tests below mean something only if a reader NOT ordered after the spin reads
     the old values: here a bare capsule asked with stream=-1 (no synchronisation at all)."""
-    # CuPy compiles a kernel on first use (0.1-0.5 s, longer than the spin): compile it first,
-    # for this test and the stream tests after it.
-    float(dt.sum(dt.asarray(cupy.zeros(8, dtype=cupy.float32))))
+    # CuPy compiles a kernel on first use (0.1 s to seconds): _warm_up compiles those of every
+    # stream test, with the same sizes (a sum of 8 elements is not the sum of N's kernel).
+    _warm_up(cupy, torch)
     t = _settled(torch, 7.25)
     producer = torch.cuda.Stream()
     s = cupy.cuda.Stream(non_blocking=True)
@@ -317,6 +349,7 @@ def test_control_an_unordered_reader_reads_stale_values(cupy, torch):
 
 
 def test_import_orders_the_consumer_stream_after_the_producer(cupy, torch):
+    _warm_up(cupy, torch)
     t = _settled(torch, 7.25)
     producer = torch.cuda.Stream()  # (PyTorch's streams are non-blocking)
     s = cupy.cuda.Stream(non_blocking=True)
@@ -333,6 +366,7 @@ def test_import_orders_the_consumer_stream_after_the_producer(cupy, torch):
 
 
 def test_export_orders_the_consumer_stream_after_dltensor(cupy, torch):
+    _warm_up(cupy, torch)
     x = dt.zeros(N, device="cuda:0")
     cupy.cuda.Device(0).synchronize()
     s = cupy.cuda.Stream(non_blocking=True)
@@ -349,6 +383,7 @@ def test_export_orders_the_consumer_stream_after_dltensor(cupy, torch):
 
 
 def test_cuda_array_interface_stream_is_honoured(cupy, torch):
+    _warm_up(cupy, torch)
     t = _settled(torch, 3.5)
     producer = torch.cuda.Stream()
     with torch.cuda.stream(producer):
@@ -366,7 +401,7 @@ def test_cuda_array_interface_stream_is_honoured(cupy, torch):
 
 
 def _spin_current_stream(cupy, torch):
-    """Hold CuPy's current stream back ~0.1 s. Its null stream is the legacy default stream,
+    """Hold CuPy's current stream back (SPIN). Its null stream is the legacy default stream,
     PyTorch's default stream (PyTorch takes no ExternalStream(1))."""
     ptr = cupy.cuda.get_current_stream().ptr
     with torch.cuda.stream(torch.cuda.ExternalStream(ptr) if ptr else
@@ -376,6 +411,7 @@ def _spin_current_stream(cupy, torch):
 
 @pytest.mark.parametrize("kind", ["cupy", "int", "torch"])
 def test_to_device_on_a_stream(cupy, torch, kind):
+    _warm_up(cupy, torch)
     g = dt.zeros(N, device="cuda:0")
     cupy.cuda.Device(0).synchronize()
     s = cupy.cuda.Stream(non_blocking=True)
@@ -460,9 +496,9 @@ def test_read_only_and_copied_exports(cupy, torch):
         held.__dlpack__(stream=1)  # a legacy capsule cannot say read-only
 
 
-def test_read_only_reaches_views_and_broadcasts(cupy, torch):
+def test_read_only_reaches_views_of_read_only_imports(cupy, torch):
     # CuPy arrays have no writeable flag: dltensor marks them (views of a read-only import,
-    # broadcasts), and writes, in-place operators and exports all see it.
+    # broadcasts: the test below), and writes, in-place operators and exports all see it.
     t = torch.arange(4.0, device="cuda")
     held = dt.from_dlpack(t)
     held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
@@ -475,15 +511,19 @@ def test_read_only_reaches_views_and_broadcasts(cupy, torch):
             view += 1.0
         cap = view.__dlpack__(max_version=(1, 0), stream=1)
         assert dt.from_dlpack(cap).read_only
+    assert float(t.sum()) == 6.0  # nothing was written
+
+
+def test_read_only_reaches_broadcasts_and_their_views(cupy):
     b = dt.broadcast_to(dt.ones(2, device="cuda:0"), (3, 2))
     assert b.read_only and not dt.ones(2, device="cuda:0").read_only
     with pytest.raises(ValueError, match="read-only"):
         b[0, 0] = 5.0
-    for view in (b[0], b.mT, dt.flip(b), list(b)[1], dt.broadcast_arrays(b, b)[0][1:]):
+    # (b[0, ...], not b[0]: dltensor refuses fewer indices than axes without an ellipsis)
+    for view in (b[0, ...], b.mT, dt.flip(b), list(b)[1], dt.broadcast_arrays(b, b)[0][1:, ...]):
         assert view.read_only  # (a CuPy view's base is the root, x: marked as made)
         with pytest.raises(ValueError, match="read-only"):
             view[...] = 5.0
-    assert float(t.sum()) == 6.0  # nothing was written
 
 
 # --- the conformance suite with CUDA as the default device -------------------------------------

@@ -365,6 +365,27 @@ def test_import_orders_the_consumer_stream_after_the_producer(cupy, torch):
     assert total == 7.25 * N
 
 
+def test_pytorch_cuda_tensors_come_in_through_its_c_exchange_api(cupy, torch, monkeypatch):
+    # PyTorch's __dlpack__ costs ~20 us on a CUDA tensor (Python stream and event objects on
+    # every call): dltensor takes the tensor through PyTorch's C exchange API instead and
+    # orders the streams itself (the test above: a producer on a side stream).
+    t = torch.arange(6.0, device="cuda").reshape(2, 3)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("torch.Tensor.__dlpack__ was called")
+    monkeypatch.setattr(torch.Tensor, "__dlpack__", refuse)
+    x, y = dt.asarray(t), dt.asarray(t.T)
+    assert x.data_ptr == y.data_ptr == t.data_ptr() and x.device == dt.Device("cuda:0")
+    assert (x.shape, y.shape, y.strides) == ((2, 3), (3, 2), (1, 3))
+    np.testing.assert_array_equal(np.asarray(y.to_device("cpu")), np.arange(6.0).reshape(2, 3).T)
+    monkeypatch.undo()
+    # what the C path does not check goes through __dlpack__, which refuses it as before
+    for refused in (torch.ones(2, device="cuda", requires_grad=True),
+                    torch.tensor([1 + 2j], device="cuda").conj()):
+        with pytest.raises((RuntimeError, BufferError)):
+            dt.asarray(refused)
+
+
 def test_export_orders_the_consumer_stream_after_dltensor(cupy, torch):
     _warm_up(cupy, torch)
     x = dt.zeros(N, device="cuda:0")

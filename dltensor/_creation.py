@@ -334,14 +334,20 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
             refuse_complex_to_real("linspace", _dtypes.complex128, dtype)
     _check_count("linspace", num, npdt)
     device = _resolved(device)
-    return _make(_spaced, device, bounds, num, npdt, endpoint,
-                 complex in map(type, bounds) and _on_cuda(device))
+    return _make(_spaced, device, bounds, num, npdt, endpoint, _on_cuda(device))
 
 
 def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
-            by_parts: bool) -> Any:
-    out = (linspace_by_parts(ns, bounds, num, dtype, endpoint) if by_parts else
-           ns.linspace(*bounds, num, dtype=dtype, endpoint=endpoint))
+            on_cuda: bool) -> Any:
+    if not on_cuda:
+        out = ns.linspace(*bounds, num, dtype=dtype, endpoint=endpoint)
+    elif complex in map(type, bounds):
+        out = linspace_by_parts(ns, bounds, num, dtype, endpoint)
+    else:
+        out = numpys_linspace(ns, bounds[0], bounds[1], num, endpoint)
+        if np.dtype(dtype).kind in "iu":
+            out = ns.floor(out)
+        out = out.astype(dtype, copy=False)
     # The first value is start and the last stop: NumPy's 0 * step + start is NaN for an
     # infinite or NaN step and +0.0 for a start of -0.0; CuPy writes a Python 0.0 with a
     # memset, dropping -0.0's sign (so a 0-d array there). Integer dtypes take the floor.
@@ -361,11 +367,36 @@ def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
     return out
 
 
+def numpys_linspace(ns: Any, start: float, stop: float, num: int, endpoint: bool) -> Any:
+    """NumPy's float64 linspace, ``arange(num) * step + start`` (stop last), for CuPy: its
+    own computes start + i * step in one kernel, which the GPU fuses into one rounding (an
+    FMA): linspace(-1, 1, 7)[3] was -5.55e-17, not NumPy's 0.0. Here a kernel multiplies and
+    another adds, each result rounded, so the values are NumPy's to the bit."""
+    div = num - 1 if endpoint else num
+    y = ns.arange(num, dtype=np.float64)
+    delta = stop - start
+    if div > 0:
+        step = delta / div
+        if step == 0:  # (NumPy's special handling of denormal steps)
+            y /= div
+            y *= delta
+        else:
+            y *= step
+    else:  # (0 or 1 values: NumPy multiplies by delta, NaN for an infinite one)
+        y *= delta
+    y += start
+    if endpoint and num > 1:
+        y[-1] = stop
+    return y
+
+
 def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool) -> Any:
     """A complex linspace as two real ones: CuPy's takes float() of the complex step. (Each
-    part in float64, then cast, as NumPy computes a complex64 linspace in complex128.)"""
-    parts = [ns.linspace(*(complex(b).real if i == 0 else complex(b).imag for b in bounds),
-                         num, dtype=np.float64, endpoint=endpoint) for i in (0, 1)]
+    part in float64 as NumPy computes it (numpys_linspace), then cast, as NumPy computes a
+    complex64 linspace in complex128.)"""
+    start, stop = complex(bounds[0]), complex(bounds[1])
+    parts = [numpys_linspace(ns, start.real, stop.real, num, endpoint),
+             numpys_linspace(ns, start.imag, stop.imag, num, endpoint)]
     whole = np.dtype(dtype).kind == "c"  # (else bool: the complex values' truth)
     out = ns.empty((num,), dtype=dtype if whole else np.complex128)
     out.real, out.imag = parts

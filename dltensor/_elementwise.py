@@ -431,7 +431,8 @@ _Row = tuple[str, str] | tuple[str, str, _Fix]
 # from the spec's special cases for those kinds])
 UNARY: dict[str, _Row] = {
     "abs": ("numeric", "absolute"), "acos": ("floating-point", "arccos"),
-    "acosh": ("floating-point", "arccosh"), "asin": ("floating-point", "arcsin"),
+    "acosh": ("floating-point", "arccosh", ("c", special.acosh)),
+    "asin": ("floating-point", "arcsin"),
     "asinh": ("floating-point", "arcsinh"),
     "atan": ("floating-point", "arctan", ("c", special.odd_and_conjugate("arctan"))),
     "atanh": ("floating-point", "arctanh", ("c", special.odd_and_conjugate("arctanh"))),

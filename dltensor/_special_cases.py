@@ -308,9 +308,69 @@ def sign(xp: Any, a: Any) -> Any:
     return xp.where(xp.isnan(a), nan, r)
 
 
+# CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
+# part from C11, NumPy and the spec at a few special values; fixed after the kernel.
+
+
+def _infinite_log(xp: Any, a: Any, r: Any) -> Any:
+    """``r``, a log of ``a``, with +inf for a real part where a's either part is infinite:
+    CuPy's clog takes log(x * x + y * y) when a part is NaN, so log(inf + NaN j) and
+    log(NaN + inf j) were NaN + NaN j (the spec: +inf + NaN j). (log1p(z) is log(z + 1).)"""
+    fix = xp.isinf(a)
+    if fix.any():
+        r = _complex(xp, xp.where(fix, xp.inf, r.real), r.imag, a.dtype)
+    return r
+
+
+def cuda_log(xp: Any, a: Any) -> Any:
+    return _infinite_log(xp, a, xp.log(a))
+
+
+def cuda_log1p(xp: Any, a: Any) -> Any:
+    # CuPy's complex log1p is log(z + 1), the 1 added as 1 + 0j: -0j + 0j is +0j, so
+    # log1p(-2.5 - 0j) was 0.41 + πj, not - πj. Its imaginary part, arg(1 + z), has the
+    # sign of z's.
+    r = _infinite_log(xp, a, log1p(xp, a))
+    return _complex(xp, r.real, xp.copysign(r.imag, a.imag), a.dtype)
+
+
+def acosh(xp: Any, a: Any) -> Any:
+    # acosh(±0 + NaN j) is NaN + πj/2 (C11, the spec and NumPy 2.3); CuPy's cacosh (FreeBSD's
+    # comment says so) and NumPy 2.2's gave NaN + NaN j
+    fix = (a.real == 0) & xp.isnan(a.imag)
+    r = xp.arccosh(a)
+    if fix.any():
+        r = xp.where(fix, xp.asarray(complex(np.nan, np.pi / 2), dtype=a.dtype), r)
+    return r
+
+
+def _zero_and_nan(xp: Any, a: Any, r: Any, along_real: bool) -> Any:
+    """``r`` with tanh's ±0 + NaN j where a's part along ``along_real`` is zero and the other
+    infinite or NaN (its sign kept): CuPy's ctanh gives NaN + NaN j wherever the imaginary
+    part is not finite (C99's old answer; C11, NumPy and the spec keep the zero). tan's, as
+    for _limit_at_infinity, is tanh's rotated: NaN ± 0j where the imaginary part is zero."""
+    x, y = a.real, a.imag
+    zero, other = (x, y) if along_real else (y, x)
+    fix = (zero == 0) & ~xp.isfinite(other)
+    if fix.any():
+        nan = zero + xp.nan
+        r = xp.where(fix, _complex(xp, *((zero, nan) if along_real else (nan, zero)),
+                                   a.dtype), r)
+    return r
+
+
+def cuda_tanh(xp: Any, a: Any) -> Any:
+    return _zero_and_nan(xp, a, tanh(xp, a), along_real=True)
+
+
+def cuda_tan(xp: Any, a: Any) -> Any:
+    return _zero_and_nan(xp, a, tan(xp, a), along_real=False)
+
+
 # ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):
-# used on CUDA in place of the ufunc and of a row's fix-up.
+# used on CUDA in place of the ufunc and of a row's fix-up (which the CUDA one applies first).
 CUDA_FIXES: dict[str, tuple[str, Callable[..., Any]]] = {
     "floor_divide": ("f", cuda_floor_divide), "remainder": ("f", cuda_remainder),
-    "power": ("iu", cuda_int_power),
+    "power": ("iu", cuda_int_power), "log": ("c", cuda_log), "log1p": ("c", cuda_log1p),
+    "tanh": ("c", cuda_tanh), "tan": ("c", cuda_tan),
 }

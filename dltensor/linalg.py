@@ -300,6 +300,18 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     dev = require_pair("solve", x1, x2, FLOATING)
+    if dev.device_type == 2 and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
+            and x1.shape[-1] == x1.shape[-2]:
+        # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's
+        # address, whose step is 0 for no right-hand sides (ZeroDivisionError). NumPy's answer
+        # (its shape, dtype and checks) for identity matrices of x1's shape, on x1's GPU.
+        from ._creation import eye, zeros
+        from ._interop import move
+        from ._manipulation import broadcast_to
+        identities = broadcast_to(eye(x1.shape[-1], dtype=x1.dtype, device="cpu"), x1.shape)
+        r: ndarray = _backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
+                                                         device="cpu"))
+        return move(r, dev)
     # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
     if dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)

@@ -108,6 +108,14 @@ CASES: list[Case] = [
     Case("complex-fix-ups", lambda d: tuple(f(z(d)) for f in (
         dt.expm1, dt.log1p, dt.tanh, dt.tan, dt.sign, dt.sqrt, dt.exp, dt.log, dt.acosh)),
          rtol=1e-9),
+    Case("complex-special-cases", lambda d: tuple(  # (CuPy's thrust code: NaN + NaN j)
+        f(a(d, np.array([complex(0, np.nan), complex(-0.0, np.nan), complex(np.inf, np.nan),
+                         complex(-np.inf, np.nan), complex(np.nan, np.inf),
+                         complex(np.nan, -np.inf), complex(0, np.inf), complex(-0.0, -np.inf),
+                         complex(np.inf, 0), complex(-np.inf, -0.0), complex(np.nan, 0),
+                         complex(-2.5, -0.0), complex(-2.5, 0.0), complex(1, -0.0)]), t))
+        for t in (dt.complex64, dt.complex128)
+        for f in (dt.acosh, dt.log, dt.log1p, dt.tanh, dt.tan))),
     Case("sign-of-infinite-complex", lambda d: tuple(  # (CuPy: a / abs(a), inf + 1j NaN + 0j)
         dt.sign(a(d, [complex("inf+1j"), complex("-inf-2j"), complex("1-infj"), -1e308j,
                       complex("inf+nanj"), complex("inf+infj"), 3 + 4j, 0j], dtype=t))
@@ -146,8 +154,21 @@ CASES: list[Case] = [
         _setitem(a(d, [1j, 2.0]), a(d, [1]), -2**70))),
     Case("isin-of-ints-past-int64", lambda d: (  # (NumPy compares them as objects)
         dt.isin(a(d, [1, 2]), 2**70), dt.isin(2**70, a(d, [1, 2]), invert=True),
-        dt.isin(a(d, [2.0**70, 1.0]), 2**70), dt.isin(a(d, [1, 2**64 - 1], dt.uint64), 2**64 - 1),
+        dt.isin(a(d, [2.0**70, 1.0]), 2**70),
+        # (uint64s made exactly: np.array([1, 2**64 - 1]) is float64, and its 2**64 cast to
+        # uint64 was 0 on the CPU, 2**64 - 1 on CUDA, so the two devices were asked apart)
+        dt.isin(a(d, np.array([1, 2**64 - 1], np.uint64)), 2**64 - 1),
         dt.isin(a(d, [1.0]), 10**400))),
+    Case("isin-of-signed-and-unsigned", lambda d: (  # (CuPy compares in C++: -1 == 2**64 - 1)
+        dt.isin(a(d, [-1, 5]), a(d, np.array([2**64 - 1, 5], np.uint64))),
+        dt.isin(a(d, np.array([2**64 - 1, 5, 2**63], np.uint64)), a(d, [-1, 5, -2**63])),
+        dt.isin(a(d, [-1, 7], dt.int32), a(d, [2**32 - 1, 7], dt.uint32)),
+        dt.isin(a(d, [255, 2], dt.uint8), a(d, [-1, 2], dt.int8), invert=True),
+        dt.isin(a(d, [16777217]), a(d, [16777216.0], dt.float32)))),  # (CuPy: in float32)
+    Case("isin-of-complex-and-real", lambda d: (  # (CuPy: a CompileException)
+        dt.isin(a(d, [1, 2], dt.uint8), a(d, [1 + 0j, 2j])),
+        dt.isin(a(d, [1, 2]), a(d, [2, 3j])), dt.isin(a(d, [0j, 1j]), a(d, [False])),
+        dt.isin(a(d, [1.5 + 0j], dt.complex64), a(d, [1.5], dt.float32), invert=True))),
     Case("python-scalars-beside-arrays", lambda d: (  # (kernel arguments on CuPy 14.2)
         a(d, [1.5, -0.0], dt.float32) * 0.1, a(d, [1, 2], dt.int8) - 3, a(d, [1, 2], dt.uint64)
         + 2**63, a(d, [True, False]) & True, a(d, [-0.0, 2.0], dt.float32) + -0.0,
@@ -194,6 +215,11 @@ CASES: list[Case] = [
                                         dt.linspace(1 - 1j, 3.5, 4, endpoint=False,
                                                     dtype=dt.complex64, device=d))),
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
+    Case("linspace-rounds-as-numpy", lambda d: (  # (CuPy: start + i * step, an FMA on a GPU)
+        dt.linspace(-1, 1, 7, device=d), dt.linspace(-1, 1, 7, dtype=dt.int8, device=d),
+        dt.linspace(0.1, 0.7, 13, endpoint=False, device=d),
+        dt.linspace(-3 - 1j, 1 + 3j, 7, device=d), dt.linspace(1e-320, 3e-320, 4, device=d),
+        dt.linspace(-0.3, 0.3, 3, device=d)), rtol=0.0),
     Case("eye-diagonal-past-a-c-long", lambda d: (  # (CuPy takes k as a C long)
         dt.eye(0, k=-2**63 - 1, device=d), dt.eye(2, 3, k=2**70, device=d),
         dt.eye(3, 2, k=-1, device=d))),
@@ -282,6 +308,12 @@ CASES: list[Case] = [
                                   dt.max(a(d, R), axis=0, keepdims=True), dt.min(a(d, R)),
                                   dt.sum(a(d, [200, 100], dt.uint8)),
                                   dt.sum(a(d, R), dtype=dt.float32))),
+    Case("sum-and-prod-as-bool", lambda d: (  # (CuPy: no complex to bool in the kernel)
+        dt.sum(a(d, [0j, 1j]), dtype=dt.bool), dt.prod(a(d, [0j, 1j]), dtype=dt.bool),
+        dt.sum(a(d, [[0j, 0j], [0j, 2 + 0j]], dt.complex64), axis=1, dtype=dt.bool),
+        dt.cumulative_sum(a(d, [0j, 1j, 0j]), dtype=dt.bool),
+        dt.cumulative_prod(a(d, [1j, 1 + 0j, 0j]), dtype=dt.bool, include_initial=True),
+        dt.sum(a(d, [np.nan, 0.0]), dtype=dt.bool), dt.prod(a(d, [0.5, 2]), dtype=dt.bool))),
     Case("std-var", lambda d: (dt.std(a(d, R), axis=0, correction=1), dt.var(a(d, R)),
                                dt.var(a(d, [1.0, 2.0]), correction=2))),
     Case("cumulative", lambda d: (dt.cumulative_sum(a(d, R), axis=1, include_initial=True),
@@ -347,6 +379,14 @@ CASES: list[Case] = [
         dt.linalg.vector_norm(a(d, R), axis=(0, 1), ord=3)), rtol=1e-9),
     Case("solve-a-stack-and-a-vector", lambda d: dt.linalg.solve(  # (CuPy 14 broadcasts it)
         dt.stack([m(d), 2 * m(d)]), a(d, [1.0, 2.0, 3.0])), rtol=1e-9),
+    Case("solve-of-no-elements", lambda d: (  # (CuPy's batched_gesv: arange with step 0)
+        dt.linalg.solve(a(d, [[2.0]]), dt.zeros((1, 0), device=d)),
+        dt.linalg.solve(a(d, [[2.0]], dt.float32), dt.zeros((3, 1, 0), device=d)),
+        dt.linalg.solve(m(d), dt.zeros((0, 3, 2), dtype=dt.float32, device=d)),
+        dt.linalg.solve(dt.zeros((0, 3, 3), device=d), a(d, [1.0, 2.0, 3.0])),
+        dt.linalg.solve(dt.zeros((0, 0), device=d), dt.zeros((0, 4), device=d)))),
+    Case("solve-of-no-elements-of-other-shapes", lambda d: dt.linalg.solve(
+        a(d, [[2.0]]), dt.zeros((2, 0), device=d)), ValueError),
     Case("linalg-needs-floats", lambda d: dt.linalg.inv(a(d, [[1, 0], [0, 1]])), TypeError),
     # From CuPy 14.2's own code run on a fake CUDA layer (2026-11-27): where it departs.
     Case("tensordot-of-a-0d-array", lambda d: (  # (CuPy: ValueError for axes ([], []))
@@ -464,6 +504,9 @@ def _same(case: Case, want: Any, got: Any, device: str) -> None:
                                        err_msg=case.id)
             # signed zeros and infinities exactly
             assert (np.signbit(gv.real) == np.signbit(wv.real))[wv.real == 0].all(), case.id
+            # NaNs part by part (allclose takes NaN + NaN j for NaN + 1.57j: both are NaN)
+            assert all((np.isnan(g) == np.isnan(w)).all() for g, w in (
+                (gv.real, wv.real), (gv.imag, wv.imag))), (case.id, want, got)
         else:
             assert np.array_equal(gv, wv), (case.id, want, got)
     elif isinstance(want, tuple):

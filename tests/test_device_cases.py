@@ -31,6 +31,10 @@ def test_the_comparison_fails_on_a_difference():
                   ("float64", (2,), np.array([1.0, -0.0]), "cuda:1")):  # where it was made
         with pytest.raises(AssertionError):
             assert_same(case, Outcome(None, one), Outcome(None, other), "cuda:0")
+    nan = ("complex128", (1,), np.array([complex(np.nan, 1.5)]), "cpu")
+    with pytest.raises(AssertionError):  # NaN + 1.5j against NaN + NaN j
+        assert_same(case, Outcome(None, nan), Outcome(None, (
+            "complex128", (1,), np.array([complex(np.nan, np.nan)]), "cuda:0")), "cuda:0")
     with pytest.raises(AssertionError):  # an error against a value, or another error class
         assert_same(case, Outcome(IndexError, ""), Outcome(None, one), "cuda:0")
     with pytest.raises(AssertionError):

@@ -346,6 +346,23 @@ def test_complex_linspace_by_parts_is_numpys(bounds, num, endpoint, dtype):
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("bounds, num, endpoint, dtype", [
+    ((-1, 1), 7, True, np.float32), ((-1, 1), 7, True, np.int8), ((0.1, 0.7), 13, False, None),
+    ((1e-320, 3e-320), 4, True, None), ((-0.3, 0.3), 3, True, np.float64),
+    ((2.0, float("inf")), 3, True, None), ((5, -5), 1, True, np.int64), ((0, 1), 0, True, None),
+    ((0.5, 3), 6, True, bool), ((-3, 7), 50, True, np.uint8)])
+def test_cudas_linspace_is_numpys(bounds, num, endpoint, dtype):
+    # CuPy's linspace computes start + i * step in one kernel, an FMA on the GPU (-1, 1, 7 gave
+    # -5.55e-17 where NumPy's is 0.0): the CUDA path multiplies, then adds; run here with
+    # NumPy, it must give the CPU path's values (NumPy's, ends exact) to the bit
+    from dltensor._creation import _spaced
+    dtype = np.dtype(dtype or np.float64)
+    with np.errstate(all="ignore"):
+        got, want = (_spaced(np, [float(b) for b in bounds], num, dtype, endpoint, on_cuda)
+                     for on_cuda in (True, False))
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
 def test_bool_arange_is_each_values_truth():
     # the spec's ceil((stop - start) / step) values (NumPy fills at most 2, TypeError past;
     # PyTorch and JAX have no bool arange), where NumPy answers its answer

@@ -793,7 +793,55 @@ def test_cudas_integer_power_refuses_negative_exponents_as_numpy_does():
             special.cuda_int_power(np, a, b)
         with pytest.raises(ValueError, match="negative integer powers"):
             np.power(a, b)
-    assert set(special.CUDA_FIXES) <= {row[1] for row in ew.BINARY.values()}  # (ufuncs in use)
+    assert set(special.CUDA_FIXES) <= {row[1] for row in (*ew.BINARY.values(),
+                                                          *ew.UNARY.values())}  # (in use)
+
+
+def _cupys_complex_functions():
+    """NumPy as CuPy 14.2 computes complex acosh, log, log1p, tanh and tan at the special
+    values where its thrust/FreeBSD code (cupy/_core/include/cupy/complex/) departs: run on
+    the host, these are its answers (the rest NumPy's)."""
+    xp = types.ModuleType("cupy_like")
+    xp.__dict__.update({k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
+    nan2 = complex(math.nan, math.nan)
+
+    def with_nans(name, where):
+        def f(a):
+            r = getattr(np, name)(a)
+            return np.where(where(a.real, a.imag), np.asarray(nan2, a.dtype), r) \
+                if a.dtype.kind == "c" else r
+        return f
+    xp.arccosh = with_nans("arccosh", lambda x, y: (x == 0) & np.isnan(y))
+    xp.log = with_nans("log", lambda x, y: np.isnan(x) | np.isnan(y))  # (log(x*x + y*y))
+    xp.tanh = with_nans("tanh", lambda x, y: np.isfinite(x) & ~np.isfinite(y))
+    xp.tan = with_nans("tan", lambda x, y: np.isfinite(y) & ~np.isfinite(x))
+    xp.log1p = lambda a: xp.log(a + np.asarray(1 + 0j, a.dtype)) if a.dtype.kind == "c" \
+        else np.log1p(a)  # (log(z + (1 + 0j)): -0j became +0j)
+    return xp
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_cudas_complex_special_cases_are_numpys(dtype):
+    # (the array API test suite on a GPU: acosh(+0 + NaN j) was NaN + NaN j, not NaN + πj/2;
+    # log and log1p of inf + NaN j and NaN + inf j NaN + NaN j, not +inf + NaN j; tanh(+0 + inf
+    # j) and tanh(+0 + NaN j) NaN + NaN j, not +0 + NaN j; and log1p(-2.5 - 0j) had +πj)
+    xp = _cupys_complex_functions()
+    s = np.array(_SPECIAL + [-2.5, 2.5, 1.0], dtype=np.float64)
+    a = np.empty(len(s) ** 2, dtype)
+    a.real, a.imag = np.repeat(s, len(s)), np.tile(s, len(s))
+    with np.errstate(all="ignore"):
+        for ufunc in ("arccosh", "log", "log1p", "tanh", "tan"):
+            # (acosh's is the row's, on every device: NumPy 2.2 departs there too)
+            kinds, cuda = (("c", special.acosh) if ufunc == "arccosh" else
+                           special.CUDA_FIXES[ufunc])
+            assert kinds == "c"
+            # (the fix-up over NumPy's answers: NumPy's own, where NumPy is right; older
+            # NumPy's complex64 arccosh(0 + NaN j) was NaN + NaN j too)
+            got, want = cuda(xp, a), cuda(np, a)
+            assert got.dtype == want.dtype
+            for g, w in ((got.real, want.real), (got.imag, want.imag)):
+                np.testing.assert_allclose(g, w, rtol=1e-5, equal_nan=True, err_msg=ufunc)
+                assert (np.signbit(g) == np.signbit(w))[w == 0].all(), ufunc
 
 
 @pytest.mark.parametrize("name", ["atan", "atanh"])

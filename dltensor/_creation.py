@@ -372,6 +372,8 @@ def numpys_linspace(ns: Any, start: float, stop: float, num: int, endpoint: bool
     own computes start + i * step in one kernel, which the GPU fuses into one rounding (an
     FMA): linspace(-1, 1, 7)[3] was -5.55e-17, not NumPy's 0.0. Here a kernel multiplies and
     another adds, each result rounded, so the values are NumPy's to the bit."""
+    if num < 0:  # (NumPy's words: arange(-1) below would be empty, not refused)
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
     div = num - 1 if endpoint else num
     y = ns.arange(num, dtype=np.float64)
     delta = stop - start

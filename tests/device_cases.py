@@ -220,6 +220,8 @@ CASES: list[Case] = [
         dt.linspace(0.1, 0.7, 13, endpoint=False, device=d),
         dt.linspace(-3 - 1j, 1 + 3j, 7, device=d), dt.linspace(1e-320, 3e-320, 4, device=d),
         dt.linspace(-0.3, 0.3, 3, device=d)), rtol=0.0),
+    Case("linspace-of-negative-count", lambda d: dt.linspace(0, -1, -1, device=d),
+         raises=ValueError),
     Case("eye-diagonal-past-a-c-long", lambda d: (  # (CuPy takes k as a C long)
         dt.eye(0, k=-2**63 - 1, device=d), dt.eye(2, 3, k=2**70, device=d),
         dt.eye(3, 2, k=-1, device=d))),

@@ -27,6 +27,17 @@ __all__ = ["make_capsule", "use_c_release", "c_release_in_use"]
 
 _HEADER_VERSIONED = struct.Struct("<IIQQQQiiiBBHQQQ")  # 80 bytes, dl_tensor last
 _HEADER_LEGACY = struct.Struct("<QiiiBBHQQQQQ")  # 64 bytes, dl_tensor first
+# The whole block, header then shape then strides, one Struct per (versioned, ndim): one pack
+# call per export (made on first use).
+_BLOCKS: dict[tuple[bool, int], struct.Struct] = {}
+
+
+def _block(versioned: bool, ndim: int) -> struct.Struct:
+    s = _BLOCKS.get((versioned, ndim))
+    if s is None:
+        header = _HEADER_VERSIONED if versioned else _HEADER_LEGACY
+        s = _BLOCKS[versioned, ndim] = struct.Struct(f"{header.format}{2 * ndim}q")
+    return s
 
 # (capsule destructor, deleter) addresses for versioned and legacy tensors, or None.
 _c_release: dict[bool, tuple[int, int]] = {}
@@ -91,12 +102,12 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
     """
     versioned = version is not None
     ndim = len(shape)
-    header = _HEADER_VERSIONED if versioned else _HEADER_LEGACY
-    nbytes = header.size + 16 * ndim
+    block = _block(versioned, ndim)
+    nbytes = (_HEADER_VERSIONED if versioned else _HEADER_LEGACY).size + 16 * ndim
     address = _cap.PyMem_Malloc(nbytes)
     if not address:
         raise MemoryError("could not allocate a DLPack managed tensor")
-    shape_p = address + header.size if ndim else 0
+    shape_p = address + nbytes - 16 * ndim if ndim else 0
     strides_p = shape_p + 8 * ndim if ndim else 0
     c_pair = _c_release.get(versioned)
     destructor, deleter = c_pair if c_pair is not None else (_PY_DESTRUCTOR, _PY_DELETER)
@@ -107,10 +118,10 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
         if len(strides) != ndim:
             raise struct.error(f"{ndim} dimensions but {len(strides)} strides")
         if version is not None:  # (versioned)
-            head = header.pack(version[0], version[1], ctx, deleter, flags, *tensor)
+            packed = block.pack(version[0], version[1], ctx, deleter, flags, *tensor, *shape,
+                                *strides)
         else:
-            head = header.pack(*tensor, ctx, deleter)
-        block = head + struct.pack(f"<{2 * ndim}q", *shape, *strides)
+            packed = block.pack(*tensor, ctx, deleter, *shape, *strides)
     except struct.error as e:
         _cap.PyMem_Free(address)
         raise BufferError(f"this tensor cannot be described in DLPack: {e}") from None
@@ -119,7 +130,7 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
     else:
         with _holders_lock:
             _holders[address] = owner
-    ctypes.memmove(address, block, nbytes)
+    ctypes.memmove(address, packed, nbytes)
     name = _cap.CAPSULE_NAME_VERSIONED if versioned else _cap.CAPSULE_NAME
     try:
         return _cap.PyCapsule_New(address, name, destructor)

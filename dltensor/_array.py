@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dlpack
-from ._backends import backend_for
+from ._backends import backend_for, has_backend_type
 from ._devices import CPU, Device, as_device
 from ._dlpack.abi import (
     DLPACK_FLAG_BITMASK_IS_COPIED,
@@ -659,6 +659,8 @@ def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:
 
 
 def _backend_or_none(dev: Device) -> ModuleType | None:
+    if not has_backend_type(dev):
+        return None  # (held memory, at no cost: no error made and caught on every export)
     try:
         return backend_for(dev)
     except RuntimeError:

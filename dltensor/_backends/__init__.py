@@ -11,7 +11,7 @@ from types import ModuleType
 from .._dlpack.abi import DLDeviceType
 from .._devices import Device
 
-__all__ = ["backend_for", "NoBackendError"]
+__all__ = ["backend_for", "has_backend_type", "NoBackendError"]
 
 
 class NoBackendError(RuntimeError):
@@ -28,6 +28,11 @@ _BY_DEVICE = {
     DLDeviceType.kDLCUDA: "cupy",
 }
 _loaded: dict[str, ModuleType] = {}
+
+
+def has_backend_type(device: Device) -> bool:
+    """Whether some backend computes on ``device``'s kind of memory (if it is installed)."""
+    return device.device_type in _BY_DEVICE
 
 
 def backend_for(device: Device) -> ModuleType:

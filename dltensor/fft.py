@@ -15,6 +15,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import ndarray, wrap
+from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import AxisError, allocatable, delegate, strict_int
 from ._interop import copied
@@ -72,7 +73,26 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         kwargs["s"] = tuple(s)
     if x.size == 0:
         x = _padded_with_a_zero(x, kwargs)
+    if name in ("rfftn", "irfftn") and axes and x.device.device_type == DLDeviceType.kDLCUDA \
+            and any(a % x.ndim >= b % x.ndim for a, b in zip(axes, axes[1:])):
+        return _real_by_parts(name, x, kwargs)
     result: ndarray = _backend[name](x, **kwargs)
+    return result
+
+
+def _real_by_parts(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray:
+    """rfftn or irfftn as NumPy computes them: a real transform along the last of the axes and
+    a complex one along the others. CuPy's plans take the axes sorted, and gave irfftn with
+    axes (1, 0) and s (3, 4) the shape (4, 4), not (4, 3) (on an H200, 2026-11-27)."""
+    axes, s, norm = kwargs["axes"], kwargs.get("s"), kwargs["norm"]
+    n, rest = (None, None) if s is None else (s[-1], s[:-1])
+    result: ndarray
+    if name == "rfftn":
+        half = _backend["rfft"](x, n=n, axis=axes[-1], norm=norm)
+        result = _backend["fftn"](half, s=rest, axes=axes[:-1], norm=norm)
+    else:
+        whole = _backend["ifftn"](x, s=rest, axes=axes[:-1], norm=norm)
+        result = _backend["irfft"](whole, n=n, axis=axes[-1], norm=norm)
     return result
 
 

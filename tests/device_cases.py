@@ -220,6 +220,16 @@ CASES: list[Case] = [
         dt.linspace(0.1, 0.7, 13, endpoint=False, device=d),
         dt.linspace(-3 - 1j, 1 + 3j, 7, device=d), dt.linspace(1e-320, 3e-320, 4, device=d),
         dt.linspace(-0.3, 0.3, 3, device=d)), rtol=0.0),
+    Case("real-ffts-of-axes-out-of-order", lambda d: tuple(  # (CuPy's plans sort the axes)
+        dt.where(dt.abs(y) < 1e-9, 0.0, y) for y in (  # (the shapes matter, not the noise)
+            dt.fft.irfftn(dt.reshape(dt.linspace(1, 12 - 5j, 12, device=d), (3, 4)),
+                          s=(3, 4), axes=(1, 0), norm="ortho"),
+            dt.fft.irfftn(dt.reshape(dt.linspace(1, 24 + 1j, 24, device=d), (2, 3, 4)),
+                          axes=(2, 0, 1)),
+            dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 12, device=d), (3, 4)), s=(2, 5),
+                         axes=(1, 0)),
+            dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 24, device=d), (2, 3, 4)),
+                         axes=(-1, 0, -2))))),
     Case("linspace-of-negative-count", lambda d: dt.linspace(0, -1, -1, device=d),
          raises=ValueError),
     Case("eye-diagonal-past-a-c-long", lambda d: (  # (CuPy takes k as a C long)

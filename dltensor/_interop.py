@@ -175,7 +175,7 @@ def _gpus(device_id: int = 0) -> Any:
     """The CuPy backend where it computes on GPU ``device_id``; None where it cannot (no CuPy,
     or no such GPU here: such memory is held, as on any device dltensor cannot reach)."""
     try:
-        return backend_for(Device(DLDeviceType.kDLCUDA, device_id))
+        return backend_for(as_device((DLDeviceType.kDLCUDA, device_id)))  # (cached: ~0.1 us)
     except NoBackendError:
         return None
 
@@ -247,7 +247,8 @@ def _torch_exchangeable(t: Any) -> Device | int | None:
         return None
     if t.is_cpu:
         return CPU
-    return t.device.index if t.is_cuda and sys.modules["torch"].version.hip is None else None
+    # (get_device: the index, without a torch.device object)
+    return t.get_device() if t.is_cuda and sys.modules["torch"].version.hip is None else None
 
 
 def _torch_refusal(t: Any) -> str | None:

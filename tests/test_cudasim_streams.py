@@ -6,10 +6,15 @@ with values (a producer held back by a spin, so an unordered reader sees stale d
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+
 import numpy as np
 import pytest
 
 import dltensor as dt
+from dltensor import _dlpack, _interop
+from dltensor._dlpack import capsule as cap
 from producers import Producer
 
 try:
@@ -95,3 +100,79 @@ def test_a_move_on_a_stream_waits_for_the_source_and_is_waited_for(log):
     log.clear()
     x.to_device("cpu", stream=0x123)
     assert _waits(log) == [(0x123, 0)]
+
+
+# --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
+
+class _API(ctypes.Structure):  # DLPackExchangeAPI (DLPack 1.3): header, then function pointers
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("prev", ctypes.c_void_p),
+                ("allocator", ctypes.c_void_p), ("from_py", ctypes.c_void_p),
+                ("to_py", ctypes.c_void_p), ("dltensor_from_py", ctypes.c_void_p),
+                ("current_work_stream", ctypes.c_void_p)]
+
+
+_FROM_PY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+_STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
+
+
+def _exchanging_type(stream: int):
+    """A type whose instances (4 float64s of simulated CUDA memory) come out of its C exchange
+    API with their work on ``stream`` (0: the default stream), and whose __dlpack__ fails."""
+    live: dict[int, object] = {}
+
+    @_FROM_PY
+    def from_py(obj_id, out):
+        obj = live[obj_id]
+        capsule = _dlpack.make_capsule(obj.memory, data=obj.memory.data.ptr, byte_offset=0,
+                                       device=(2, 0), dtype=(2, 64, 1), shape=(4,),
+                                       strides=(1,))
+        address = cap.PyCapsule_GetPointer(capsule, cap.CAPSULE_NAME_VERSIONED)
+        cap.PyCapsule_SetName(capsule, cap.USED_CAPSULE_NAME_VERSIONED)  # (handed over)
+        ctypes.c_void_p.from_address(out).value = address
+        return 0
+
+    @_STREAM
+    def current_work_stream(device_type, device_id, out):
+        assert (device_type, device_id) == (2, 0)
+        ctypes.c_void_p.from_address(out).value = stream
+        return 0
+
+    api = _API(1, 3, None, None, ctypes.cast(from_py, ctypes.c_void_p).value, None, None,
+               ctypes.cast(current_work_stream, ctypes.c_void_p).value)
+
+    class Exchanging:
+        __dlpack_c_exchange_api__ = cap.PyCapsule_New(ctypes.addressof(api),
+                                                      b"dlpack_exchange_api", None)
+        keep = (api, from_py, current_work_stream)
+
+        def __init__(self):
+            self.memory = cupy.arange(4.0)
+            live[id(self)] = self
+
+        def __dlpack_device__(self):
+            return (2, 0)
+
+        def __dlpack__(self, **kwargs):
+            raise AssertionError("__dlpack__ called: the exchange API was not used")
+    return Exchanging
+
+
+@pytest.mark.parametrize("producer_stream, current, waits", [
+    (0, None, []),  # both on the legacy default stream: nothing to order
+    (0xABC, None, [(0, 0xABC)]),  # CuPy's null stream waits for the producer's
+    (0, "s", [("s", 1)]),  # a CuPy stream waits for the producer's default (legacy) one
+])
+def test_an_exchange_api_import_orders_cupys_stream_after_the_producers(
+        log, monkeypatch, producer_stream, current, waits):
+    tp = _exchanging_type(producer_stream)
+    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
+                        lambda obj: 0)  # (its tensors are all on GPU 0)
+    p = tp()
+    s = cupy.cuda.Stream()
+    with s if current else contextlib.nullcontext():
+        x = dt.asarray(p)
+    named = {"s": s.ptr}
+    assert _waits(log) == [(named.get(a, a), named.get(b, b)) for a, b in waits]
+    assert x.device == dt.Device(2, 0) and x.data_ptr == p.memory.data.ptr
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), [0.0, 1.0, 2.0, 3.0])
+    del x  # (the tensor's deleter drops its hold on the memory)

@@ -318,13 +318,16 @@ def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Dev
     # which NumPy refuses; no CuPy) comes through __dlpack__ and our own consumer.
     adopt = backend_for(CPU).adopt
 
+    def taken(x: Any) -> int:
+        try:
+            return take(x)
+        except Exception:
+            return 0  # __dlpack__ (imp's last line) refuses it again, in the producer's words
+
     def imp(x: Any) -> ndarray:
         device = where(x)
         if device is CPU:
-            try:
-                address = take(x)
-            except Exception:
-                address = 0  # __dlpack__ below refuses it again, in the producer's own words
+            address = taken(x)
             if address:
                 a = adopt(address)
                 if a is not None and a.size:  # (NumPy gives empty arrays a pointer of its own)
@@ -335,7 +338,9 @@ def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Dev
                 producer = stream_of(DLDeviceType.kDLCUDA, device) or 1  # (NULL: legacy default)
                 if producer != gpus.consumer_stream(device):
                     gpus.wait_for(producer, device)
-                return from_tensor(_dlpack.own(take(x)))
+                address = taken(x)
+                if address:
+                    return from_tensor(_dlpack.own(address))
         return _import_capsule(x)
     return imp
 

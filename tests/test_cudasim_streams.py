@@ -123,6 +123,8 @@ def _exchanging_type(stream: int):
     @_FROM_PY
     def from_py(obj_id, out):
         obj = live[obj_id]
+        if obj.refused:  # (-1 with no Python error set: a callback in Python cannot set one)
+            return -1
         capsule = _dlpack.make_capsule(obj.memory, data=obj.memory.data.ptr, byte_offset=0,
                                        device=(2, 0), dtype=(2, 64, 1), shape=(4,),
                                        strides=(1,))
@@ -145,14 +147,16 @@ def _exchanging_type(stream: int):
                                                       b"dlpack_exchange_api", None)
         keep = (api, from_py, current_work_stream)
 
-        def __init__(self):
-            self.memory = cupy.arange(4.0)
+        def __init__(self, refused=False):
+            self.memory, self.refused = cupy.arange(4.0), refused
             live[id(self)] = self
 
         def __dlpack_device__(self):
             return (2, 0)
 
         def __dlpack__(self, **kwargs):
+            if self.refused:
+                raise BufferError("refused, in the producer's words")
             raise AssertionError("__dlpack__ called: the exchange API was not used")
     return Exchanging
 
@@ -176,3 +180,15 @@ def test_an_exchange_api_import_orders_cupys_stream_after_the_producers(
     assert x.device == dt.Device(2, 0) and x.data_ptr == p.memory.data.ptr
     np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), [0.0, 1.0, 2.0, 3.0])
     del x  # (the tensor's deleter drops its hold on the memory)
+
+
+def test_what_the_exchange_api_refuses_is_refused_by_dlpack_in_its_words(log, monkeypatch):
+    # (its work on a stream, 0xABC: the thread's out-slot holds that handle before the refusal,
+    # which the consumer once read as a tensor's address, as any value a failed call left)
+    tp = _exchanging_type(0xABC)
+    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
+                        lambda obj: 0)
+    kept = dt.asarray(tp())  # (a tensor taken first: the refusal must not reuse its slot)
+    with pytest.raises(BufferError, match="in the producer's words"):
+        dt.asarray(tp(refused=True))
+    assert float(dt.sum(kept)) == 6.0

@@ -70,7 +70,10 @@ def managed_tensor_taker(tp: type) -> Callable[[object], int] | None:
             out, address = local.slot
         except AttributeError:
             out, address = _slot()
-        fn(id(obj), address)  # raises the producer's own error (BufferError for requires_grad)
+        # (ctypes raises the producer's own error, BufferError for requires_grad; a failure
+        # that set none would leave the slot holding the last call's tensor, owned already)
+        if fn(id(obj), address):
+            raise BufferError(f"{type(obj).__name__}'s C exchange API failed without an error")
         # c_void_p.value is None only for NULL; a producer that returned 0 set a pointer
         return out.value  # type: ignore[return-value]
 
@@ -94,7 +97,8 @@ def current_stream_getter(tp: type) -> Callable[[int, int], int] | None:
             out, address = local.slot
         except AttributeError:
             out, address = _slot()
-        fn(device_type, device_id, address)  # (raises the producer's error, if it sets one)
+        if fn(device_type, device_id, address):  # (ctypes raises the producer's error)
+            raise BufferError("a C exchange API's current_work_stream failed without an error")
         return out.value or 0
 
     current.keep = (found[0], fn)  # type: ignore[attr-defined]

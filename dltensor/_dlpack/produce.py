@@ -103,7 +103,7 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
     versioned = version is not None
     ndim = len(shape)
     block = _block(versioned, ndim)
-    nbytes = (_HEADER_VERSIONED if versioned else _HEADER_LEGACY).size + 16 * ndim
+    nbytes = block.size  # (the header, then ndim shape and ndim stride int64s)
     address = _cap.PyMem_Malloc(nbytes)
     if not address:
         raise MemoryError("could not allocate a DLPack managed tensor")

@@ -13,13 +13,16 @@ SIZES = (10, 10**6, 10**8)
 OP_SIZES = (10, 10**6)
 
 # (row, statement, source, peer): c = a CuPy array, t = a PyTorch CUDA tensor over its own
-# memory, x = dltensor.asarray(c); source is the array whose pointer the result must keep.
+# memory, x = dltensor.asarray(c), xt = dltensor.asarray(t) (a managed tensor dltensor holds:
+# the chain's second half); source is the array whose pointer the result must keep.
 HANDOFFS = [
     ("dltensor.asarray(cupy)", "dlt.asarray(c)", "c", "cupy.from_dlpack(cupy)"),
     ("cupy.from_dlpack(dltensor)", "cp.from_dlpack(x)", "c", "cupy.from_dlpack(cupy)"),
     ("dltensor.asarray(torch) [cuda]", "dlt.asarray(t)", "t", "cupy.from_dlpack(torch)"),
     ("torch.from_dlpack(dltensor) [cuda]", "torch.from_dlpack(x)", "c",
      "torch.from_dlpack(cupy)"),
+    ("cupy.from_dlpack(dltensor of torch)", "cp.from_dlpack(xt)", "t",
+     "cupy.from_dlpack(cupy)"),
     ("torch -> dltensor -> cupy", "cp.from_dlpack(dlt.asarray(t))", "t",
      "cupy.from_dlpack(torch)"),
     ("cupy.from_dlpack(cupy)", "cp.from_dlpack(c)", "c", None),
@@ -66,8 +69,9 @@ def run(settings: Settings, log=print) -> dict:
     for n in SIZES:
         log(f"  GPU hand-offs at {n:.0e} elements ...")
         c = cp.zeros(n, cp.float32)
-        env = {"cp": cp, "dlt": dlt, "torch": torch, "c": c, "x": dlt.asarray(c),
-               "t": torch.zeros(n, device="cuda") if torch_ok else None}
+        t = torch.zeros(n, device="cuda") if torch_ok else None
+        env = {"cp": cp, "dlt": dlt, "torch": torch, "c": c, "x": dlt.asarray(c), "t": t,
+               "xt": dlt.asarray(t) if torch_ok else None}
         timed = {}
         for name, stmt, source, _ in HANDOFFS:
             cell = handoffs.setdefault(name, {})

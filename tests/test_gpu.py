@@ -130,6 +130,22 @@ def test_torch_cupy_jax_chain_keeps_the_pointer(cupy, torch, jax):
     assert back.data_ptr() == ptr and torch.equal(back, t)
 
 
+def test_jax_takes_what_dltensor_holds_from_pytorch_and_jax(cupy, torch, jax):
+    # dltensor's own producer (not CuPy's) ordering JAX's stream: on the H200's first run
+    # cudaStreamWaitEvent refused it (cudaErrorContextIsDestroyed) after PyTorch and JAX had
+    # both run; dltensor now waits on the host then. The values must arrive either way.
+    t = torch.arange(1024, dtype=torch.float32, device="cuda") * 2
+    held = dt.asarray(t)
+    assert held._array is None  # (a managed tensor dltensor holds: its own export)
+    j = jax.numpy.from_dlpack(held)
+    assert j.unsafe_buffer_pointer() == t.data_ptr()
+    np.testing.assert_array_equal(np.asarray(j), np.arange(1024.0) * 2)
+    k = jax.numpy.arange(8.0) + 1
+    again = jax.numpy.from_dlpack(dt.asarray(k))
+    assert again.unsafe_buffer_pointer() == k.unsafe_buffer_pointer()
+    np.testing.assert_array_equal(np.asarray(again), np.arange(8.0) + 1)
+
+
 def test_cupy_arrays_are_taken_as_they_are(cupy):
     c = cupy.arange(12, dtype=cupy.float32).reshape(3, 4)[:, ::2]
     x = dt.asarray(c)

@@ -84,11 +84,15 @@ def _on_host(name: str, x: ndarray, shape: tuple[int, ...], **kwargs: Any) -> An
     """``name`` of zeros of ``shape`` on the CPU, the (small) results then on x's GPU: for an
     ``x`` of no elements, whose answers CuPy departs from (below)."""
     from ._creation import zeros
-    from ._interop import move
     namespace_for(x._device)  # (held: NoBackendError, as for any other call)
-    r = _backend[name](zeros(shape, dtype=x.dtype, device="cpu"), **kwargs)
+    return _moved(_backend[name](zeros(shape, dtype=x.dtype, device="cpu"), **kwargs), x)
+
+
+def _moved(r: Any, x: ndarray) -> Any:
+    """``r``, a result (or tuple of results) computed on the CPU, on x's device."""
     if x._device.device_type != 2:
         return r
+    from ._interop import move
     return tuple(move(a, x._device) for a in r) if isinstance(r, tuple) else move(r, x._device)
 
 
@@ -306,12 +310,11 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         # address, whose step is 0 for no right-hand sides (ZeroDivisionError). NumPy's answer
         # (its shape, dtype and checks) for identity matrices of x1's shape, on x1's GPU.
         from ._creation import eye, zeros
-        from ._interop import move
         from ._manipulation import broadcast_to
         identities = broadcast_to(eye(x1.shape[-1], dtype=x1.dtype, device="cpu"), x1.shape)
-        r: ndarray = _backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
-                                                         device="cpu"))
-        return move(r, dev)
+        r: ndarray = _moved(_backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
+                                                                device="cpu")), x1)
+        return r
     # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
     if dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)

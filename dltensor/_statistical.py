@@ -33,7 +33,6 @@ _asarray, _add_reduce = np.asarray, np.add.reduce
 # float16 in float16 too along any axis but the innermost, and in running sums (they stall at
 # 2048; 6e4 + 6e4 - 6e4 was inf), and squares float16 deviations in float16 (var overflowed).
 _WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
-_BOOL = np.dtype(np.bool_)
 
 
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
@@ -78,7 +77,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         # 16 bits: a bfloat16 sum of 1000 float32 ones was 256)
         refuse_complex_to_real(name, x.dtype, dtype)
         return _with_dtype(name, astype(x, dtype), None, widen, **kwargs)
-    if dtype is not None and nd == _BOOL and a.dtype != _BOOL:
+    if dtype is not None and dtype.kind == "bool" and x.dtype.kind != "bool":
         # x cast to bool first, as NumPy's bool loops take it (a sum is a logical or, a
         # product a logical and): CuPy's reductions cast inside the kernel, where complex has
         # no conversion to bool (a CompileException)

@@ -9,7 +9,7 @@ from typing import cast
 
 from ._dlpack.abi import DLDeviceType
 
-__all__ = ["Device", "as_device", "CPU", "set_default_device", "get_default_device"]
+__all__ = ["Device", "as_device", "CPU", "CUDA_TYPE", "set_default_device", "get_default_device"]
 
 # Printed names, from DLPack's enum names: kDLCUDAHost -> "cuda_host", kDLROCM -> "rocm".
 _NAMES = {
@@ -19,6 +19,9 @@ _NAMES = {
 }
 _TYPES = {v: k for k, v in _NAMES.items()}
 _TYPES["gpu"] = 2  # CuPy's and JAX's word for a CUDA device
+# The device type CuPy computes on: calls for it run with CuPy's current GPU made the arrays'
+# (dispatch.on), and CuPy's departures from the spec are mended for it alone.
+CUDA_TYPE = DLDeviceType.kDLCUDA
 
 
 class Device:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ._array import CPU_READABLE, held, inherit_read_only, ndarray, wrap
 from ._backends import NoBackendError, backend_for
-from ._devices import CPU, Device, as_device
+from ._devices import CPU, CUDA_TYPE, Device, as_device
 from ._dtypes import EXTENSION_FLOATS, DType
 from ._held import VIEWS, held_view
 
@@ -125,7 +125,7 @@ def on(device: Device) -> contextlib.AbstractContextManager[Any]:
     ctx = _contexts.get(device)  # (found once: each GPU call asks, ~0.5 us the long way)
     if ctx is not None:
         return ctx
-    if device.device_type == 2:
+    if device.device_type == CUDA_TYPE:
         try:
             backend = backend_for(device)
         except RuntimeError:  # held: the call itself says it cannot compute (or NotImplemented)
@@ -168,8 +168,8 @@ def wrap_result(r: Any, device: Device = CPU) -> Any:
     if t.__module__ == "cupy":
         # Labelled with the GPU CuPy made it on: the one it computed on, whatever was asked.
         gpu = r.data.device_id
-        return wrap(r, device if device.device_type == 2 and gpu == device.device_id
-                    else as_device((2, gpu)))
+        return wrap(r, device if device.device_type == CUDA_TYPE and gpu == device.device_id
+                    else as_device((CUDA_TYPE, gpu)))
     return r
 
 
@@ -439,7 +439,7 @@ def _run_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
     """``fn`` run on ``device``: a backend function of several calls, some (a copy, a setter)
     made on CuPy's current GPU, which need not be the arrays' (the namespace's own functions
     each set it)."""
-    if device.device_type != 2:
+    if device.device_type != CUDA_TYPE:
         return fn
     run: Callable[..., Any] = backend_for(device).run_on(fn, device.device_id)
     return run

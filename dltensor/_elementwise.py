@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _special_cases as special
 from ._array import ndarray, wrap
-from ._devices import CPU
+from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import type_name, wrap_result
@@ -67,7 +67,6 @@ CATEGORIES = {
 }
 
 
-_CUDA = 2  # DLPack's kDLCUDA: the device whose calls run under on() (CuPy's current GPU)
 
 
 def _xp(a: Any) -> ModuleType:
@@ -246,7 +245,7 @@ def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: 
                     operator: bool) -> Any:
     anchor = x1 if isinstance(x1, ndarray) else x2
     try:
-        if isinstance(anchor, ndarray) and anchor._device.device_type == _CUDA:
+        if isinstance(anchor, ndarray) and anchor._device.device_type == CUDA_TYPE:
             with on(anchor._device):  # (CuPy computes, and converts scalars, on its GPU)
                 return _binary(name, category, ufunc, fix, x1, x2, operator)
         return _binary(name, category, ufunc, fix, x1, x2, operator)
@@ -310,7 +309,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                     b = x2._compute()
                 fn = fns.get(dt) if dt is b.dtype and x1._device is _cpu is x2._device else None
                 if fn is None and dt is b.dtype and x1._device is x2._device and \
-                        x1._device.device_type == _CUDA and dt in fns:
+                        x1._device.device_type == CUDA_TYPE and dt in fns:
                     # Two arrays of one dtype on one GPU: what the general path does for them,
                     # less its checks (per-call overhead over CuPy is a target: within 2 us)
                     dev = x1._device
@@ -319,7 +318,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
             else:
                 b = x2
                 fn = fns[dt] if t2 in scalars.get(dt, ()) and x1._device is _cpu else None
-                if fn is None and x1._device.device_type == _CUDA and \
+                if fn is None and x1._device.device_type == CUDA_TYPE and \
                         t2 in scalars.get(dt, ()) and _weak(a, b):
                     dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
                     with on(dev):
@@ -344,7 +343,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
     def f(self: ndarray, other: Any, /) -> Any:
         try:
-            if self._device.device_type == _CUDA:
+            if self._device.device_type == CUDA_TYPE:
                 with on(self._device):
                     return _inplace(self, other)
             return _inplace(self, other)
@@ -412,7 +411,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                     o._device = _cpu
                     return o
                 dev = x._device
-                if dev.device_type == _CUDA:
+                if dev.device_type == CUDA_TYPE:
                     with on(dev):  # (CuPy's result is on its current GPU, x's)
                         return wrap((gpu_fns.get(a.dtype) or gpu_fn(a.dtype, a))(a), dev)
                 return wrap_result(fn(a), dev)  # (pinned memory: NumPy's result is `cpu`)

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
-from ._devices import CPU
+from ._devices import CPU, CUDA_TYPE
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
@@ -136,7 +136,7 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                                          and k.itemsize < 8) and type(k) is type(a):
             return wrap(a[k], self._device)
     dev = self._device
-    if dev.device_type != 2:
+    if dev.device_type != CUDA_TYPE:
         r = a[_backend_key(self, key, False)]
         # (an integer-array or mask key copies: fresh memory; anything else is a view)
         return wrap(r, dev if r.base is not None else fresh(dev))
@@ -510,7 +510,7 @@ def _scalar(x: ndarray, name: str) -> Any:
     if x.ndim != 0:
         raise TypeError(f"{name}() needs a 0-d array, not one of shape {x.shape}")
     a = x._compute()
-    if x._device.device_type == 2:
+    if x._device.device_type == CUDA_TYPE:
         with on(x._device):  # (the copy to the host runs on CuPy's stream of this GPU)
             return a.get()
     return a

@@ -22,7 +22,7 @@ from ._array import held_streams
 from ._array import host_view, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
-from ._devices import CPU, Device, as_device, get_default_device
+from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import allocatable, fresh, native_dtype, on
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy, refuse_complex_to_real
 
@@ -724,7 +724,7 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
         # Only CuPy copies to or from CUDA memory. Without it this is a refusal like any other
         # device's below, not the ImportError `import cupy` raised (tests/test_ndarray.py).
         try:  # (both ends, where both are GPUs: one may be a GPU this machine has not)
-            cupy_backend = [backend_for(end) for end in (src, device) if end.device_type == 2][-1]
+            cupy_backend = [backend_for(end) for end in (src, device) if end.device_type == CUDA_TYPE][-1]
         except RuntimeError as e:
             raise BufferError(f"dltensor cannot move memory from {src} to {device}: {e}") \
                 from None
@@ -744,7 +744,7 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
     if raw and dt.bits % 8:
         raise BufferError(f"dltensor cannot move {dt.name} memory between {src} and {device}: "
                           "its elements are packed below a byte")
-    if raw and src.device_type == 2 and x._array is None:
+    if raw and src.device_type == CUDA_TYPE and x._array is None:
         a = cupy_backend.view(x._tensor, raw=True)
     else:
         a = x._compute()

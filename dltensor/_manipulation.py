@@ -13,7 +13,7 @@ from typing import Any, overload
 import numpy as np
 
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
-from ._devices import CPU
+from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
 from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
 from ._dispatch import ints, on, shape_tuple, strict_int, within_largest
@@ -138,7 +138,7 @@ def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     elif isinstance(x, ndarray):
         shape = shape_tuple("broadcast_to", shape)  # (an array given as a shape: TypeError)
     result: ndarray = _broadcast_to(x, shape)
-    if result._array is not None and result._device.device_type == 2:
+    if result._array is not None and result._device.device_type == CUDA_TYPE:
         mark_read_only(result._array)  # (NumPy's is read-only already; CuPy's has no flag)
     return result
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._devices import CPU, Device
+from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import check_device, delegating, expect_array, namespace_for, native
 from ._dispatch import native_or_cpu_error, on
 from ._dispatch import strict_int, wrap_result
@@ -96,7 +96,7 @@ def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
     if isinstance(value, np.generic):  # taken as the Python scalar it holds (scalar_dtype
         value = value.item()           # checked its range): NumPy would wrap np.int64(300)
     value = scalar_into(value, dtype)
-    if dev.device_type == 2:
+    if dev.device_type == CUDA_TYPE:
         return ns.full((), value, dtype=dtype)
     return ns.asarray(value, dtype=dtype)
 
@@ -116,7 +116,7 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
     if not (x1_array or x2_array):
         raise TypeError("where needs at least one of x1 and x2 to be an array")
     dev = check_device(condition, *(a for a in (x1, x2) if isinstance(a, ndarray)))
-    if dev.device_type == 2:
+    if dev.device_type == CUDA_TYPE:
         with on(dev):  # (astype below copies on CuPy's current device)
             return _where(dev, condition, x1, x2, x1_array, x2_array)
     return _where(dev, condition, x1, x2, x1_array, x2_array)

@@ -20,7 +20,7 @@ from ._array import ndarray, wrap
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import native_or_cpu_error, on
 from ._dispatch import real_number, refuse_axes_of_0d, wrap_result
-from ._devices import CPU
+from ._devices import CPU, CUDA_TYPE
 from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
 
@@ -49,7 +49,7 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
                     refuse_axes_of_0d("sum", axis)
                 r = a.sum(axis=axis, keepdims=keepdims)
                 return wrap(r if type(r) is _np_ndarray else _asarray(r))
-        elif dev.device_type == 2 and x._array is not None and x._array.dtype not in _WIDEN:
+        elif dev.device_type == CUDA_TYPE and x._array is not None and x._array.dtype not in _WIDEN:
             a = x._array  # (CuPy's; its result is on its current GPU, x's)
             if axis is not None and a.ndim == 0:
                 refuse_axes_of_0d("sum", axis)

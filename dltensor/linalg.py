@@ -17,6 +17,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray
+from ._devices import CUDA_TYPE
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
 from ._dispatch import native_dtype, wrap_result
 from ._interop import copied
@@ -90,7 +91,7 @@ def _on_host(name: str, x: ndarray, shape: tuple[int, ...], **kwargs: Any) -> An
 
 def _moved(r: Any, x: ndarray) -> Any:
     """``r``, a result (or tuple of results) computed on the CPU, on x's device."""
-    if x._device.device_type != 2:
+    if x._device.device_type != CUDA_TYPE:
         return r
     from ._interop import move
     return tuple(move(a, x._device) for a in r) if isinstance(r, tuple) else move(r, x._device)
@@ -130,7 +131,7 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     if x.size == 0:
         if name in ("vector_norm", "matrix_norm"):
             return _norm_of_nothing(name, x, **kwargs)
-        if name in ("eig", "eigvals") and x._device.device_type == 2:  # (CuPy's: real)
+        if name in ("eig", "eigvals") and x._device.device_type == CUDA_TYPE:  # (CuPy's: real)
             return _on_host(name, x, x.shape, **kwargs)
     if x.ndim > 32 and name in _PER_MATRIX and \
             not any(isinstance(v, ndarray) for v in kwargs.values()):
@@ -304,7 +305,7 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     dev = require_pair("solve", x1, x2, FLOATING)
-    if dev.device_type == 2 and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
+    if dev.device_type == CUDA_TYPE and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
             and x1.shape[-1] == x1.shape[-2]:
         # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's
         # address, whose step is 0 for no right-hand sides (ZeroDivisionError). NumPy's answer
@@ -316,7 +317,7 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
                                                                 device="cpu")), x1)
         return r
     # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
-    if dev.device_type == 2 and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
+    if dev.device_type == CUDA_TYPE and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)
         from ._manipulation import broadcast_to
         try:

@@ -30,6 +30,21 @@ HANDOFFS = [
     ("torch.from_dlpack(cupy)", "torch.from_dlpack(c)", "c", None),
 ]
 CHAIN = "torch -> dltensor -> cupy"
+# The chain by parts, at 10 elements, to say where its time goes (dltensor's internals, named
+# here only; a part whose name has moved is reported as not run). `asked` is what CuPy's
+# from_dlpack passes __dlpack__, as recorded from one call.
+PARTS = [
+    ("dltensor.asarray(t)", "dlt.asarray(t)"),
+    ("  PyTorch's device and flags", "where(t)"),
+    ("  PyTorch's current_work_stream", "stream_of(2, 0)"),
+    ("  CuPy's current stream", "gpus.consumer_stream(0)"),
+    ("  exchange API take, own, wrap, release", "from_tensor(own(take(t)))"),
+    ("cupy.from_dlpack(xt)", "cp.from_dlpack(xt)"),
+    ("  xt.__dlpack__(as CuPy asks), release", "xt.__dlpack__(**asked)"),
+    ("  c.__dlpack__(as CuPy asks), release", "c.__dlpack__(**asked)"),
+    ("  cupy.from_dlpack(c)", "cp.from_dlpack(c)"),
+    ("the chain", "cp.from_dlpack(dlt.asarray(t))"),
+]
 CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
          ("sum(x)", "ns.sum(x); sync()"),
          # (a Python scalar goes to CuPy 14.2 as a kernel argument, as with CuPy itself)
@@ -85,6 +100,7 @@ def run(settings: Settings, log=print) -> dict:
                 cell[n] = {"skip": reason(e)}
         for name, seconds in time_many(timed, settings).items():
             handoffs[name][n]["s"] = seconds
+    parts = _parts(settings, cp, dlt, torch) if torch_ok else {"skip": "torch without CUDA"}
     calls = {}
     for n in OP_SIZES:
         log(f"  GPU calls at {n:.0e} elements ...")
@@ -104,5 +120,43 @@ def run(settings: Settings, log=print) -> dict:
             calls[call][n][lib] = seconds
     return {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
             "handoffs": handoffs, "peers": {h[0]: h[3] for h in HANDOFFS if h[3]},
-            "chain": CHAIN,
+            "chain": CHAIN, "parts": parts,
             "calls": calls}
+
+
+class _Asked:
+    """Records the keywords a consumer passes __dlpack__, handing on ``x``'s capsule."""
+
+    def __init__(self, x):
+        self.x, self.asked = x, None
+
+    def __dlpack_device__(self):
+        return self.x.__dlpack_device__()
+
+    def __dlpack__(self, **kwargs):
+        self.asked = kwargs
+        return self.x.__dlpack__(**kwargs)
+
+
+def _parts(settings: Settings, cp, dlt, torch) -> dict:
+    """{part: seconds or a reason} for PARTS (see there)."""
+    from dltensor import _dlpack
+    from dltensor._array import from_tensor
+    from dltensor._interop import _gpus, _torch_exchangeable
+    c, t = cp.zeros(10, cp.float32), torch.zeros(10, device="cuda")
+    xt = dlt.asarray(t)
+    spy = _Asked(xt)
+    cp.from_dlpack(spy)
+    env = {"cp": cp, "dlt": dlt, "c": c, "t": t, "xt": xt, "asked": spy.asked,
+           "where": _torch_exchangeable, "gpus": _gpus(0), "own": _dlpack.own,
+           "stream_of": _dlpack.current_stream_getter(type(t)),
+           "take": _dlpack.managed_tensor_taker(type(t)), "from_tensor": from_tensor}
+    out, timed = {}, {}
+    for name, stmt in PARTS:
+        try:
+            eval(stmt, env)
+            timed[name] = (stmt, env)
+        except Exception as e:
+            out[name] = reason(e)
+    out.update(time_many(timed, settings))
+    return {"asked": repr(spy.asked), "seconds": out}

@@ -233,6 +233,14 @@ def report_gpu(res: dict) -> list:
                          us(d) if isinstance(d, float) else f"n/a ({str(d)[:30]})",
                          ratio(d / c) if ok else "n/a"])
     print(table(["GPU call (with sync)", "cupy", "dltensor", "ratio"], rows))
+    parts = res.get("parts", {})
+    if "seconds" in parts:
+        print(f"(xt = dltensor.asarray(t); CuPy asks {parts['asked']})")
+        print(table(["the chain by parts, 10 elements", "time"],
+                    [[name, us(v) if isinstance(v, float) else f"n/a ({v[:40]})"]
+                     for name, v in parts["seconds"].items()]))
+    elif parts:
+        print(f"the chain by parts: not run: {parts.get('skip')}")
     chain = [c for c in res["handoffs"].get(res["chain"], {}).values() if "s" in c]
     worst = max((c["s"] for c in chain), default=float("nan"))
     kept = all(c["zero_copy"] for c in chain)

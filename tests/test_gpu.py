@@ -214,6 +214,19 @@ def test_a_gpu_this_machine_lacks_is_held_and_bad_device_ids_are_refused(cupy):
             dt.asarray(Producer(data=FAKE_POINTER, device=device, shape=(2,), dtype=(2, 32, 1)))
 
 
+
+def test_computing_on_a_dtype_cupy_has_not_names_the_dtype(cupy):
+    # float8 on a GPU is held (CuPy has no float8): computing raises dltensor's TypeError, as
+    # the CPU's does for dtypes NumPy has not, not CuPy's BufferError naming a code number.
+    # (The pointer is never read: the refusal comes before CuPy is asked.)
+    from producers import FAKE_POINTER, Producer
+    x = dt.asarray(Producer(data=FAKE_POINTER, device=(2, 0), shape=(4,), dtype=(10, 8, 1)))
+    assert x.dtype.name == "float8_e4m3fn" and x.device == as_device("cuda:0")
+    for call in (lambda: dt.exp(x), lambda: x + x, lambda: dt.sum(x), lambda: float(x[0])):
+        with pytest.raises(TypeError, match="cannot compute on dtype float8_e4m3fn on cuda:0"):
+            call()
+    assert x[1:].data_ptr == FAKE_POINTER + 1  # (a view of held memory is still made)
+
 # --- compute -----------------------------------------------------------------------------------
 
 def test_compute_stays_on_the_device(cupy):

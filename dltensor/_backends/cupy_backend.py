@@ -6,6 +6,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import _dlpack
+from .._dtypes import dtype_from_dlpack
 
 __all__ = ["missing_reason", "device_count", "namespace", "view", "can_view", "on",
            "run_on",
@@ -211,6 +212,12 @@ def device_of(ptr: int) -> int:
 def view(mt: _dlpack.ManagedTensor, raw: bool = False) -> Any:
     """A CuPy array over a managed tensor's CUDA memory (CuPy ignores READ_ONLY); ``raw``: of
     its bytes, as unsigned integers of its dtype's width (for dtypes CuPy has not)."""
+    if not raw and not can_view(mt.code, mt.bits):
+        # (as the CPU says it for dtypes NumPy has not; CuPy's own words name a code number)
+        raise TypeError(f"dltensor cannot compute on dtype "
+                        f"{dtype_from_dlpack(mt.code, mt.bits).name} on cuda:{mt.device_id} "
+                        "(CuPy has not that dtype); it can still be held, moved with "
+                        "to_device(), and handed on with from_dlpack()")
     cupy = _load()
     with cupy.cuda.Device(mt.device_id):
         return cupy.from_dlpack(_Export(mt, 1 if raw else None))

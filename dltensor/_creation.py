@@ -68,7 +68,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         # Each value's truth, the spec's ceil((stop - start) / step) of them, as PyTorch and
         # JAX have none: NumPy fills at most 2 and CuPy adds the step cast to bool, True.
         return astype(arange(start, stop, step, device=device), dtype)
-    npdt = native_dtype(dtype)
+    npdt = native_dtype(dtype, device)
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):
         # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
@@ -188,8 +188,8 @@ def _real(v: Any) -> int | float:
 def _filled(name: str, shape: int | tuple[int, ...], dtype: DType | None,
             device: Device | str | tuple[int, int] | None) -> ndarray:
     """empty/zeros/ones: NumPy called directly on the CPU (the compat layer adds ~0.6 us)."""
-    npdt = native_dtype(dtype) or np.float64
     dev = get_default_device() if device is None else as_device(device)
+    npdt = native_dtype(dtype, dev) or np.float64
     if type(shape) is not tuple and type(shape) is not int:
         shape = shape_tuple(name, shape)
     if dev is CPU:
@@ -247,7 +247,8 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     value = python_scalar(fill_value)  # (NumPy would parse a string, broadcast a list)
     npdt = _fill_dtype(value if value is not None else fill_value)
     if dtype is not None:
-        npdt = native_dtype(dtype) or npdt  # (never None here: for mypy)
+        device = _resolved(device)
+        npdt = native_dtype(dtype, device) or npdt  # (never None here: for mypy)
         if type(value) is complex:  # (NumPy fills the real part, with a warning)
             refuse_complex_to_real("full", _dtypes.complex128, dtype)
         elif type(value) is float and npdt.kind in "iu":
@@ -304,10 +305,12 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
     """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
     k = strict_int(k, "eye's k")  # (True is no k)
     cols = n_rows if n_cols is None else n_cols
+    device = _resolved(device)
+    npdt = native_dtype(dtype, device) or np.float64
     if type(n_rows) is int and type(cols) is int and n_rows >= 0 and cols >= 0:
-        _check_shape("eye", (n_rows, cols), native_dtype(dtype) or np.float64)
+        _check_shape("eye", (n_rows, cols), npdt)
         k = max(-n_rows, min(k, cols))  # (the same zeros past the matrix: CuPy takes a C long)
-    return _make("eye", device, n_rows, n_cols, k=k, dtype=native_dtype(dtype) or np.float64)
+    return _make("eye", device, n_rows, n_cols, k=k, dtype=npdt)
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
@@ -326,14 +329,14 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     num = strict_int(num, "linspace's num")
     # (ints as floats, as NumPy computes them: ints past int64 became NumPy objects)
     bounds = [float(b) if type(b) is int else b for b in bounds]
+    device = _resolved(device)
     if dtype is None:
         npdt = np.complex128 if complex in map(type, bounds) else np.float64
     else:
-        npdt = native_dtype(dtype)
+        npdt = native_dtype(dtype, device)
         if complex in map(type, bounds):  # (NumPy dropped the imaginary parts)
             refuse_complex_to_real("linspace", _dtypes.complex128, dtype)
     _check_count("linspace", num, npdt)
-    device = _resolved(device)
     return _make(_spaced, device, bounds, num, npdt, endpoint, _on_cuda(device))
 
 

@@ -522,12 +522,23 @@ def delegating(template: _F, widen: bool = False,
     return cast(_F, f)  # with the template's signature
 
 
-def native_dtype(dtype: DType | None) -> np.dtype[Any] | None:
-    """The backend (NumPy) dtype for a dltensor dtype; None stays None."""
+def native_dtype(dtype: DType | None, device: Device | None = None) -> np.dtype[Any] | None:
+    """The backend (NumPy) dtype for a dltensor dtype; None stays None. With the ``device``
+    arrays of it are to be made or computed on: TypeError where its backend has not the
+    dtype (CuPy has no float8: such memory is held on a GPU, made on the CPU and moved)."""
     if dtype is None:
         return None
     if type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
     if dtype.numpy is None:
         raise TypeError(f"dltensor cannot compute on dtype {dtype.name}")
+    if device is not None and device.device_type == CUDA_TYPE:
+        try:
+            lacks = not backend_for(device).can_view(dtype.code, dtype.bits)
+        except NoBackendError:
+            lacks = False  # (the call itself says that nothing computes there)
+        if lacks:
+            raise TypeError(f"dltensor cannot make or compute {dtype.name} arrays on {device} "
+                            "(CuPy has not that dtype); make them on the CPU and move them "
+                            "with to_device(), where they are held and handed on")
     return dtype.numpy

@@ -143,7 +143,8 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         return x
     if dtype is src:
         return computed(x, copy_of_native)
-    target = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
+    # (TypeError for a dtype held only, int4, float4..., or one x's backend has not)
+    target = native_dtype(dtype, x._device)
     if target in EXTENSION_FLOATS and src.numpy in EXTENSION_FLOATS:
         # (through float32, which holds each exactly: ml_dtypes casts no float8 to
         # float8_e8m0fnu and back, "according to the rule 'unsafe'")

@@ -651,7 +651,8 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
             copy = None  # the move copied
     if dtype is not None and dtype is not x.dtype:
         refuse_complex_to_real("asarray", x.dtype, dtype)  # (as astype and lists of complex)
-        target = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
+        # (TypeError for a dtype held only, int4, float4..., or one x's backend has not)
+        target = native_dtype(dtype, x._device)
         if copy is False:
             raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
                              "and copy=False forbids it")

@@ -215,7 +215,7 @@ def test_a_gpu_this_machine_lacks_is_held_and_bad_device_ids_are_refused(cupy):
 
 
 
-def test_computing_on_a_dtype_cupy_has_not_names_the_dtype(cupy):
+def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
     # float8 on a GPU is held (CuPy has no float8): computing raises dltensor's TypeError, as
     # the CPU's does for dtypes NumPy has not, not CuPy's BufferError naming a code number.
     # (The pointer is never read: the refusal comes before CuPy is asked.)
@@ -226,6 +226,22 @@ def test_computing_on_a_dtype_cupy_has_not_names_the_dtype(cupy):
         with pytest.raises(TypeError, match="cannot compute on dtype float8_e4m3fn on cuda:0"):
             call()
     assert x[1:].data_ptr == FAKE_POINTER + 1  # (a view of held memory is still made)
+    # Nor are arrays of it made or cast to on the GPU: made on the CPU, they are moved there.
+    f8, y = x.dtype, dt.ones(3, device="cuda:0")
+    for call in (lambda: dt.zeros(2, dtype=f8, device="cuda:0"), lambda: dt.zeros_like(x),
+                 lambda: dt.full((2,), 1.0, dtype=f8, device="cuda:0"),
+                 lambda: dt.arange(3, dtype=f8, device="cuda:0"),
+                 lambda: dt.eye(2, dtype=f8, device="cuda:0"),
+                 lambda: dt.linspace(0, 1, 3, dtype=f8, device="cuda:0"),
+                 lambda: dt.astype(y, f8), lambda: dt.asarray(y, dtype=f8),
+                 lambda: dt.sum(y, dtype=f8)):
+        with pytest.raises(TypeError, match="cannot make or compute float8_e4m3fn arrays on cuda:0"):
+            call()
+    pytest.importorskip("ml_dtypes")
+    for moved in (dt.ones(2, dtype=f8).to_device("cuda:0"),
+                  dt.asarray([1.0, 1.0], dtype=f8, device="cuda:0")):
+        assert moved.dtype == f8 and moved.device == x.device
+        assert np.asarray(moved.to_device("cpu")).astype(np.float32).tolist() == [1.0, 1.0]
 
 # --- compute -----------------------------------------------------------------------------------
 

@@ -107,8 +107,11 @@ def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     axis = strict_int(axis, "vecdot's axis")
     # The spec counts axis from the end only (2023.12): a positive one is ambiguous once the
     # arrays broadcast to more dimensions.
-    if not -min(x1.ndim, x2.ndim) <= axis <= -1:
-        raise ValueError(f"vecdot's axis must be in [-{min(x1.ndim, x2.ndim)}, -1], not {axis}")
+    n = min(x1.ndim, x2.ndim)
+    if n == 0:
+        raise ValueError("vecdot takes arrays of at least one dimension, not 0-d ones")
+    if not -n <= axis <= -1:
+        raise ValueError(f"vecdot's axis must be in [-{n}, -1], not {axis}")
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: x1 and x2 have {x1.shape[axis]} and {x2.shape[axis]} "
                          f"elements along axis {axis}; the contracted axis does not broadcast")

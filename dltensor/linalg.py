@@ -153,6 +153,8 @@ def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     require_pair("cross", x1, x2)
     axis = strict_int(axis, "cross's axis")
     n = min(x1.ndim, x2.ndim)
+    if n == 0:
+        raise ValueError("cross takes arrays of at least one dimension, not 0-d ones")
     if not -n <= axis <= -1:
         raise ValueError(f"cross's axis must be in [-{n}, -1], not {axis}")
     # NumPy also takes 2-element vectors; the spec defines only 3, and no broadcasting of them.

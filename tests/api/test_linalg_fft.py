@@ -229,6 +229,12 @@ def test_vecdot_conjugates_x1():
     assert complex(dlt.vecdot(x1, x2)) == 4 - 10j
 
 
+@pytest.mark.parametrize("f", [dlt.vecdot, dlt.linalg.vecdot, dlt.linalg.cross])
+def test_vector_products_of_0d_arrays_say_they_need_a_dimension(f):
+    with pytest.raises(ValueError, match="at least one dimension, not 0-d"):
+        f(dlt.asarray(1.0), dlt.asarray(1.0))
+
+
 # --- fft ----------------------------------------------------------------------------------------
 
 X = rng.standard_normal((4, 6))

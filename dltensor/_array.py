@@ -199,7 +199,7 @@ class ndarray:
         import dltensor
         return dltensor
 
-    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+    def __dlpack_device__(self, /) -> tuple[DLDeviceType, int]:
         d = self._device
         return _CPU_DLPACK_DEVICE if d is CPU else (d.device_type, d.device_id)
 

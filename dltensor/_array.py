@@ -592,8 +592,9 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
             raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
                               "and copy=False forbids it")
         if dl_device != (1, 0):
-            raise BufferError(f"dltensor can copy an export only to the CPU, (kDLCPU, 0), not "
-                              f"to {dl_device}")
+            raise BufferError(f"cannot export {dev} memory to device {dl_device}: dltensor "
+                              "copies an export only to the CPU, (kDLCPU, 0); move it with a "
+                              "library that reaches both devices")
         host = x.to_device(CPU)
         return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     if dev.device_type in CPU_READABLE:

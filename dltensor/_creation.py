@@ -19,7 +19,7 @@ from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
 from ._dispatch import fresh
 from ._dispatch import namespace_for, native
-from ._dispatch import native_dtype, on, shape_tuple, strict_int, within_largest
+from ._dispatch import native_dtype, on, shape_tuple, strict_int, type_name, within_largest
 from ._dispatch import wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
@@ -236,7 +236,7 @@ def _fill_dtype(fill_value: object) -> np.dtype[Any]:
         if isinstance(fill_value, t):
             return dt
     raise TypeError(f"fill_value must be a bool, int, float or complex, not "
-                    f"{type(fill_value).__name__}")
+                    f"{type_name(fill_value)}")
 
 
 def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex, *,

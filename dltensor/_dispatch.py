@@ -47,6 +47,8 @@ def check_device(*arrays: ndarray) -> Device:
 def type_name(x: object) -> str:
     """The name of x's type for a message: ``numpy.ndarray``, not an ``ndarray`` like ours."""
     t = type(x)
+    if t is ndarray:
+        return "dltensor.ndarray"
     return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
 
 

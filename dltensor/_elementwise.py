@@ -706,7 +706,10 @@ def _rmatmul_operator(self: ndarray, other: object, /) -> Any:
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if not _matmul_other("__imatmul__", other):
         return NotImplemented
-    r = _matmul(self, other)
+    try:
+        r = _matmul(self, other)
+    except NoBackendError as e:  # held memory: the CPU's error first for bad operands
+        raise cpu_error_first(_imatmul_operator, (self, other), {}, e) from None
     if r.dtype is not self.dtype or r.shape != self.shape:
         raise (TypeError if r.dtype is not self.dtype else ValueError)(
             f"__imatmul__: the result ({r.dtype.name}, shape {r.shape}) cannot be written into "

@@ -21,7 +21,7 @@ import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
-from ._dispatch import check_device, fresh, namespace_for, on, strict_int, wrap_result
+from ._dispatch import check_device, fresh, namespace_for, on, strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
 from ._held import held_view
@@ -150,18 +150,20 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     t = self._tensor
     if t is not None and t.read_only:  # (before any compute: held memory says it too)
-        raise _read_only("its producer exported it so" if getattr(t, "base", None) is None
+        raise _read_only(self, "its producer exported it so" if getattr(t, "base", None) is None
                          else "a view of read-only memory, or of a broadcast")
     a = self._array
     if a is None:
         if held(self):  # (a bad key or value is the CPU's error also there: checked first)
+            if isinstance(value, ndarray):  # (before a key held_view cannot take, a mask)
+                check_device(self, value)
             target = held_view("__getitem__", self, _backend_key(self, key, True))
             if self.dtype.numpy is not None:
                 _check_held_value(self, target.shape, value)
         a = self._compute()  # (raises for held memory)
     if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
-        raise _read_only("a view of read-only memory, or of a broadcast whose elements share "
-                         "memory")
+        raise _read_only(self, "a view of read-only memory, or of a broadcast whose "
+                         "elements share memory")
     tk = type(key)
     if not ((tk is int or tk is slice) and a.ndim == 1):
         key = _backend_key(self, key, True)
@@ -299,7 +301,10 @@ def _check_held_value(x: ndarray, shape: tuple[int, ...], value: Any) -> None:
         probe[()] = v
 
 
-def _read_only(why: str) -> ValueError:
+def _read_only(x: ndarray, why: str) -> ValueError:
+    if held(x):  # (a copy is a computation: not here)
+        return ValueError(f"this array is read-only ({why}); a library that computes on "
+                          f"{x._device} memory can copy it (its from_dlpack(x, copy=True))")
     return ValueError(f"this array is read-only ({why}); write into a copy: "
                       "dltensor.asarray(x, copy=True)")
 
@@ -332,7 +337,7 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
     scalar = python_scalar(value)  # (a NumPy scalar: written as the Python one it holds)
     if scalar is not None:
         return _value_for(x, a, scalar, compute)
-    raise TypeError(f"can write a Python scalar or a dltensor array, not {tv.__name__}")
+    raise TypeError(f"can write a Python scalar or a dltensor array, not {type_name(value)}")
 
 
 _Rule = tuple[int, int] | type[float] | Literal[True]
@@ -520,18 +525,18 @@ def __bool__(self: ndarray, /) -> bool:
     return bool(_scalar(self, "bool"))
 
 
+# (each checks the dtype before reading the value: a dtype's error also for held memory)
+
 def __int__(self: ndarray, /) -> int:
-    a = _scalar(self, "int")
     if self.dtype.kind == "complex floating":
         raise TypeError("int() of a complex array is undefined; take real() or abs() first")
-    return int(a)
+    return int(_scalar(self, "int"))
 
 
 def __float__(self: ndarray, /) -> float:
-    a = _scalar(self, "float")
     if self.dtype.kind == "complex floating":
         raise TypeError("float() of a complex array is undefined; take real() or abs() first")
-    return float(a)
+    return float(_scalar(self, "float"))
 
 
 def __complex__(self: ndarray, /) -> complex:
@@ -542,10 +547,9 @@ def __complex__(self: ndarray, /) -> complex:
 
 
 def __index__(self: ndarray, /) -> int:
-    a = _scalar(self, "operator.index")
     if self.dtype.kind not in INTEGER_KINDS:
         raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
-    return int(a)
+    return int(_scalar(self, "operator.index"))
 
 
 def __format__(self: ndarray, spec: str, /) -> str:

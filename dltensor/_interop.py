@@ -725,14 +725,15 @@ def move(x: ndarray, device: Device, *, stream: Any = None, copy: bool | None = 
         # Only CuPy copies to or from CUDA memory. Without it this is a refusal like any other
         # device's below, not the ImportError `import cupy` raised (tests/test_ndarray.py).
         try:  # (both ends, where both are GPUs: one may be a GPU this machine has not)
-            cupy_backend = [backend_for(end) for end in (src, device) if end.device_type == CUDA_TYPE][-1]
+            cupy_backend = [backend_for(end) for end in (src, device)
+                            if end.device_type == CUDA_TYPE][-1]
         except RuntimeError as e:
             raise BufferError(f"dltensor cannot move memory from {src} to {device}: {e}") \
                 from None
         return _move_cuda(cupy_backend, x, device, stream)
     raise BufferError(f"dltensor cannot move memory from {src} to {device}: it can copy only "
-                      f"between the CPU and CUDA and between GPUs; hand the array to a library "
-                      f"that can with its from_dlpack()")
+                      f"between the CPU and CUDA and between CUDA GPUs; hand the array to a "
+                      f"library that can with its from_dlpack()")
 
 
 def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> ndarray:

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
+from ._backends import NoBackendError
 from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import check_device, delegating, expect_array, namespace_for, native
-from ._dispatch import native_or_cpu_error, on
+from ._dispatch import cpu_error_first, native_or_cpu_error, on
 from ._dispatch import strict_int, wrap_result
 from ._dtype_functions import scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -116,10 +117,13 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
     if not (x1_array or x2_array):
         raise TypeError("where needs at least one of x1 and x2 to be an array")
     dev = check_device(condition, *(a for a in (x1, x2) if isinstance(a, ndarray)))
-    if dev.device_type == CUDA_TYPE:
-        with on(dev):  # (astype below copies on CuPy's current device)
-            return _where(dev, condition, x1, x2, x1_array, x2_array)
-    return _where(dev, condition, x1, x2, x1_array, x2_array)
+    try:
+        if dev.device_type == CUDA_TYPE:
+            with on(dev):  # (astype below copies on CuPy's current device)
+                return _where(dev, condition, x1, x2, x1_array, x2_array)
+        return _where(dev, condition, x1, x2, x1_array, x2_array)
+    except NoBackendError as e:  # held memory: the CPU's error first for bad operands
+        raise cpu_error_first(where, (condition, x1, x2), {}, e) from None
 
 
 def _where(dev: Device, condition: ndarray, x1: Any, x2: Any, x1_array: bool,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ._array import ndarray
-from ._dispatch import delegating
+from ._backends import NoBackendError
+from ._dispatch import check_device, cpu_error_first, delegating
 from ._dispatch import AxisError, delegate, expect_array, ints, native, refuse_axes_of_0d
 from ._manipulation import broadcast_to, concat, result_dtype
 
@@ -22,7 +23,7 @@ def any(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """Whether any element of ``x`` along ``axis`` is true (non-zero)."""
 
 
-_diff = delegate("diff")
+_backend_diff = delegate("diff")
 
 
 def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None = None,
@@ -32,6 +33,14 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     expect_array("diff", x, *edges.values())
+    check_device(x, *edges.values())
+    try:
+        return _diff(x, axis, n, edges)
+    except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
+        raise cpu_error_first(diff, (x,), {"axis": axis, "n": n, **edges}, e) from None
+
+
+def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
     axis, n = ints("diff", "axis", axis, many=False), ints("diff", "n", n, many=False)
     if x.ndim == 0:
         refuse_axes_of_0d("diff", axis)
@@ -49,6 +58,7 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
         # (a 0-d edge is one step along axis, as NumPy's diff takes it for n >= 1)
         step = x.shape[:axis % x.ndim] + (1,) + x.shape[axis % x.ndim + 1:]
         return concat([broadcast_to(a, step) if a.ndim == 0 else a
-                       for a in (prepend, x, append) if a is not None], axis=axis)
-    result: ndarray = _diff(x, axis=axis, n=n, **edges)
+                       for a in (edges.get("prepend"), x, edges.get("append")) if a is not None],
+                      axis=axis)
+    result: ndarray = _backend_diff(x, axis=axis, n=n, **edges)
     return result

@@ -17,9 +17,10 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray
+from ._backends import NoBackendError
 from ._devices import CUDA_TYPE
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
-from ._dispatch import native_dtype, wrap_result
+from ._dispatch import cpu_error_first, native_dtype, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes, reshape  # (NumPy's: at most 32 dimensions)
 from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
@@ -129,10 +130,13 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
         if name != "matrix_norm":
             _lapack_dtype(name, x)
     if x.size == 0:
-        if name in ("vector_norm", "matrix_norm"):
-            return _norm_of_nothing(name, x, **kwargs)
-        if name in ("eig", "eigvals") and x._device.device_type == CUDA_TYPE:  # (CuPy's: real)
-            return _on_host(name, x, x.shape, **kwargs)
+        try:
+            if name in ("vector_norm", "matrix_norm"):
+                return _norm_of_nothing(name, x, **kwargs)
+            if name in ("eig", "eigvals") and x._device.device_type == CUDA_TYPE:  # (CuPy's:
+                return _on_host(name, x, x.shape, **kwargs)                        # real)
+        except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
+            raise cpu_error_first(lambda y: _floating(name, y, **kwargs), (x,), {}, e) from None
     if x.ndim > 32 and name in _PER_MATRIX and \
             not any(isinstance(v, ndarray) for v in kwargs.values()):
         batch = x.shape[:-2]

@@ -466,6 +466,14 @@ BAD_ARGUMENTS = {
     "searchsorted of 2-D": lambda m: dt.searchsorted(m(_Z((2, 2))), m(_Z(3))),
     "take with floats": lambda m: dt.take(m(_Z(3)), m(_Z(2))),
     "an int past int8": lambda m: m(_Z(3, np.int8)) + 300,  # (OverflowError: was refused)
+    # (these four were refused before their arguments were looked at, 2026-11-27)
+    "diff axis": lambda m: dt.diff(m(_Z((2, 3))), axis=7),
+    "vector_norm of nothing, axis": lambda m: dt.linalg.vector_norm(m(_Z((0, 3))), axis=7),
+    "where of bool and int": lambda m: dt.where(m(_Z(3, bool)), m(_Z(3, bool)), 2),
+    "in-place matmul shape": lambda m: m(_Z((2, 3))).__imatmul__(m(_Z((3, 2)))),
+    "operator.index of a float": lambda m: m(_Z((), np.float32)).__index__(),
+    "float of a complex": lambda m: float(m(_Z((), np.complex64))),
+    "int of a complex": lambda m: int(m(_Z((), np.complex64))),
 }
 _Point = __import__("collections").namedtuple("_Point", "a b")
 # Calls the CPU check must not misjudge: values (zeros are singular), sizes past the checked
@@ -551,3 +559,21 @@ def test_clip_and_frequencies_on_held_devices_say_what_is_wrong(device):
     for f in (dt.fft.fftfreq, dt.fft.rfftfreq):  # (new memory there: as zeros(), not a move)
         with pytest.raises(RuntimeError, match="cannot compute"):
             f(4, device=x.device)
+
+
+def test_held_memory_beside_cpu_memory_says_so_and_nothing_moves(device):
+    x, m = _held(np.ones((2, 3), np.float32), device), _held(np.ones((2, 3), bool), device)
+    c = dt.zeros((2, 3), dtype=dt.float32)
+    for call in (lambda: dt.diff(x, prepend=c), lambda: x.__setitem__(m, c)):
+        with pytest.raises(ValueError, match="different devices"):
+            call()
+    with pytest.raises(BufferError, match=f"cannot export {x.device} memory to device"):
+        x.__dlpack__(dl_device=(VULKAN, 0) if device != (VULKAN, 0) else (METAL, 0),
+                     max_version=(1, 0))
+
+
+def test_a_read_only_held_array_does_not_suggest_a_copy_dltensor_cannot_make():
+    x = _held(np.ones(3, np.float32), (ROCM, 0), flags=1)  # (DLPack READ_ONLY)
+    with pytest.raises(ValueError, match="read-only.*from_dlpack") as e:
+        x[0] = 1.0
+    assert "dltensor.asarray(x, copy=True)" not in str(e.value)

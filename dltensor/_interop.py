@@ -69,8 +69,10 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if device is None and copy:
         try:
             out = _import_capsule(x, True)
-        except BufferError:
-            # A producer that copies only across devices (CuPy): take its memory, copy here.
+        except (BufferError, NotImplementedError):
+            # A producer that copies only across devices (CuPy), or not this dtype (PyTorch's
+            # uint1..uint7 and int1..int7: "copy_kernel" not implemented): take its memory and
+            # copy it here.
             return copied(_importer_for(type(x))(x))
         # A copy asked for is the caller's to write, but a producer may mark even its copies
         # read-only (JAX 0.12 marks every export so): then it is copied once more, here.

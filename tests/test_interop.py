@@ -620,6 +620,18 @@ def test_a_copy_asked_for_is_writable_when_the_producer_marks_it_read_only(take)
     assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+@pytest.mark.parametrize("take", [dltensor.asarray, dltensor.from_dlpack])
+@pytest.mark.parametrize("dtype", ["uint1", "uint7", "int4"])
+def test_a_copy_of_a_dtype_pytorch_cannot_copy_is_made_here(take, dtype):
+    # PyTorch's uint1..7 and int1..7 export as 8-bit types; its __dlpack__(copy=True) raises
+    # NotImplementedError ("copy_kernel" not implemented): dltensor copies them itself.
+    t = torch.zeros(4, dtype=getattr(torch, dtype))
+    x = take(t, copy=True)
+    assert x.data_ptr != t.data_ptr() and not x.read_only
+    assert x.dtype is (dltensor.uint8 if dtype.startswith("u") else dltensor.int8)
+    assert np.asarray(x).tolist() == [0, 0, 0, 0]
+
+
 @pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
 def test_asarray_copy_false_never_copies(source):
     src = source()

@@ -67,8 +67,6 @@ CATEGORIES = {
 }
 
 
-
-
 def _xp(a: Any) -> ModuleType:
     """The array module computing on a backend array: NumPy, or CuPy for CUDA arrays."""
     return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]

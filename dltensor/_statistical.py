@@ -49,7 +49,8 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
                     refuse_axes_of_0d("sum", axis)
                 r = a.sum(axis=axis, keepdims=keepdims)
                 return wrap(r if type(r) is _np_ndarray else _asarray(r))
-        elif dev.device_type == CUDA_TYPE and x._array is not None and x._array.dtype not in _WIDEN:
+        elif dev.device_type == CUDA_TYPE and x._array is not None \
+                and x._array.dtype not in _WIDEN:
             a = x._array  # (CuPy's; its result is on its current GPU, x's)
             if axis is not None and a.ndim == 0:
                 refuse_axes_of_0d("sum", axis)

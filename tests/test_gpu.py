@@ -235,7 +235,7 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
                  lambda: dt.linspace(0, 1, 3, dtype=f8, device="cuda:0"),
                  lambda: dt.astype(y, f8), lambda: dt.asarray(y, dtype=f8),
                  lambda: dt.sum(y, dtype=f8)):
-        with pytest.raises(TypeError, match="cannot make or compute float8_e4m3fn arrays on cuda:0"):
+        with pytest.raises(TypeError, match="make or compute float8_e4m3fn arrays on cuda:0"):
             call()
     pytest.importorskip("ml_dtypes")
     for moved in (dt.ones(2, dtype=f8).to_device("cuda:0"),

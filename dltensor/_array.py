@@ -48,9 +48,9 @@ _API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
 # Stream values the standard disallows: 0 on CUDA (ambiguous), 1 and 2 on ROCm (CUDA's
 # legacy and per-thread default streams have no ROCm meaning).
 _FORBIDDEN_STREAMS = {DLDeviceType.kDLCUDA: (0,), DLDeviceType.kDLROCM: (1, 2)}
-# Pinned and managed memory: CuPy's consumer passes its stream for these; NumPy queues no work
-# there, so there is nothing to order it after.
-_STREAMED_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
+# Pinned and managed memory, which GPUs write on streams: CuPy's consumer passes its stream for
+# these, and dltensor orders the host after a producer's (NumPy queues no work there).
+STREAMED_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
 # Held CUDA memory whose pending work is queued on a stream its producer named (from a
 # __cuda_array_interface__ read without CuPy): handed on in this array's own interface.
 held_streams: weakref.WeakKeyDictionary[_dlpack.ManagedTensor, int] = \
@@ -640,7 +640,7 @@ def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
     its stream. TypeError for what is no int, as for CUDA memory."""
     if stream is None:
         return
-    if dev.device_type in _STREAMED_HOST and not to_cpu:
+    if dev.device_type in STREAMED_HOST and not to_cpu:
         _check_stream(dev, stream, (0,))  # (0: CUDA's rule)
         return
     where = f"memory on {dev}{' exported to the CPU' if to_cpu else ''}"

@@ -3,8 +3,8 @@
 Each row names the op, the dtypes it accepts (a spec category), the ufunc NumPy and CuPy both
 have for it and, where NumPy departs from the spec's special cases for some dtype kinds, a
 fix-up function ``fn(xp, *arrays)`` used for those kinds only (``_special_cases``, with those
-used on CUDA where CuPy departs from NumPy). Two factories (unary, binary) turn rows into
-functions; the operator table installs them on ndarray.
+used on CUDA where CuPy departs from NumPy). Three factories (unary, binary, in-place) turn
+rows into functions; the operator table installs them on ndarray.
 
 Speed is the point of the factories' shape: for CPU arrays of one dtype (or one array and a
 Python scalar that keeps its dtype) a call is a few attribute reads, one dict lookup and the
@@ -34,7 +34,6 @@ from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 _np_ndarray = np.ndarray
-_FLOAT64, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float16)
 _asarray = np.asarray
 _new = object.__new__
 _SCALARS = frozenset((bool, int, float, complex))

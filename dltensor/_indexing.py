@@ -27,7 +27,7 @@ from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
 from ._held import held_view
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
-from ._manipulation import broadcast_shapes  # (NumPy's: at most 32 dimensions)
+from ._manipulation import broadcast_shapes  # (ours: NumPy's stops at 32 dimensions)
 
 __all__ = ["take", "take_along_axis"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from ._backends import NoBackendError, backend_for
-from ._devices import CPU, Device, as_device, get_default_device
+from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dtypes import SPEC_DTYPES, DType, complex128, float64, int64
 
 __all__ = ["__array_namespace_info__"]
@@ -42,7 +42,7 @@ def _max_dimensions() -> int:
     # Asked once per process: finding CuPy's limit imports CuPy and touches the GPU.
     ndim: int = backend_for(CPU).max_ndim()
     try:
-        ndim = min(ndim, backend_for(Device(2, 0)).max_ndim())
+        ndim = min(ndim, backend_for(Device(CUDA_TYPE, 0)).max_ndim())
     except NoBackendError:
         pass
     return ndim
@@ -66,10 +66,10 @@ class Info:
     def devices(self) -> tuple[Device, ...]:
         """The devices dltensor computes on: the CPU, and every GPU CuPy finds."""
         try:
-            gpus = backend_for(Device(2, 0)).device_count()
+            gpus = backend_for(Device(CUDA_TYPE, 0)).device_count()
         except NoBackendError:
             return (CPU,)
-        return (CPU, *(Device(2, i) for i in range(gpus)))
+        return (CPU, *(Device(CUDA_TYPE, i) for i in range(gpus)))
 
     def default_dtypes(self, *,
                        device: Device | str | tuple[int, int] | None = None) -> dict[str, DType]:

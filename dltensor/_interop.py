@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from . import _dlpack
 from ._array import CPU_READABLE, backend_pointer, copy_flag, element_strides, from_tensor
-from ._array import held_streams
+from ._array import STREAMED_HOST, held_streams
 from ._array import host_view, ndarray, wrap
 from ._backends import NoBackendError, backend_for
 from ._dlpack.abi import DLDeviceType
@@ -170,9 +170,6 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     return from_tensor(_dlpack.consume_capsule(capsule))
 
 
-_GPU_WRITTEN_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
-
-
 def _gpus(device_id: int = 0) -> Any:
     """The CuPy backend where it computes on GPU ``device_id``; None where it cannot (no CuPy,
     or no such GPU here: such memory is held, as on any device dltensor cannot reach)."""
@@ -194,10 +191,10 @@ def _request(x: Any, copy: bool | None) -> object:
         except Exception:
             device_type = device_id = None  # __dlpack__ then says what is wrong, in its words
         gpus = None
-        if (device_type == DLDeviceType.kDLCUDA or device_type in _GPU_WRITTEN_HOST) and \
+        if (device_type == DLDeviceType.kDLCUDA or device_type in STREAMED_HOST) and \
                 type(device_id) is int and device_id >= 0:  # (else the consumer says what)
             gpus = _gpus(device_id)
-        if gpus is not None and device_type in _GPU_WRITTEN_HOST:
+        if gpus is not None and device_type in STREAMED_HOST:
             # Pinned or managed memory NumPy will read on the host. A managed tensor's
             # producer orders the legacy default stream after its work; pinned tensors take
             # no stream (PyTorch's are CPU tensors to it, and it refuses one, as JAX knows).
@@ -754,7 +751,7 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
         a = x._compute()
         if raw:
             a = a.view(f"u{dt.itemsize}")
-    if device.device_type not in (2, DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
+    if device.device_type not in (CUDA_TYPE, DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
         raise BufferError(f"dltensor copies CUDA memory to cpu and cuda_host (pinned) "
                           f"memory only, not to {device}")
     out = cupy_backend.copy(a, (src.device_type, src.device_id),
@@ -824,8 +821,8 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     cupy_backend = _gpus()
     device_id = cupy_backend.device_of(ptr) if cupy_backend is not None and ptr else 0
     capsule = _dlpack.make_capsule(
-        obj, data=ptr or 0, byte_offset=0, device=(2, device_id), dtype=(dt.code, dt.bits, 1),
-        shape=shape, strides=strides,
+        obj, data=ptr or 0, byte_offset=0, device=(CUDA_TYPE, device_id),
+        dtype=(dt.code, dt.bits, 1), shape=shape, strides=strides,
         flags=_dlpack.DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
     x = from_tensor(_dlpack.consume_capsule(capsule))
     if stream is not None:

@@ -22,7 +22,7 @@ from ._devices import CUDA_TYPE
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
 from ._dispatch import cpu_error_first, native_dtype, wrap_result
 from ._interop import copied
-from ._manipulation import broadcast_shapes, reshape  # (NumPy's: at most 32 dimensions)
+from ._manipulation import broadcast_shapes, reshape  # (ours: NumPy's stops at 32 dims)
 from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot)

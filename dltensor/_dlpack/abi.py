@@ -15,7 +15,7 @@ __all__ = [
     "DLManagedTensor", "DLPackVersion", "DLManagedTensorVersioned",
     "DLPACK_FLAG_BITMASK_READ_ONLY", "DLPACK_FLAG_BITMASK_IS_COPIED",
     "DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED",
-    "DELETER", "DELETER_VERSIONED",
+    "DELETER",
 ]
 
 # The version this implementation speaks; we export 1.x and accept any 1.x.
@@ -102,7 +102,6 @@ class DLManagedTensorVersioned(ctypes.Structure):
 
 # Deleters take the managed tensor's address; c_void_p keeps the call free of struct boxing.
 DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-DELETER_VERSIONED = DELETER
 
 DLManagedTensor._fields_ = [
     ("dl_tensor", DLTensor),

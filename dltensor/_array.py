@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dlpack
-from ._backends import backend_for, has_backend_type
+from ._backends import backend_for, backend_or_none
 from ._devices import CPU, Device, as_device
 from ._dlpack.abi import (
     DLPACK_FLAG_BITMASK_IS_COPIED,
@@ -237,11 +237,7 @@ class ndarray:
             raise ValueError(f"stream must be None for a move from {self._device} to {device}: "
                              f"streams order work on CUDA devices only, not {stream!r}")
         if stream is not None and device == self._device:  # (no move: checked as for one)
-            from ._backends import NoBackendError, backend_for
-            try:
-                backend = backend_for(device)
-            except NoBackendError:  # (held: handed on as it is)
-                backend = None
+            backend = backend_or_none(device)  # (None for held memory: handed on as it is)
             if backend is not None:
                 backend.stream_for(stream, device.device_id)
         return move(self, device, stream=stream, copy=None)
@@ -406,9 +402,8 @@ def _unpickle(a: npt.NDArray[Any]) -> ndarray:
 
 
 def _computable(x: ndarray) -> bool:
-    try:
-        backend = backend_for(x._device)
-    except RuntimeError:
+    backend = backend_or_none(x._device)
+    if backend is None:
         return False
     t = x._tensor
     return t is None or bool(backend.can_view(t.code, t.bits))
@@ -507,7 +502,7 @@ def element_strides(a: Any) -> tuple[int, ...]:
 def _to_cpu_hint(device: Device, what: str) -> str:
     """How to get memory on ``device`` to the CPU, to ``what`` it there: a move where dltensor
     has a backend for it (CuPy for CUDA), else only its producer or another library can."""
-    if _backend_or_none(device) is not None:
+    if backend_or_none(device) is not None:
         return f"{what} x.to_device('cpu')"
     return ("dltensor cannot read this memory (no backend for it); ask its producer for a "
             "host copy (dltensor.from_dlpack(producer, device='cpu') does), or hand it to a "
@@ -611,7 +606,7 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     else:
         if stream is not None and dev.device_type in _FORBIDDEN_STREAMS:  # CUDA and ROCm
             _check_stream(dev, stream, _FORBIDDEN_STREAMS[dev.device_type])
-        backend = _backend_or_none(dev)
+        backend = backend_or_none(dev)
         if backend is not None:
             # CUDA memory with CuPy: its work is on CuPy's current stream (an import ordered
             # that stream after the producer's), so the consumer's stream must wait for it.
@@ -661,15 +656,6 @@ def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:
     if stream in forbidden:
         raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} (the array "
                           "API standard's __dlpack__ stream rules)")
-
-
-def _backend_or_none(dev: Device) -> ModuleType | None:
-    if not has_backend_type(dev):
-        return None  # (held memory, at no cost: no error made and caught on every export)
-    try:
-        return backend_for(dev)
-    except RuntimeError:
-        return None
 
 
 def _copy_for_export(x: ndarray) -> ndarray:

@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from ._array import CPU_READABLE, held, inherit_read_only, ndarray, wrap
-from ._backends import NoBackendError, backend_for
+from ._backends import NoBackendError, backend_for, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device, as_device
 from ._dtypes import EXTENSION_FLOATS, DType
 from ._held import VIEWS, held_view
@@ -128,9 +128,8 @@ def on(device: Device) -> contextlib.AbstractContextManager[Any]:
     if ctx is not None:
         return ctx
     if device.device_type == CUDA_TYPE:
-        try:
-            backend = backend_for(device)
-        except RuntimeError:  # held: the call itself says it cannot compute (or NotImplemented)
+        backend = backend_or_none(device)
+        if backend is None:  # held: the call itself says it cannot compute (or NotImplemented)
             return NULL_CONTEXT
         ctx = _contexts[device] = cast(contextlib.AbstractContextManager[Any],
                                        backend.on(device.device_id))
@@ -535,11 +534,8 @@ def native_dtype(dtype: DType | None, device: Device | None = None) -> np.dtype[
     if dtype.numpy is None:
         raise TypeError(f"dltensor cannot compute on dtype {dtype.name}")
     if device is not None and device.device_type == CUDA_TYPE:
-        try:
-            lacks = not backend_for(device).can_view(dtype.code, dtype.bits)
-        except NoBackendError:
-            lacks = False  # (the call itself says that nothing computes there)
-        if lacks:
+        backend = backend_or_none(device)  # (None: the call itself says nothing computes there)
+        if backend is not None and not backend.can_view(dtype.code, dtype.bits):
             raise TypeError(f"dltensor cannot make or compute {dtype.name} arrays on {device} "
                             "(CuPy has not that dtype); make them on the CPU and move them "
                             "with to_device(), where they are held and handed on")

@@ -20,7 +20,7 @@ from . import _dlpack
 from ._array import CPU_READABLE, backend_pointer, copy_flag, element_strides, from_tensor
 from ._array import STREAMED_HOST, held_streams
 from ._array import host_view, ndarray, wrap
-from ._backends import NoBackendError, backend_for
+from ._backends import NoBackendError, backend_for, backend_or_none
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import allocatable, fresh, native_dtype, on
@@ -173,10 +173,7 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
 def _gpus(device_id: int = 0) -> Any:
     """The CuPy backend where it computes on GPU ``device_id``; None where it cannot (no CuPy,
     or no such GPU here: such memory is held, as on any device dltensor cannot reach)."""
-    try:
-        return backend_for(as_device((DLDeviceType.kDLCUDA, device_id)))  # (cached: ~0.1 us)
-    except NoBackendError:
-        return None
+    return backend_or_none(as_device((CUDA_TYPE, device_id)))  # (cached: ~0.1 us)
 
 
 def _request(x: Any, copy: bool | None) -> object:

@@ -11,7 +11,7 @@ from types import ModuleType
 from .._dlpack.abi import DLDeviceType
 from .._devices import Device
 
-__all__ = ["backend_for", "has_backend_type", "NoBackendError"]
+__all__ = ["backend_for", "backend_or_none", "has_backend_type", "NoBackendError"]
 
 
 class NoBackendError(RuntimeError):
@@ -28,6 +28,16 @@ _BY_DEVICE = {
     DLDeviceType.kDLCUDA: "cupy",
 }
 _loaded: dict[str, ModuleType] = {}
+
+
+def backend_or_none(device: Device) -> ModuleType | None:
+    """``backend_for(device)``, or None where nothing computes there: memory dltensor holds."""
+    if device.device_type not in _BY_DEVICE:
+        return None  # (at no cost: no error made and caught on every export of held memory)
+    try:
+        return backend_for(device)
+    except NoBackendError:
+        return None
 
 
 def has_backend_type(device: Device) -> bool:

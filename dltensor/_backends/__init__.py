@@ -11,7 +11,7 @@ from types import ModuleType
 from .._dlpack.abi import DLDeviceType
 from .._devices import Device
 
-__all__ = ["backend_for", "backend_or_none", "has_backend_type", "NoBackendError"]
+__all__ = ["backend_for", "backend_or_none", "NoBackendError"]
 
 
 class NoBackendError(RuntimeError):
@@ -38,11 +38,6 @@ def backend_or_none(device: Device) -> ModuleType | None:
         return backend_for(device)
     except NoBackendError:
         return None
-
-
-def has_backend_type(device: Device) -> bool:
-    """Whether some backend computes on ``device``'s kind of memory (if it is installed)."""
-    return device.device_type in _BY_DEVICE
 
 
 def backend_for(device: Device) -> ModuleType:

@@ -100,7 +100,10 @@ def run(settings: Settings, log=print) -> dict:
                 cell[n] = {"skip": reason(e)}
         for name, seconds in time_many(timed, settings).items():
             handoffs[name][n]["s"] = seconds
-    parts = _parts(settings, cp, dlt, torch) if torch_ok else {"skip": "torch without CUDA"}
+    try:  # (dltensor's internals, named: a rename must not cost the section's other figures)
+        parts = _parts(settings, cp, dlt, torch) if torch_ok else {"skip": "torch without CUDA"}
+    except Exception as e:
+        parts = {"skip": reason(e)}
     calls = {}
     for n in OP_SIZES:
         log(f"  GPU calls at {n:.0e} elements ...")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,3 +106,23 @@ def test_conformance_xfails_hold_for_a_suite_inside_this_repository(tmp_path):
         assert done.returncode == 0 and "1 xfailed" in done.stdout, done.stdout
     finally:
         shutil.rmtree(suite)
+
+
+def test_the_gpu_benchmarks_chain_by_parts_runs_on_the_simulator():
+    # benchmarks/gpu.py names dltensor's internals to time the chain by parts; that code runs
+    # only on a GPU with PyTorch's CUDA build, so here: the CUDA simulator, and PyTorch's CPU
+    # tensors standing in for CUDA ones (every part must be timed, none refused).
+    code = (
+        "import torch, cupy, dltensor\n"
+        "from benchmarks import gpu, _timing\n"
+        "zeros = torch.zeros\n"
+        "torch.zeros = lambda n, device=None: zeros(n)\n"
+        "r = gpu._parts(_timing.Settings(True), cupy, dltensor, torch)\n"
+        "bad = {k: v for k, v in r['seconds'].items() if not isinstance(v, float)}\n"
+        "assert not bad and len(r['seconds']) == len(gpu.PARTS), (bad, r)\n"
+        "print('parts ok')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "cudasim"),
+                                                        str(ROOT)]))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and "parts ok" in done.stdout, done.stdout + done.stderr

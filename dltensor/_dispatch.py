@@ -7,6 +7,7 @@ helpers here, so the unwrap / same-device check / call / wrap sequence is writte
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import itertools
 import math
@@ -28,7 +29,7 @@ from ._held import VIEWS, held_view
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
-           "fresh", "expect_array", "type_name"]
+           "fresh", "expect_array", "type_name", "axis_checked"]
 
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
 AxisError = np.exceptions.AxisError  # (both an IndexError, as the spec asks, and a ValueError)
@@ -298,7 +299,10 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
             nkwargs = {k: native(v) for k, v in kwargs.items()}
         except NoBackendError as e:
             raise cpu_error_first(f, args, kwargs, e) from None
-        r = getattr(ns, name)(*nargs, **nkwargs)
+        try:
+            r = getattr(ns, name)(*nargs, **nkwargs)
+        except OverflowError as e:
+            raise _axis_past_c_long(name, (), kwargs.get("axis")) or e
         if arrays and type(r) is not _np_ndarray:  # (a CuPy view of a read-only array)
             inherit_read_only(native(arrays[0]), r)
         return wrap_result(r, dev)
@@ -425,7 +429,10 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             ns = namespace_for(dev)
             fn = funcs[dev] = getattr(ns, name) if backend is None else \
                 _run_on(backend(ns), dev)
-        r = fn(a, *args, **kwargs)
+        try:
+            r = fn(a, *args, **kwargs)
+        except OverflowError as e:
+            raise _axis_past_c_long(name, args, kwargs.get("axis")) or e
         if type(r) is _np_ndarray:
             return wrap(r, CPU)
         if isinstance(r, _np_generic):  # (a full reduction's NumPy scalar: ~0.2 us saved)
@@ -434,6 +441,31 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
 
     f.__name__ = f.__qualname__ = name
     return f
+
+
+def _axis_past_c_long(name: str, args: tuple[Any, ...], axis: Any) -> AxisError | None:
+    """The AxisError for an axis past a C long, which the backends convert first (NumPy's and
+    CuPy's OverflowError): no array has such an axis, a wrong value as any other out of range.
+    Of a function of one array, the ints that reach the backend by position are axes (squeeze's,
+    moveaxis's); shapes, repetitions and offsets are checked or clipped before."""
+    for v in (*args, axis):
+        for i in v if type(v) is tuple else (v,):
+            if type(i) is int and not -1 << 63 <= i < 1 << 63:
+                return AxisError(f"{name}: axis {i} is out of bounds")
+    return None
+
+
+def axis_checked(f: _F) -> _F:
+    """Decorator, for a function whose axis is keyword-only and reaches the backend by paths
+    of its own: an axis past a C long an AxisError (see _axis_past_c_long)."""
+    @functools.wraps(f)
+    def g(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except OverflowError as e:
+            raise _axis_past_c_long(f.__name__, (), kwargs.get("axis")) or e
+
+    return cast(_F, g)
 
 
 def _run_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
+from ._dispatch import axis_checked
 from ._dispatch import check_device, fresh, namespace_for, on, strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
@@ -60,6 +61,7 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
     return result
 
 
+@axis_checked
 def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarray:
     """Elements of ``x`` at the 1-D ``indices`` along ``axis`` (indices broadcast with ``x``)."""
     _check_indices("take_along_axis", x, indices)

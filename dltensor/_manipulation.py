@@ -15,6 +15,7 @@ import numpy as np
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
+from ._dispatch import axis_checked
 from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
 from ._dispatch import ints, on, shape_tuple, strict_int, within_largest
 from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
@@ -296,6 +297,7 @@ def _dimension(d: Any) -> int | None:
     return n
 
 
+@axis_checked
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
     expect_array("unstack", x)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
+from ._dispatch import axis_checked
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import native_or_cpu_error, on
 from ._dispatch import real_number, refuse_axes_of_0d, wrap_result
@@ -35,6 +36,7 @@ _asarray, _add_reduce = np.asarray, np.add.reduce
 _WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
 
 
+@axis_checked
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
         keepdims: bool = False) -> ndarray:
     """The sum of the elements of ``x`` along ``axis`` (all axes by default)."""
@@ -59,6 +61,7 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
     return _with_dtype("sum", x, dtype, _WIDEN, axis=axis, keepdims=keepdims)
 
 
+@axis_checked
 def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
          keepdims: bool = False) -> ndarray:
     """The product of the elements of ``x`` along ``axis`` (all axes by default)."""
@@ -96,6 +99,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
     return result
 
 
+@axis_checked
 def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
@@ -104,6 +108,7 @@ def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | Non
                        include_initial=include_initial)
 
 
+@axis_checked
 def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
@@ -178,6 +183,7 @@ def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     return _mean(x, axis=axis, keepdims=keepdims)
 
 
+@axis_checked
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The standard deviation of ``x`` along ``axis``, dividing by N - ``correction`` (NaN
@@ -185,6 +191,7 @@ def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     return _spread("std", x, axis, correction, keepdims)
 
 
+@axis_checked
 def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The variance of ``x`` along ``axis``, dividing by N - ``correction`` (NaN where that is

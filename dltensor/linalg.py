@@ -19,6 +19,7 @@ import numpy as np
 from ._array import ndarray
 from ._backends import NoBackendError
 from ._devices import CUDA_TYPE
+from ._dispatch import axis_checked
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
 from ._dispatch import cpu_error_first, native_dtype, wrap_result
 from ._interop import copied
@@ -363,6 +364,7 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     return result
 
 
+@axis_checked
 def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
                 keepdims: bool = False, ord: int | float = 2) -> ndarray:
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""

@@ -77,6 +77,34 @@ def test_arguments_outside_the_spec_signature_are_type_errors(f, params):
             f(x)
 
 
+AXIS_NAMES = ("axis", "axes", "source", "destination")
+
+
+@pytest.mark.parametrize("f, params", [p for p in _array_first_functions()
+                                       if {q.name for q in p.values[1]} & set(AXIS_NAMES)])
+@pytest.mark.parametrize("big", [2**63, -2**63 - 1, 2**70])
+def test_an_axis_past_a_c_long_is_a_value_error(f, params, big):
+    # NumPy converts an axis to a C long first (OverflowError); no array has such an axis, a
+    # wrong value like any other out of range (AxisError: a ValueError and an IndexError)
+    complex_in = f.__module__ == "dltensor.fft" and not f.__name__.startswith(("rfft", "ihfft"))
+    x = dt.ones((2, 3), dtype=dt.complex128 if complex_in else None)
+    fixed = {"source": 0, "destination": 1, "shift": 1, "repeats": 2,
+             "indices": dt.zeros((1, 1), dtype=dt.int64)}
+    for p in params[1:]:
+        if p.name not in AXIS_NAMES or p.name == "axes" and f.__name__ == "tensordot":
+            continue  # (tensordot's axes is a count or pairs of lists: its own test)
+        many = ("tuple" in str(p.annotation) or "Sequence" in str(p.annotation)) \
+            and "int |" not in str(p.annotation)
+        bad = (0, big) if many else big
+        args = [x] + [fixed.get(q.name, x) for q in params[1:]
+                      if q.default is q.empty and q.kind is not q.KEYWORD_ONLY and q is not p]
+        kwargs = {p.name: bad} if p.kind is p.KEYWORD_ONLY else {}
+        if not kwargs:
+            args.insert(params.index(p), bad)
+        with pytest.raises(ValueError):
+            f(*args, **kwargs)
+
+
 def test_the_check_covers_the_whole_namespace():
     # (so that the parametrisation above cannot silently shrink to nothing)
     names = {p.id for p in _array_first_functions()}

@@ -29,7 +29,7 @@ from ._held import VIEWS, held_view
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
-           "fresh", "expect_array", "type_name", "axis_checked"]
+           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long"]
 
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
 AxisError = np.exceptions.AxisError  # (both an IndexError, as the spec asks, and a ValueError)
@@ -302,7 +302,7 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
         try:
             r = getattr(ns, name)(*nargs, **nkwargs)
         except OverflowError as e:
-            raise _axis_past_c_long(name, (), kwargs.get("axis")) or e
+            raise axis_past_c_long(name, (), kwargs.get("axis")) or e
         if arrays and type(r) is not _np_ndarray:  # (a CuPy view of a read-only array)
             inherit_read_only(native(arrays[0]), r)
         return wrap_result(r, dev)
@@ -432,7 +432,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         try:
             r = fn(a, *args, **kwargs)
         except OverflowError as e:
-            raise _axis_past_c_long(name, args, kwargs.get("axis")) or e
+            raise axis_past_c_long(name, args, kwargs.get("axis")) or e
         if type(r) is _np_ndarray:
             return wrap(r, CPU)
         if isinstance(r, _np_generic):  # (a full reduction's NumPy scalar: ~0.2 us saved)
@@ -443,7 +443,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     return f
 
 
-def _axis_past_c_long(name: str, args: tuple[Any, ...], axis: Any) -> AxisError | None:
+def axis_past_c_long(name: str, args: tuple[Any, ...], axis: Any) -> AxisError | None:
     """The AxisError for an axis past a C long, which the backends convert first (NumPy's and
     CuPy's OverflowError): no array has such an axis, a wrong value as any other out of range.
     Of a function of one array, the ints that reach the backend by position are axes (squeeze's,
@@ -457,13 +457,13 @@ def _axis_past_c_long(name: str, args: tuple[Any, ...], axis: Any) -> AxisError 
 
 def axis_checked(f: _F) -> _F:
     """Decorator, for a function whose axis is keyword-only and reaches the backend by paths
-    of its own: an axis past a C long an AxisError (see _axis_past_c_long)."""
+    of its own: an axis past a C long an AxisError (see axis_past_c_long)."""
     @functools.wraps(f)
     def g(*args: Any, **kwargs: Any) -> Any:
         try:
             return f(*args, **kwargs)
         except OverflowError as e:
-            raise _axis_past_c_long(f.__name__, (), kwargs.get("axis")) or e
+            raise axis_past_c_long(f.__name__, (), kwargs.get("axis")) or e
 
     return cast(_F, g)
 

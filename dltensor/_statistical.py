@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import axis_checked
+from ._dispatch import axis_checked, axis_past_c_long
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import native_or_cpu_error, on
 from ._dispatch import real_number, refuse_axes_of_0d, wrap_result
@@ -36,29 +36,31 @@ _asarray, _add_reduce = np.asarray, np.add.reduce
 _WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
 
 
-@axis_checked
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
         keepdims: bool = False) -> ndarray:
     """The sum of the elements of ``x`` along ``axis`` (all axes by default)."""
-    if type(x) is ndarray and dtype is None:  # (what _with_dtype does, less its checks)
-        dev = x._device
-        if dev is CPU:
-            a = x._array
-            if a is None:
-                a = x._compute()
-            if a.dtype not in _WIDEN:
+    try:  # (axis_checked's work, without its call: the sum of a small array is benchmarked)
+        if type(x) is ndarray and dtype is None:  # (what _with_dtype does, less its checks)
+            dev = x._device
+            if dev is CPU:
+                a = x._array
+                if a is None:
+                    a = x._compute()
+                if a.dtype not in _WIDEN:
+                    if axis is not None and a.ndim == 0:
+                        refuse_axes_of_0d("sum", axis)
+                    r = a.sum(axis=axis, keepdims=keepdims)
+                    return wrap(r if type(r) is _np_ndarray else _asarray(r))
+            elif dev.device_type == CUDA_TYPE and x._array is not None \
+                    and x._array.dtype not in _WIDEN:
+                a = x._array  # (CuPy's; its result is on its current GPU, x's)
                 if axis is not None and a.ndim == 0:
                     refuse_axes_of_0d("sum", axis)
-                r = a.sum(axis=axis, keepdims=keepdims)
-                return wrap(r if type(r) is _np_ndarray else _asarray(r))
-        elif dev.device_type == CUDA_TYPE and x._array is not None \
-                and x._array.dtype not in _WIDEN:
-            a = x._array  # (CuPy's; its result is on its current GPU, x's)
-            if axis is not None and a.ndim == 0:
-                refuse_axes_of_0d("sum", axis)
-            with on(dev):
-                return wrap(a.sum(axis=axis, keepdims=keepdims), dev)
-    return _with_dtype("sum", x, dtype, _WIDEN, axis=axis, keepdims=keepdims)
+                with on(dev):
+                    return wrap(a.sum(axis=axis, keepdims=keepdims), dev)
+        return _with_dtype("sum", x, dtype, _WIDEN, axis=axis, keepdims=keepdims)
+    except OverflowError as e:
+        raise axis_past_c_long("sum", (), axis) or e
 
 
 @axis_checked

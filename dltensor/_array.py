@@ -6,7 +6,8 @@ An ndarray is one of two things, fixed at birth:
   every view of it and every export of it are gone); ``_array`` is a zero-copy compute view made
   from it on first use, and stays None on a device no backend computes on;
 * computed: ``_array`` is a backend array (NumPy or CuPy) that a backend call returned, and
-  ``_tensor`` is None: its managed tensor is made by the backend's own producer on export.
+  ``_tensor`` is None: an export is the backend's own producer's where it can make it (NumPy's
+  dtypes; CuPy's writable arrays), else dltensor's own (see ``_export``).
 
 Operators, indexing and the array API methods are installed by the namespace modules above this
 one (a new op is one table row there); this module holds what every array has.

@@ -3,8 +3,9 @@
 NumPy's and CuPy's reductions already follow the spec's dtype rules (sums and products of
 small integers accumulate in the default integer, unsigned in uint64; floats keep their
 dtype), so most functions delegate. Those taking ``dtype=`` are written out to turn a dltensor
-dtype into the backend's, and ``sum`` has a hand-written CPU path: it is the reduction called
-most often on small arrays, where a generic dispatch would cost more than the sum itself.
+dtype into the backend's, and ``sum`` has hand-written paths for the CPU and CUDA: it is the
+reduction called most often on small arrays, where a generic dispatch would cost more than the
+sum itself.
 """
 
 from __future__ import annotations

@@ -34,6 +34,10 @@ PyCapsule_GetName = _fn("PyCapsule_GetName", _vp, _obj)
 PyCapsule_GetPointer = _fn("PyCapsule_GetPointer", _vp, _obj, _cp)
 PyCapsule_SetName = _fn("PyCapsule_SetName", ctypes.c_int, _obj, _cp)
 PyCapsule_GetDestructor = _fn("PyCapsule_GetDestructor", _vp, _obj)
+# The same two of a capsule known by its address only: a capsule destructor's argument, an
+# object being destroyed, which a py_object argument would take a new reference to.
+PyCapsule_GetName_at = _fn("PyCapsule_GetName", _vp, _vp)
+PyCapsule_GetPointer_at = _fn("PyCapsule_GetPointer", _vp, _vp, _cp)
 
 Py_IncRef = _fn("Py_IncRef", None, _obj)
 PyMem_Malloc = _fn("PyMem_Malloc", _vp, ctypes.c_size_t)

@@ -56,12 +56,6 @@ def c_release_in_use(versioned: bool = True) -> bool:
 
 _holders: dict[int, object] = {}
 _holders_lock = threading.Lock()
-_raw_get_name = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(
-    ("PyCapsule_GetName", ctypes.pythonapi))
-_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
-    ("PyCapsule_GetPointer", ctypes.pythonapi))
-
-
 _DELETER_AT = {_cap.CAPSULE_NAME_VERSIONED: DLManagedTensorVersioned.deleter.offset,
                _cap.CAPSULE_NAME: DLManagedTensor.deleter.offset}
 
@@ -76,10 +70,10 @@ def _py_deleter(address: int) -> None:  # (used only without the C pair: tests f
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p)  # type: ignore[untyped-decorator]  # (as above)
 def _py_capsule_destructor(capsule_address: int) -> None:  # (see _py_deleter)
     # The capsule is being deallocated: touch it only through raw pointers, never as an object.
-    name = ctypes.string_at(_raw_get_name(capsule_address))
+    name = ctypes.string_at(_cap.PyCapsule_GetName_at(capsule_address))
     if name not in (_cap.CAPSULE_NAME, _cap.CAPSULE_NAME_VERSIONED):
         return  # consumed: the consumer owns the deleter call
-    address = _raw_get_pointer(capsule_address, name)
+    address = _cap.PyCapsule_GetPointer_at(capsule_address, name)
     deleter = ctypes.c_void_p.from_address(address + _DELETER_AT[name]).value
     if deleter:
         DELETER(deleter)(address)

@@ -47,6 +47,18 @@ def require_pair(name: str, x1: ndarray, x2: ndarray, kinds: frozenset[Any] = NU
     return check_device(x1, x2)
 
 
+def vector_axis(name: str, x1: ndarray, x2: ndarray, axis: int) -> int:
+    """The axis of vecdot's and cross's vectors, checked: the spec counts it from the end only
+    (2023.12), a positive one being ambiguous once the arrays broadcast to more dimensions."""
+    axis = strict_int(axis, f"{name}'s axis")
+    n = min(x1.ndim, x2.ndim)
+    if n == 0:
+        raise ValueError(f"{name} takes arrays of at least one dimension, not 0-d ones")
+    if not -n <= axis <= -1:
+        raise ValueError(f"{name}'s axis must be in [-{n}, -1], not {axis}")
+    return axis
+
+
 def matmul(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The matrix product ``x1 @ x2`` (vectors promoted to matrices and back, as PEP 465 says)."""
     if type(x1) is not ndarray or type(x2) is not ndarray:
@@ -104,14 +116,7 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
 def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     """The dot product ``sum(conj(x1) * x2)`` of the vectors along ``axis`` (negative)."""
     dev = require_pair("vecdot", x1, x2)
-    axis = strict_int(axis, "vecdot's axis")
-    # The spec counts axis from the end only (2023.12): a positive one is ambiguous once the
-    # arrays broadcast to more dimensions.
-    n = min(x1.ndim, x2.ndim)
-    if n == 0:
-        raise ValueError("vecdot takes arrays of at least one dimension, not 0-d ones")
-    if not -n <= axis <= -1:
-        raise ValueError(f"vecdot's axis must be in [-{n}, -1], not {axis}")
+    axis = vector_axis("vecdot", x1, x2, axis)
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: x1 and x2 have {x1.shape[axis]} and {x2.shape[axis]} "
                          f"elements along axis {axis}; the contracted axis does not broadcast")

@@ -26,7 +26,7 @@ from ._interop import copied
 from ._manipulation import broadcast_shapes, reshape  # (ours: NumPy's stops at 32 dims)
 from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
-                                require_pair, tensordot, vecdot)
+                                require_pair, tensordot, vecdot, vector_axis)
 
 __all__ = [
     "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "eig", "eigvals", "inv",
@@ -156,12 +156,7 @@ def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
 def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     """The cross product of the 3-element vectors along ``axis`` (negative)."""
     require_pair("cross", x1, x2)
-    axis = strict_int(axis, "cross's axis")
-    n = min(x1.ndim, x2.ndim)
-    if n == 0:
-        raise ValueError("cross takes arrays of at least one dimension, not 0-d ones")
-    if not -n <= axis <= -1:
-        raise ValueError(f"cross's axis must be in [-{n}, -1], not {axis}")
+    axis = vector_axis("cross", x1, x2, axis)
     # NumPy also takes 2-element vectors; the spec defines only 3, and no broadcasting of them.
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError(f"cross needs 3 elements along axis {axis} in both arrays, not "

@@ -30,7 +30,7 @@ from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import type_name, wrap_result
-from ._dtype_functions import SCALAR_TYPES, python_scalar, scalar_dtype, scalar_into
+from ._dtype_functions import SCALAR_TYPES, int_bounds, python_scalar, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 
 _np_ndarray = np.ndarray
@@ -196,7 +196,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
         # (full, not asarray: CuPy's asarray of 0.0 fills with a memset, losing -0.0's sign;
         # and ml_dtypes converts no int past int64, so ints go as floats)
         if type(scalar) is int and da.kind in "iu" and name in _COMPARISONS and \
-                not np.iinfo(da).min <= scalar <= np.iinfo(da).max:
+                not int_bounds(da)[0] <= scalar <= int_bounds(da)[1]:
             # Past every value of the dtype: each element compares with it as with the
             # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
             scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
@@ -233,8 +233,8 @@ def _weak(a: Any, scalar: Any) -> bool:
     if not weak:
         return False
     if type(scalar) is int and kind in "iu":
-        info = np.iinfo(a.dtype)
-        return bool(info.min <= scalar <= info.max)
+        low, high = int_bounds(a.dtype)
+        return low <= scalar <= high
     return True
 
 
@@ -592,8 +592,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
                 scalar_dtype(v, dt, "clip")  # a float bound on an int array: TypeError
                 if dt.kind in "iu":
                     # a bound outside the dtype's range clamps nothing (NumPy would overflow)
-                    info = np.iinfo(dt)
-                    v = info.min if v < info.min else info.max if v > info.max else v
+                    low, high = int_bounds(dt)
+                    v = low if v < low else high if v > high else v
                 elif type(v) is int:
                     v = float(v)
             bounds.append(v)
@@ -644,8 +644,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
 def _clamped(xp: Any, bound: Any, dtype: np.dtype[Any]) -> Any:
     """An integer bound array clamped to ``dtype``'s range, within its own dtype's (CuPy packs
     the limits into the bound's dtype: -128 for a uint8 bound was an OverflowError)."""
-    a, b = np.iinfo(dtype), np.iinfo(bound.dtype)
-    return xp.clip(bound, max(a.min, b.min), min(a.max, b.max))
+    (a_low, a_high), (b_low, b_high) = int_bounds(dtype), int_bounds(bound.dtype)
+    return xp.clip(bound, max(a_low, b_low), min(a_high, b_high))
 
 
 def _wider(bound: Any, dtype: np.dtype[Any]) -> bool:

@@ -17,7 +17,7 @@ from ._array import ndarray
 from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, on
 from ._dispatch import wrap_result
-from ._dtype_functions import in_float32, python_scalar, scalar_dtype
+from ._dtype_functions import in_float32, int_bounds, python_scalar, scalar_dtype
 from ._dtypes import EXTENSION_FLOATS, numpy_kind
 from ._searching import scalar_array
 
@@ -154,8 +154,8 @@ def _past_c(value: Any, other: Any) -> Any:
     if type(value) is not int or -2 ** 63 <= value < 2 ** 64 and other.dtype.kind not in "iu":
         return value
     if other.dtype.kind in "iu":
-        info = np.iinfo(other.dtype)
-        return value if info.min <= value <= info.max else _NONE_EQUAL
+        low, high = int_bounds(other.dtype)
+        return value if low <= value <= high else _NONE_EQUAL
     try:
         f = float(value)
     except OverflowError:

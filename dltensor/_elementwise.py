@@ -201,9 +201,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
             scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
         else:
-            # (a real scalar stays real beside a complex array: see special.real_and_complex)
-            st = special.PARTS[rt] if rt.kind == "c" and type(scalar) is not complex else rt
-            scalar = _xp(a).full((), scalar_into(scalar, st), dtype=st)
+            scalar = _xp(a).full((), scalar_into(scalar, rt), dtype=rt)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 

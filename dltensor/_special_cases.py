@@ -18,6 +18,7 @@ from ._dispatch import NULL_CONTEXT
 
 _FLOAT64, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float16)
 _SCALARS = frozenset((bool, int, float, complex))
+_REAL_SCALARS = frozenset((bool, int, float))
 
 
 def quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:
@@ -143,10 +144,12 @@ def power(xp: Any, a: Any, b: Any) -> Any:
 
 
 def real_and_complex(ufunc: str) -> Callable[..., Any]:
-    """The fix-up of add, subtract, multiply and divide with one real operand (a real array or
-    a Python int or float) and one complex: the spec's tables compute each component with the
-    real operand, (a + bj) * c = ac + bcj, where NumPy and CuPy make c complex first: (inf + 0j)
-    * 2 had a NaN imaginary part (inf * 0), and (x - 0j) + 0.0 lost the sign of its -0j.
+    """The fix-up of add, subtract, multiply and divide with one real array and one complex
+    operand: the spec's tables compute each component with the real operand, (a + bj) * c =
+    ac + bcj, where NumPy and CuPy make c complex first: (inf + 0j) * c had a NaN imaginary
+    part (inf * 0), and (x - 0j) + c lost the sign of its -0j. A Python int or float is no
+    real operand: beside a complex array it is "a zero-dimensional array with the same data
+    type" (type_promotion.rst), c + 0j, as NumPy and CuPy take it.
 
     Computed on z seen as (a, b) pairs of reals, in about the ufunc's time: c scales whole
     pairs, or is added to their first elements (c - z as c + (-z), as IEEE 754 defines it)."""
@@ -154,6 +157,8 @@ def real_and_complex(ufunc: str) -> Callable[..., Any]:
 
     def fix(xp: Any, x1: Any, x2: Any) -> Any:
         op = getattr(xp, ufunc)
+        if type(x1) in _REAL_SCALARS or type(x2) in _REAL_SCALARS:
+            return op(x1, x2)
         real1, real2 = _real_valued(x1), _real_valued(x2)
         z, c = (x1, x2) if real2 else (x2, x1)
         if real1 is real2 or real1 and ufunc == "divide" or WHOLE.get(

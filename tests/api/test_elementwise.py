@@ -215,7 +215,11 @@ def spec_table(func: str, x1, x2, want):
     """strict's result ``want``, but for add, subtract, multiply and divide with one real and
     one complex operand the spec's tables instead: each component computed with the real
     operand ((a + bj) * c = ac + bcj; c - (a + bj) = (c - a) - bj), where NumPy makes the real
-    operand complex first. Per element, in float64 (exact for float32 results too)."""
+    operand complex first. Per element, in float64 (exact for float32 results too). A Python
+    int or float is no real operand: it is the 0-d array of the other's dtype (type_promotion.rst,
+    "mixing arrays with Python scalars"), as strict takes it."""
+    if type(x1) in (bool, int, float) or type(x2) in (bool, int, float):
+        return want
     real1, real2 = (np.asarray(v).dtype.kind != "c" for v in (x1, x2))
     if func not in _TABLE_OPS or isinstance(want, type) or real1 is real2 or \
             real1 and func == "divide":  # (c / (a + bj): the spec's "special rules")
@@ -624,9 +628,38 @@ def test_special_case(func, args, expected):
     arrays = [dt.asarray(np.array(v, np.complex128 if type(v) is complex else np.float64))
               for v in args]
     calls = [arrays] if len(arrays) == 1 else [arrays, [arrays[0], args[1]], [args[0], arrays[1]]]
+    if len({type(v) for v in args}) == 2:  # (a real Python scalar: SCALAR_CASES below)
+        calls = [arrays, [arrays[0], args[1]] if type(args[1]) is complex else
+                 [args[0], arrays[1]]]
     for call in calls:  # arrays, and a Python scalar on either side
         r = np.asarray(getattr(dt, func)(*call))
         assert_bits(r[None], np.array([expected], dtype=r.dtype))
+
+
+# A Python int or float beside a complex array is the 0-d array of the array's dtype, c + 0j,
+# not a real operand ("mixing arrays with Python scalars", type_promotion.rst): x + 1.0 was
+# computed by the real-operand table, keeping a -0j that x + asarray(1.0, dtype=x.dtype) makes +0j.
+SCALAR_CASES = [
+    ("add", (complex(1.0, -0.0), 1.0), complex(2.0, 0.0)),
+    ("add", (-0.0, complex(-0.0, -0.0)), complex(-0.0, 0.0)),
+    ("subtract", (3.0, complex(1.0, 0.0)), complex(2.0, 0.0)),
+    ("subtract", (complex(1.0, -0.0), 1), complex(0.0, -0.0)),
+    ("multiply", (complex(1.0, 0.0), -1.0), complex(-1.0, 0.0)),
+    ("multiply", (2, complex(-0.0, -0.0)), complex(0.0, -0.0)),
+    ("divide", (complex(-0.0, 1.0), 2.0), complex(0.0, 0.5)),
+]
+
+
+@pytest.mark.parametrize("func, args, expected", SCALAR_CASES,
+                         ids=[f"{f}{a}" for f, a, _ in SCALAR_CASES])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_a_python_real_scalar_takes_the_complex_arrays_dtype(func, args, expected, dtype):
+    at = 0 if type(args[0]) is complex else 1
+    z = dt.asarray(np.array([args[at]], dtype))
+    s = args[1 - at]
+    for c in (s, dt.asarray(np.array(s, dtype))):  # the scalar, and the 0-d array it stands for
+        r = getattr(dt, func)(*((z, c) if at == 0 else (c, z)))
+        assert_bits(np.asarray(r), np.array([expected], dtype))
 
 
 def test_clip_special_cases():

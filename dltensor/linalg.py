@@ -23,7 +23,7 @@ from ._dispatch import axis_checked
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
 from ._dispatch import cpu_error_first, native_dtype, wrap_result
 from ._interop import copied
-from ._manipulation import broadcast_shapes, reshape  # (ours: NumPy's stops at 32 dims)
+from ._manipulation import broadcast_shapes, broadcast_to, reshape  # (ours: NumPy's stop at 32)
 from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
@@ -138,10 +138,13 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
                 return _on_host(name, x, x.shape, **kwargs)                        # real)
         except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
             raise cpu_error_first(lambda y: _floating(name, y, **kwargs), (x,), {}, e) from None
-    if x.ndim > 32 and name in _PER_MATRIX and \
-            not any(isinstance(v, ndarray) for v in kwargs.values()):
+    if x.ndim > 32 and name in _PER_MATRIX:
+        # (NumPy's gufuncs stop at 32 axes: the stack folded into one, an array rtol with it)
         batch = x.shape[:-2]
-        r = _backend[name](reshape(x, (math.prod(batch),) + x.shape[-2:]), **kwargs)
+        n = math.prod(batch)
+        kwargs = {k: reshape(broadcast_to(v, batch), (n,)) if isinstance(v, ndarray) else v
+                  for k, v in kwargs.items()}
+        r = _backend[name](reshape(x, (n,) + x.shape[-2:]), **kwargs)
         return tuple(reshape(a, batch + a.shape[1:]) for a in r) if isinstance(r, tuple) \
             else reshape(r, batch + r.shape[1:])
     return _backend[name](x, **kwargs)
@@ -313,7 +316,6 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         # address, whose step is 0 for no right-hand sides (ZeroDivisionError). NumPy's answer
         # (its shape, dtype and checks) for identity matrices of x1's shape, on x1's GPU.
         from ._creation import eye, zeros
-        from ._manipulation import broadcast_to
         identities = broadcast_to(eye(x1.shape[-1], dtype=x1.dtype, device="cpu"), x1.shape)
         r: ndarray = _moved(_backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
                                                                 device="cpu")), x1)
@@ -321,7 +323,6 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
     if dev.device_type == CUDA_TYPE and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)
-        from ._manipulation import broadcast_to
         try:
             batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
         except ValueError as e:

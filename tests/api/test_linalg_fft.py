@@ -500,6 +500,20 @@ def test_stacks_of_up_to_64_dimensions(ndim):
             assert np.array_equal(np.asarray(g).reshape(w.shape), np.asarray(w))
 
 
+@pytest.mark.parametrize("ndim", [33, 62, 64])
+def test_an_array_rtol_folds_with_a_stack_past_32_dimensions(ndim):
+    # pinv and matrix_rank with an rtol array, one per matrix or 0-d: the stack was folded
+    # only for a float rtol (from 62 axes NumPy's svd refused: "too many dimensions")
+    m = np.array([[[1.0, 0.0], [0.0, 1e-5]]] * 2)
+    x, small = dlt.asarray(m.reshape((2,) + (1,) * (ndim - 3) + (2, 2))), dlt.asarray(m)
+    for rtol in ((np.array([1e-3, 1e-7]), np.array(1e-3))):
+        big = dlt.asarray(rtol.reshape(rtol.shape + (1,) * (ndim - 3) if rtol.ndim else ()))
+        for f in (dlt.linalg.pinv, dlt.linalg.matrix_rank):
+            got, want = f(x, rtol=big), f(small, rtol=dlt.asarray(rtol))
+            assert got.shape == (2,) + (1,) * (ndim - 3) + want.shape[1:]
+            assert np.array_equal(np.asarray(got).reshape(want.shape), np.asarray(want))
+
+
 def test_padding_an_empty_axis_gives_zeros():
     # The spec zero-pads to n; NumPy's pocketfft transformed memory it never wrote when the
     # axis was empty (irfft, hfft, irfftn: garbage that changed from run to run). PyTorch: 0.

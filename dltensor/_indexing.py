@@ -508,7 +508,29 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
         # results are never scalars, and NumPy indexes them ~1.3x slower with a trailing ...).
         out.append(Ellipsis)
+    elif int_array and len(arrays or ()) > _MOST_INDEX_ARRAYS:
+        _one_array_fewer(x, out)
     return tuple(out)
+
+
+_MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")
+
+
+def _one_array_fewer(x: ndarray, key: list[Any]) -> None:
+    """A key of 64 index arrays, one per axis of a 64-D array, as NumPy takes it: one of an
+    axis of length 1 (a 64-D array has one, or it would hold 2**64 elements), whose every
+    index is 0 or -1, becomes the int 0, another array broadcast to its shape in its stead."""
+    arrays = [i for i, k in enumerate(key) if type(k) is not int]  # (0-d ones are ints now)
+    axis = next((i for i in arrays if x.shape[i] == 1), None)
+    if len(arrays) <= _MOST_INDEX_ARRAYS or axis is None:
+        return  # (None: an axis of length 0, nothing to index, NumPy's own error)
+    index = key[axis]
+    if index.size and bool(((index < -1) | (index > 0)).any()):
+        raise IndexError(f"an index is out of bounds for axis {axis} of size 1")
+    other = arrays[1] if arrays[0] == axis else arrays[0]
+    shape = _broadcast_indices(key[other].shape, index.shape)
+    key[other] = namespace_for(x._device).broadcast_to(key[other], shape)
+    key[axis] = 0
 
 
 # --- conversion to Python scalars ------------------------------------------------------------

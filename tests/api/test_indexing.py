@@ -465,3 +465,27 @@ def test_more_than_32_dimensions_where_numpy_helpers_stop():
         assert r.shape == y.shape
         assert np.asarray(r).ravel().tolist() == np.take_along_axis(a, ia, np_axis).ravel().tolist()
     assert dlt.__array_namespace_info__().capabilities()["max dimensions"] == 64
+
+
+@pytest.mark.parametrize("long_axis", [0, 30, 63])
+def test_a_64d_array_indexed_by_64_integer_arrays(long_axis):
+    # One index array per axis, as the spec asks of integer-array indexing: NumPy takes at
+    # most 63 ("the number of index arrays cannot be above 63"). A 64-D array with elements
+    # has axes of length 1 (else 2**64 elements): here all but ``long_axis``, of length 2.
+    shape = [1] * 64
+    shape[long_axis] = 2
+    x = dlt.reshape(dlt.arange(2.0), tuple(shape))
+    key = [np.zeros((3, 1), np.int64)] * 64
+    key[long_axis] = np.array([[1], [0], [-1]])
+    key[(long_axis + 1) % 64] = np.array([[0, -1]])  # (broadcasts the result to (3, 2))
+
+    def k():
+        return tuple(dlt.asarray(i) for i in key)
+    assert np.asarray(x[k()]).tolist() == [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]]
+    x[k()] = dlt.asarray([[5.0, 5.0], [7.0, 7.0], [5.0, 5.0]])
+    assert np.asarray(x).ravel().tolist() == [7.0, 5.0]
+    key[(long_axis + 2) % 64] = np.array([[1]])  # (out of bounds on an axis of length 1)
+    with pytest.raises(IndexError):
+        x[k()]
+    with pytest.raises(IndexError):
+        x[k()] = 0.0

@@ -729,11 +729,12 @@ def test_a_list_of_other_libraries_arrays_keeps_their_dtype():
 def test_torch_zero_tensors_with_no_memory_are_refused_not_read():
     # PyTorch's zero tensors export a NULL data pointer with elements; NumPy's C consumer
     # (the fast path for exact torch.Tensors) read that as "allocate": uninitialised values.
-    z = torch._efficientzerotensor(3)
-    for take in (dltensor.from_dlpack, dltensor.asarray):
-        with pytest.raises(BufferError, match="NULL data pointer"):
-            take(z)
-    assert np.asarray(dltensor.from_dlpack(z, copy=True)).tolist() == [0.0, 0.0, 0.0]
+    for shape, zeros in (((3,), [0.0, 0.0, 0.0]), ((), 0.0)):  # (a 0-d one has an element too)
+        z = torch._efficientzerotensor(shape)
+        for take in (dltensor.from_dlpack, dltensor.asarray):
+            with pytest.raises(BufferError, match="NULL data pointer"):
+                take(z)
+        assert np.asarray(dltensor.from_dlpack(z, copy=True)).tolist() == zeros
 
 
 def test_torch_subclasses_are_checked_as_torch_tensors_are():

@@ -61,6 +61,12 @@ MALFORMED = {
     "huge negative stride": dict(shape=(3, 4), strides=(-I64_MAX, 1)),
     "byte_offset over int64": dict(byte_offset=2**63),
     "NULL data with elements": dict(data=0),
+    "NULL data, 0-d (one element)": dict(data=0, shape=(), strides=()),
+    "elements past the end of memory": dict(data=2**64 - 32),
+    "byte_offset past the end of memory": dict(data=2**64 - 64, byte_offset=128, shape=(1,),
+                                               strides=(1,)),
+    "0-d past the end of memory": dict(data=2**64 - 2, shape=(), strides=()),
+    "negative strides before address 0": dict(data=16, shape=(3,), strides=(-4,)),
 }
 
 
@@ -128,6 +134,8 @@ VALID = {
     "float8 held": dict(dtype=(10, 8, 1)),
     "opaque handle held": dict(dtype=(3, 64, 1), shape=(2,), strides=(1,)),
     "flags with unknown bits": dict(flags=1 << 40),
+    "the last bytes of memory": dict(data=2**64 - 48),  # (3 x 4 float32: never read)
+    "negative strides down to address 0": dict(data=32, shape=(3,), strides=(-4,)),
 }
 
 

@@ -371,6 +371,9 @@ def _validate(data: int, dev_type: int, dev_id: int, ndim: int, code: int, bits:
             or not 0 <= ndim <= _MAX_NDIM or byte_offset > _INT64_MAX):
         _refuse_header(dev_type, dev_id, ndim, code, bits, lanes, byte_offset)
     if ndim == 0:
+        if not data:  # (one element: PyTorch's zero tensors export NULL, which NumPy allocates)
+            raise BufferError("DLTensor has elements but a NULL data pointer")
+        _within_memory(data + byte_offset, dev_type, 0, 0, bits)
         return (), ()
     if not shape_p:
         raise BufferError(f"DLTensor has ndim={ndim} but a NULL shape pointer")
@@ -392,23 +395,38 @@ def _validate(data: int, dev_type: int, dev_id: int, ndim: int, code: int, bits:
             if strides[0] > _INT64_MAX:  # (an empty tensor, else its size says so below)
                 raise BufferError(f"shape {shape} is too large for int64 strides")
     size = 1
-    span = 0  # the furthest element from element 0, in elements
+    low = high = 0  # the elements furthest before and after element 0, in elements
     for s, st in zip(shape, strides):
         if s < 0:
             raise BufferError(f"negative extent in shape {shape}")
         size *= s
         if s:
-            span += (st if st > 0 else -st) * (s - 1)
+            if st > 0:
+                high += st * (s - 1)
+            else:
+                low += st * (s - 1)
     if size:
         if size > _INT64_MAX:
             raise BufferError(f"shape {shape} has more elements than fit in int64")
         # The furthest element, in bytes, must be addressable (checked for NULL strides too:
         # 2**62 float64 elements fit int64 but their bytes do not).
-        if (span * (bits if bits > 8 else 8)) // 8 > _INT64_MAX:
+        if ((high - low) * (bits if bits > 8 else 8)) // 8 > _INT64_MAX:
             raise BufferError(f"strides {strides} overflow the address space")
         if not data:
             raise BufferError("DLTensor has elements but a NULL data pointer")
+        _within_memory(data + byte_offset, dev_type, low, high, bits)
     return shape, strides
+
+
+def _within_memory(start: int, dev_type: int, low: int, high: int, bits: int) -> None:
+    """BufferError unless every element's bytes, ``low`` to ``high`` elements from element 0 at
+    address ``start``, lie in the address space: past it NumPy and CuPy take no pointer (an
+    OverflowError at the first computation, not at the import)."""
+    size = bits // 8 if bits > 8 else 1
+    if dev_type in _ADDRESSES and not (0 <= start + low * size
+                                       and start + (high + 1) * size <= 1 << 64):
+        raise BufferError(f"the elements at address {start:#x} (element offsets {low} to "
+                          f"{high}) lie outside the 64-bit address space")
 
 
 # Every (device type, dtype code, bits, lanes) accepted: one set lookup checks all four.

@@ -383,15 +383,16 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
 
 
 def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None,
-                   signature: inspect.Signature | None = None, widen: bool = False,
+                   signature: inspect.Signature | None = None,
+                   widen: Callable[..., Any] | None = None,
                    backend: Callable[[Any], Callable[..., Any]] | None = None
                    ) -> Callable[..., Any]:
     """``delegate(name)`` for functions whose only array is the first argument: no scanning of
     the other arguments, the backend function looked up once per device (~0.3 us, not ~2).
     For those with an ``axis`` parameter (``axis_at`` not None: its index in ``args`` when it
     may be passed by position, as squeeze's, else -1), a 0-d array refuses any axis but None.
-    With the spec's ``signature``, calls outside it are refused (see ``_outside``); ``widen``:
-    ml_dtypes' floats are computed in float32 (see ``_dtype_functions.in_float32``);
+    With the spec's ``signature``, calls outside it are refused (see ``_outside``); ``widen``
+    (``_dtype_functions.in_float32``) computes ml_dtypes' floats in float32;
     ``backend`` makes the function called from the device's namespace, where the namespace's
     own (its ``name``) departs from the spec."""
     has_axis = axis_at is not None
@@ -421,9 +422,8 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             if views_held and held(x):
                 return held_view(name, x, *args, **kwargs)
             a = native_or_cpu_error(x, f, x, *args, **kwargs)
-        if widen and a.dtype in EXTENSION_FLOATS:
-            from ._dtype_functions import in_float32  # (it imports this module)
-            return in_float32(f, x, *args, **kwargs)
+        if widen is not None and a.dtype in EXTENSION_FLOATS:
+            return widen(f, x, *args, **kwargs)
         fn = funcs.get(dev)
         if fn is None:
             ns = namespace_for(dev)
@@ -526,14 +526,14 @@ def _expecting_arrays(name: str, f: Callable[..., Any], params: list[inspect.Par
     return g
 
 
-def delegating(template: _F, widen: bool = False,
+def delegating(template: _F, widen: Callable[..., Any] | None = None,
                backend: Callable[[Any], Callable[..., Any]] | None = None) -> _F:
     """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
 
     Where the signature says only the first parameter is an array, a faster delegate is used
     (``widen``: computing ml_dtypes' floats in float32, ``backend``: see ``delegate_first``;
-    ``functools.partial(delegating, widen=True)`` as the decorator).
+    ``functools.partial(delegating, widen=in_float32)`` as the decorator).
     """
     sig = inspect.signature(template)
     params = list(sig.parameters.values())

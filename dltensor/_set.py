@@ -71,7 +71,7 @@ def unique_inverse(x: ndarray, /) -> UniqueInverseResult:
     return _unique(x, "unique_inverse", UniqueInverseResult)
 
 
-@functools.partial(delegating, widen=True)
+@functools.partial(delegating, widen=in_float32)
 def unique_values(x: ndarray, /) -> ndarray:
     """The unique elements of ``x``, sorted (each NaN counted as distinct)."""
 

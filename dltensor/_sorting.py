@@ -14,6 +14,7 @@ from typing import Any
 
 from ._array import ndarray
 from ._dispatch import delegating, strict_int
+from ._dtype_functions import in_float32
 from ._indexing import along_axis
 
 __all__ = ["argsort", "sort"]
@@ -42,7 +43,7 @@ def _argsort(ns: Any) -> Callable[..., Any]:
     return argsort
 
 
-@functools.partial(delegating, widen=True, backend=_argsort)
+@functools.partial(delegating, widen=in_float32, backend=_argsort)
 def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
             stable: bool = True) -> ndarray:
     """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
@@ -63,7 +64,7 @@ def _stable_sort(ns: Any) -> Callable[..., Any]:
     return sort
 
 
-@functools.partial(delegating, widen=True, backend=_stable_sort)
+@functools.partial(delegating, widen=in_float32, backend=_stable_sort)
 def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
          stable: bool = True) -> ndarray:
     """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""

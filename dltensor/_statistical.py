@@ -164,7 +164,7 @@ def _mean_template(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
 
 
 _mean_template.__name__ = "mean"  # (the function its delegate calls, and names in errors)
-_mean = delegating(_mean_template, widen=True, backend=_mean_by_parts)
+_mean = delegating(_mean_template, widen=in_float32, backend=_mean_by_parts)
 _SUM_OVER_N = frozenset(np.dtype(f) for f in (np.float32, np.float64))
 
 

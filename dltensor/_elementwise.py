@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -131,8 +131,15 @@ def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
             # (left to Python, == would compare identities: x == [1, 2] was False, a tensor
             # too, where + refuses them)
             raise _type_error(name, category, x)
+        if name in _REPEATS and isinstance(x, Sequence):
+            # (left to Python, a sequence is repeated by a 0-d integer array's __index__:
+            # asarray(2) * [1, 2] was [1, 2, 1, 2], and a float array's error spoke of indices)
+            raise _type_error(name, category, x)
         return NotImplemented  # (NumPy's str_ and bytes_ are left to Python, as str is)
     raise _type_error(name, category, x)
+
+
+_REPEATS = frozenset(("__mul__", "__rmul__", "__imul__"))
 
 
 def _array_like(x: Any) -> bool:

@@ -600,10 +600,34 @@ def __iter__(self: ndarray, /) -> Iterator[ndarray]:
 
 def __contains__(self: ndarray, value: object, /) -> bool:
     """``value in x``: whether any element equals ``value`` (NumPy's and PyTorch's meaning,
-    for any shape; not the spec's, which leaves ``in`` unspecified)."""
-    from ._elementwise import equal
+    for any shape; not the spec's, which leaves ``in`` unspecified). A number compares by its
+    value whatever the dtype, as in NumPy (``2.0 in`` an integer array, ``True in`` a float
+    one, where ``==`` keeps the spec's rules and refuses them); an object holding no number
+    (None, a string) is in no array, as ``x == None`` is False."""
+    from ._elementwise import _array_like, equal
     from ._utility import any
-    return bool(any(equal(self, value)))  # type: ignore[arg-type]  # (equal checks it)
+    if isinstance(value, ndarray):
+        return bool(any(equal(self, value)))
+    scalar = value if type(value) in _PYTHON_SCALARS else python_scalar(value)
+    if scalar is None:
+        if _array_like(value):
+            raise TypeError(f"'in' takes a dltensor array or a Python scalar, not "
+                            f"{type_name(value)}; convert it with dltensor.asarray()")
+        return False
+    a = self._compute()
+    if type(scalar) is int and not -1 << 63 <= scalar < 1 << 64:
+        # (no integer dtype holds it; ml_dtypes' floats take no int past int64)
+        try:
+            if a.dtype.kind in "biu":
+                return False
+            scalar = float(scalar)
+        except OverflowError:  # (past every float, infinity included)
+            return False
+    with on(self._device):  # (the backend's ==: a Python scalar weak, compared by value)
+        return bool((a == scalar).any())
+
+
+_PYTHON_SCALARS = frozenset((bool, int, float, complex))
 
 
 # --- transposes and copies -------------------------------------------------------------------

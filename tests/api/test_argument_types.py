@@ -182,6 +182,25 @@ def test_numpy_arrays_in_operators_are_refused_in_our_words():
             op()
 
 
+def test_a_sequence_times_an_array_is_a_type_error_not_a_repetition():
+    # Left to Python, a sequence is repeated by the array's __index__: dt.asarray(2) * [1, 2]
+    # was [1, 2, 1, 2] ('ab' * it 'abab'), and a float array's error spoke of indices.
+    import array
+    import collections
+    for x in (dt.asarray(2), dt.asarray([1.0]), dt.asarray([1, 2])):
+        for seq in ([1, 2], (1,), "ab", b"ab", bytearray(b"a"), range(2),
+                    collections.deque([1]), array.array("d", [1.0])):
+            for op in (lambda: x * seq, lambda: seq * x):
+                with pytest.raises(TypeError, match="dltensor.asarray"):
+                    op()
+            with pytest.raises(TypeError):
+                y = x
+                y *= seq
+            with pytest.raises(TypeError):
+                s = seq
+                s *= x
+
+
 @pytest.mark.parametrize("f, params", list(_array_first_functions()))
 def test_every_function_on_memory_it_cannot_reach_says_where_to_take_it(f, params):
     # Memory on a device no backend computes on (Metal here: its pointer is never touched):

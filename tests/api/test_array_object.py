@@ -91,8 +91,27 @@ def test_in_tests_every_element_as_numpy_and_torch_do():
         assert (v in x) == ((np.asarray(v) if isinstance(v, dlt.ndarray) else v) in a), v
     assert 1.0 in dlt.asarray(1.0) and 1.0 not in dlt.zeros((0, 3))
     assert dlt.asarray([3.0, 4.0, 5.0]) in x  # broadcast: equal to a row
-    with pytest.raises(TypeError):
-        "a" in x
+
+
+def test_in_compares_a_number_by_value_whatever_the_dtype():
+    # As NumPy does: 2.0 in an integer array, True in a float one (== keeps the spec's rules
+    # and refuses these; `in` raised its TypeError). Nothing else is an element: None and a
+    # string are in no array, as x == None is False; a list or NumPy array is to convert.
+    i, f, b = dlt.asarray([1, 2]), dlt.asarray([1.0, math.nan]), dlt.asarray([True])
+    u, bf = dlt.asarray([3], dtype=dlt.uint8), dlt.asarray([2.0**70], dtype=dlt.bfloat16)
+    for v, x, want in ((2.0, i, True), (2.5, i, False), (True, i, True), (True, f, True),
+                       (1, b, True), (2, b, False), (math.nan, f, False), (2**70, i, False),
+                       (-1, u, False), (3 + 0j, u, True), (3 + 1j, u, False),
+                       (2**70, bf, True), (10**400, dlt.asarray([math.inf]), False),
+                       (2**64, dlt.asarray([2**64 - 1], dtype=dlt.uint64), False),
+                       (np.float32(1.0), f, True), (None, i, False), ("a", f, False)):
+        assert (v in x) is want, (v, x)
+        if isinstance(v, (int, float, complex)) and np.asarray(x).dtype.kind != "V" and \
+                not (type(v) is int and abs(v) >= 2**63):  # (NumPy: OverflowError past them)
+            assert want is bool(v in np.asarray(x)), v  # (NumPy's meaning)
+    for v in ([1], np.array([1]), (1,)):
+        with pytest.raises(TypeError, match="convert it with dltensor.asarray"):
+            v in i
 
 
 def test_format_specs_format_0d_arrays_as_their_scalar():

@@ -182,8 +182,12 @@ class ndarray:
         body = "[]" if self.size == 0 else np.array2string(  # (no view needed: NumPy cannot
             _host(self._compute()), separator=", ", prefix="dltensor.ndarray(")  # (2**62, 0))
         dev = "" if self._device == CPU else f", device={self._device}"
-        # An empty array prints as [] whatever its shape; say the shape, as NumPy does.
-        shape = f", shape={self.shape}" if self.size == 0 and self.shape != (0,) else ""
+        # An empty array prints as [] whatever its shape, a summarised one as its corners: say
+        # the shape, as NumPy 2.2 does (under its printoptions: threshold, legacy)
+        opts = np.get_printoptions()
+        summarised = self.size > opts["threshold"] and opts["legacy"] is False
+        shape = f", shape={self.shape}" if summarised or self.size == 0 and self.shape != (0,) \
+            else ""
         return f"dltensor.ndarray({body}{shape}, dtype={dt.name}{dev})"
 
     __str__ = __repr__

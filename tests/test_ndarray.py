@@ -71,6 +71,14 @@ def test_repr():
     # no elements, extents NumPy cannot describe ("array is too big"): still printable
     huge = _imported(np.zeros(0, np.float32), shape=(2**62, 0), strides=(0, 1))
     assert repr(huge) == "dltensor.ndarray([], shape=(4611686018427387904, 0), dtype=float32)"
+    # summarised, its shape said as NumPy 2.2 says it (and not under legacy printing)
+    assert repr(dltensor.arange(2000)) == \
+        "dltensor.ndarray([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,), dtype=int64)"
+    with np.printoptions(threshold=5):
+        assert repr(dltensor.arange(8)) == \
+            "dltensor.ndarray([0, 1, 2, ..., 5, 6, 7], shape=(8,), dtype=int64)"
+        with np.printoptions(legacy="2.1"):
+            assert "shape" not in repr(dltensor.arange(6))
 
 
 def test_to_device_same_device_is_the_array_itself():

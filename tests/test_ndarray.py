@@ -77,7 +77,7 @@ def test_repr():
     with np.printoptions(threshold=5):
         assert repr(dltensor.arange(8)) == \
             "dltensor.ndarray([0, 1, 2, ..., 5, 6, 7], shape=(8,), dtype=int64)"
-        with np.printoptions(legacy="2.1"):
+        with np.printoptions(legacy="1.25"):  # (2.1 is NumPy 2.2's: not at the floor)
             assert "shape" not in repr(dltensor.arange(6))
 
 

@@ -102,15 +102,23 @@ def _jax_make(jnp: Any, n: int) -> Any:
     return jax.device_put(jnp.arange(n, dtype=jnp.float32), jax.devices("cpu")[0])
 
 
+class _NoDevice(RuntimeError):
+    """A framework that is installed but sees no device of the kind asked: a skip, not a fault."""
+
+
 def _torch_cuda_make(torch: Any, n: int) -> Any:
     if not torch.cuda.is_available():
-        raise RuntimeError("this PyTorch sees no CUDA device")
+        raise _NoDevice("this PyTorch sees no CUDA device")
     return torch.arange(n, dtype=torch.float32, device="cuda")
 
 
 def _jax_gpu_make(jnp: Any, n: int) -> Any:
     import jax
-    return jax.device_put(jnp.arange(n, dtype=jnp.float32), jax.devices("gpu")[0])
+    try:
+        gpu = jax.devices("gpu")[0]
+    except RuntimeError:  # ("Unknown backend: 'gpu' requested, but no platforms ...")
+        raise _NoDevice("this JAX sees no GPU") from None
+    return jax.device_put(jnp.arange(n, dtype=jnp.float32), gpu)
 
 
 def _strict_make(xs: Any, n: int) -> Any:
@@ -217,6 +225,8 @@ def handoff_matrix(names: Iterable[str] | None = None) -> dict[str, Any]:
         try:
             arrays[name] = make(mod, _N)
             mods[name] = mod
+        except _NoDevice as e:
+            unavailable[name] = f"skipped, {e}"
         except Exception as e:  # e.g. CuPy installed without a CUDA device
             unavailable[name] = f"{type(e).__name__}: {e}".splitlines()[0]
     matrix: dict[str, dict[str, dict[str, Any]]] = {}
@@ -244,8 +254,13 @@ def _format_matrix(result: dict[str, Any]) -> str:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    if any(c.get("copied_by") == "target" for row in matrix.values() for c in row.values()):
+    copied = {dst for row in matrix.values() for dst, c in row.items()
+              if c.get("copied_by") == "target"}
+    if copied:
         lines.append("NO*: dltensor shared the memory; the target's from_dlpack copied it")
+    if copied & {"jax", "jax[gpu]"}:
+        lines.append("     (JAX copies CPU memory not aligned to 64 bytes: NumPy aligns to 16, "
+                     "so its arrays' cells change from run to run)")
     lines += [f"{name}: {why}" for name, why in result["unavailable"].items()]
     return "\n".join(lines)
 

@@ -489,8 +489,9 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     elif axes > ndim:
         raise IndexError(f"too many indices: {axes} for a {ndim}-D array")
     elif axes < ndim and not ellipsis:
-        raise IndexError(f"{axes} indices given for a {ndim}-D array; index every axis or add "
-                         "an ellipsis (...) (flat indexing is not in the array API)")
+        raise IndexError(f"{axes} {'index' if axes == 1 else 'indices'} given for a {ndim}-D "
+                         "array: the array API asks one for every axis, or an ellipsis for the "
+                         "rest (x[0, ...] where NumPy takes x[0])")
     # The index arrays, read only now: a badly formed key is an IndexError also where they are
     # held (computing on them raises NoBackendError).
     for i, axis in arrays or ():

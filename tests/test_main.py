@@ -84,3 +84,16 @@ def test_a_refusing_target_and_a_missing_framework_are_reported_not_raised(monke
         result["matrix"]["numpy"]["refuser"]["error"]
     text = report._format_matrix(result)
     assert "refused: BufferError" in text and "absent: not installed" in text
+
+
+def test_a_gpu_framework_without_a_gpu_is_skipped_and_a_copying_jax_explained():
+    # On a CPU-only machine torch[cuda] and jax[gpu] printed RuntimeErrors that read as
+    # failures; and a NO* under JAX said nothing of why (its 64-byte alignment)
+    result = report.handoff_matrix(["numpy", "torch[cuda]", "jax[gpu]", "jax"])
+    for name, why in (("torch[cuda]", "skipped, this PyTorch sees no CUDA device"),
+                      ("jax[gpu]", "skipped, this JAX sees no GPU")):
+        if name not in result["matrix"]:  # (a machine with a GPU makes its row)
+            assert result["unavailable"][name] == why
+    result["matrix"]["numpy"]["jax"] = {"zero_copy": False, "copied_by": "target", "us": 1.0}
+    text = report._format_matrix(result)
+    assert "NO*" in text and "64 bytes" in text

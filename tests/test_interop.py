@@ -919,3 +919,25 @@ def test_complex_python_values_to_a_real_dtype_say_so(value):
         with pytest.raises(TypeError, match="imaginary part"):
             dltensor.asarray(value, dtype=dtype)
     assert dltensor.asarray(value, dtype=dltensor.bool).dtype == dltensor.bool
+
+
+def test_tensorflow_shares_both_ways_where_it_is_installed():
+    # TensorFlow is not among CI's frameworks (its wheel is ~600 MB): this runs where it is
+    # (2026-11-28: TensorFlow 2.21 CPU). Its tensors' address is read back through dltensor.
+    tf = pytest.importorskip("tensorflow")
+    to, back = tf.experimental.dlpack.to_dlpack, tf.experimental.dlpack.from_dlpack
+
+    def tf_ptr(t):
+        return dltensor.from_dlpack(to(t)).data_ptr
+    t = tf.constant(np.arange(1000, dtype=np.float32))
+    for take in (lambda: dltensor.from_dlpack(to(t)), lambda: dltensor.asarray(t)):
+        assert take().data_ptr == tf_ptr(t)  # a bare capsule, and the tensor's __dlpack__
+    for n in (3, 17, 10**6):  # (unaligned NumPy memory too: TensorFlow takes it in place)
+        x = dltensor.asarray(np.arange(n, dtype=np.float32))
+        assert tf_ptr(back(x.__dlpack__())) == x.data_ptr
+    for d in (tf.int8, tf.uint16, tf.float16, tf.bfloat16, tf.complex64, tf.bool):
+        x = dltensor.from_dlpack(to(tf.ones((2, 3), dtype=d)))
+        assert x.dtype.name == d.name and back(x.__dlpack__()).dtype == d
+    read_only = dltensor.asarray(np.frombuffer(bytes(16), dtype=np.float32))
+    with pytest.raises(BufferError):  # (a legacy capsule cannot say read-only)
+        back(read_only.__dlpack__())

@@ -438,7 +438,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
                  copy: bool | None) -> ndarray:
     if copy is False:
         raise ValueError("copy=False: a Python scalar or sequence must be copied into an array")
-    if isinstance(obj, str) or (isinstance(obj, (list, tuple)) and _has_str(obj)):
+    if _any_leaf(obj, lambda e: isinstance(e, str)):
         raise TypeError("dltensor arrays hold numbers, not strings")
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
     # (new memory there, as zeros() makes: NoBackendError as it raises; with no device asked,
@@ -469,7 +469,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         # host copies and placed on their device, where a sequence of arrays belongs.
         devices = _devices_in(obj)
         if not devices - {CPU}:
-            if type(e) is TypeError and _holds_ours(obj):
+            if type(e) is TypeError and _any_leaf(obj, lambda v: isinstance(v, ndarray)):
                 # NumPy joins 0-d arrays of ml_dtypes' floats given as NumPy arrays, not
                 # through __array__ ("expected number, got ndarray")
                 return _from_python(_as_numpy(obj), dtype, device, copy)
@@ -572,69 +572,69 @@ def _devices_in(obj: Any, depth: int = 0) -> set[Device]:
     return set()
 
 
-def _foreign_taken(obj: Any) -> Any:
-    """A nested sequence with each other library's DLPack array in it taken as an ndarray."""
-    if isinstance(obj, (list, tuple)):
-        return [_foreign_taken(e) for e in obj]
-    return asarray(obj) if _is_foreign(obj) else obj
+def _any_leaf(obj: Any, test: Callable[[Any], bool], depth: int = 0) -> bool:
+    """Whether ``test`` holds for any element of a nested list or tuple (``obj`` itself when it
+    is none), looking no deeper than _DEEPEST."""
+    if not isinstance(obj, (list, tuple)):
+        return test(obj)
+    if depth >= _DEEPEST:
+        return False
+    for e in obj:  # (a loop, not any() of a generator: a list of 1e4 floats is walked often)
+        if isinstance(e, (list, tuple)):
+            if _any_leaf(e, test, depth + 1):
+                return True
+        elif test(e):
+            return True
+    return False
 
 
-def _holds_foreign(obj: Any, depth: int = 0) -> bool:
-    """Whether a nested sequence holds another library's DLPack array."""
+def _each_leaf(obj: Any, f: Callable[[Any], Any]) -> Any:
+    """A nested list or tuple as lists, ``f`` applied to each element (``obj`` itself when it
+    is none)."""
     if isinstance(obj, (list, tuple)):
-        return depth < _DEEPEST and any(_holds_foreign(e, depth + 1) for e in obj)
-    return _is_foreign(obj)
+        return [_each_leaf(e, f) for e in obj]
+    return f(obj)
 
 
 def _is_foreign(obj: Any) -> bool:
     return hasattr(obj, "__dlpack_device__") and not isinstance(obj, (ndarray, np.ndarray))
 
 
-def _holds_ours(obj: Any, depth: int = 0) -> bool:
-    if isinstance(obj, (list, tuple)):
-        return depth < _DEEPEST and any(_holds_ours(e, depth + 1) for e in obj)
-    return isinstance(obj, ndarray)
+def _holds_foreign(obj: Any) -> bool:
+    """Whether a nested sequence holds another library's DLPack array."""
+    return _any_leaf(obj, _is_foreign)
+
+
+def _foreign_taken(obj: Any) -> Any:
+    """A nested sequence with each other library's DLPack array in it taken as an ndarray."""
+    return _each_leaf(obj, lambda e: asarray(e) if _is_foreign(e) else e)
 
 
 def _as_numpy(obj: Any) -> Any:
     """A nested sequence with each of our (CPU) arrays in it as its NumPy array."""
-    if isinstance(obj, ndarray):
-        return obj._compute()
-    if isinstance(obj, (list, tuple)):
-        return [_as_numpy(e) for e in obj]
-    return obj
+    return _each_leaf(obj, lambda e: e._compute() if isinstance(e, ndarray) else e)
 
 
 def _on_host(obj: Any) -> Any:
     """A nested sequence with each ndarray in it copied to the CPU."""
-    if isinstance(obj, ndarray):
-        return obj.to_device(CPU)
-    if isinstance(obj, (list, tuple)):
-        return [_on_host(e) for e in obj]
-    return obj
+    return _each_leaf(obj, lambda e: e.to_device(CPU) if isinstance(e, ndarray) else e)
 
 
 _DEEPEST = 64  # nesting past NumPy's most dimensions (or a list holding itself): NumPy's
 # own ValueError then, not a RecursionError of the scans below
 
 
-def _has_str(seq: Any, depth: int = 0) -> bool:
-    return depth < _DEEPEST and any(
-        isinstance(e, str) or (isinstance(e, (list, tuple)) and _has_str(e, depth + 1))
-        for e in seq)
-
-
-def _holds_arrays(obj: Any, depth: int = 0) -> bool:
+def _holds_arrays(obj: Any) -> bool:
     """Whether a sequence holds arrays, whose dtype (not the scalar default) must win."""
-    if type(obj) in _SCALARS or depth >= _DEEPEST:
-        return False
-    if isinstance(obj, (list, tuple)):
-        return any(_holds_arrays(e, depth + 1) for e in obj)
+    return _any_leaf(obj, _is_array)
+
+
+def _is_array(obj: Any) -> bool:
     # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)
     # (and buffers, which NumPy reads with their own dtype: a list of a bytearray is uint8)
-    return isinstance(obj, (ndarray, np.ndarray, np.generic, bytearray, memoryview,
-                            array.array)) or hasattr(obj, "__dlpack__") \
-        or hasattr(obj, "__array__")
+    return type(obj) not in _SCALARS and (
+        isinstance(obj, (ndarray, np.ndarray, np.generic, bytearray, memoryview, array.array))
+        or hasattr(obj, "__dlpack__") or hasattr(obj, "__array__"))
 
 
 def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,

@@ -71,65 +71,81 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     npdt = native_dtype(dtype, device)
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):
-        # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
-        # element past the dtype: the spec's default integer dtype, exactly, or OverflowError.
         npdt = npdt or _INT64
-        n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
-        if n == 0:
-            return _make("empty", device, (0,), dtype=npdt)
-        _check_count("arange", n, npdt)
-        low, high = int_bounds(npdt)
-        if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
-            raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
-                                f"{npdt}")
-        if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
-            return _make("full", device, (1,), lo, dtype=npdt)
-        if math.ceil((hi - lo) / step_) != n or (step_ < 0 and npdt.kind == "u"
-                                                  and _on_cuda(device)):
-            # NumPy and CuPy count the elements in float64, one short (or over) for spans past
-            # 2**53 (arange(0, 2**62 + 1, 2**60) has 5); and CuPy casts the step to the dtype
-            # (a negative one to uint8 overflows). Then the values are counted here.
-            return _make(_by_index, device, lo, n, step_, npdt)
+        made = _int_arange(lo, hi, step_, npdt, device)
     else:
-        try:
-            span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
-        except OverflowError:  # (an int past the floats, 10**400)
-            span = math.inf
-        if span == math.inf and all(type(v) is float and math.isfinite(v)
-                                    for v in (lo, hi, step_)):
-            # stop - start past the floats (arange(1e308, -1e308, -1e308) has 2 elements):
-            # counted by parts, filled in halves (NumPy's own count overflows)
-            span = hi / step_ - lo / step_
-            if span == math.inf:
-                raise ValueError(f"arange({lo}, {hi}, {step_}) would have more elements "
-                                 "than the largest array")
-            n = math.ceil(span)
-            _check_count("arange", n, npdt or _FLOAT64)
-            return _make(_by_float_index, device, lo, n, step_, npdt or _FLOAT64, 0.5)
-        if span <= 0:  # (stop - start and step of other signs: none, the spec says, where
-            # NumPy's count of a span past 2**63 overflows: "Maximum allowed size exceeded")
-            return _make("empty", device, (0,), dtype=npdt or _FLOAT64)
-        if span >= 2.0 ** 53:  # (a float count near 2**63 rounded up overflows NumPy's)
-            if span == math.inf:
-                raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
-                                 "elements")
-            _check_count("arange", math.ceil(span), npdt or _FLOAT64)
-        out = npdt or _FLOAT64
-        if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
-                and step_ == int(step_) and out.type(lo + step_) - out.type(lo) != step_:
-            # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
-            # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
-            # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,
-            # the spec says: NumPy's.)
-            return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
-        if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
-                (npdt is None or npdt.kind in "fc"):
-            # CuPy computes start + i * step: -0.0 + 0.0 is 0.0, where the spec starts at start
-            return _make(_from_negative_zero, device, lo, hi, step_, npdt or _FLOAT64)
+        made = _float_arange(lo, hi, step_, npdt, device)
+    if made is not None:
+        return made
     return _make("arange", device, lo, hi, step_, dtype=npdt or _FLOAT64)
 
 
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
+
+
+def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
+                device: Device) -> ndarray | None:
+    """arange of ints, where NumPy's own would not do (None where it does)."""
+    # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
+    # element past the dtype: the spec's default integer dtype, exactly, or OverflowError.
+    n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
+    if n == 0:
+        return _make("empty", device, (0,), dtype=npdt)
+    _check_count("arange", n, npdt)
+    low, high = int_bounds(npdt)
+    if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
+        raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
+                            f"{npdt}")
+    if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
+        return _make("full", device, (1,), lo, dtype=npdt)
+    if math.ceil((hi - lo) / step_) != n or (step_ < 0 and npdt.kind == "u"
+                                              and _on_cuda(device)):
+        # NumPy and CuPy count the elements in float64, one short (or over) for spans past
+        # 2**53 (arange(0, 2**62 + 1, 2**60) has 5); and CuPy casts the step to the dtype
+        # (a negative one to uint8 overflows). Then the values are counted here.
+        return _make(_by_index, device, lo, n, step_, npdt)
+    return None
+
+
+def _float_arange(lo: int | float, hi: int | float, step_: int | float,
+                  npdt: np.dtype[Any] | None, device: Device) -> ndarray | None:
+    """arange of floats, where NumPy's own would not do (None where it does)."""
+    try:
+        span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
+    except OverflowError:  # (an int past the floats, 10**400)
+        span = math.inf
+    if span == math.inf and all(type(v) is float and math.isfinite(v)
+                                for v in (lo, hi, step_)):
+        # stop - start past the floats (arange(1e308, -1e308, -1e308) has 2 elements):
+        # counted by parts, filled in halves (NumPy's own count overflows)
+        span = hi / step_ - lo / step_
+        if span == math.inf:
+            raise ValueError(f"arange({lo}, {hi}, {step_}) would have more elements "
+                             "than the largest array")
+        n = math.ceil(span)
+        _check_count("arange", n, npdt or _FLOAT64)
+        return _make(_by_float_index, device, lo, n, step_, npdt or _FLOAT64, 0.5)
+    if span <= 0:  # (stop - start and step of other signs: none, the spec says, where
+        # NumPy's count of a span past 2**63 overflows: "Maximum allowed size exceeded")
+        return _make("empty", device, (0,), dtype=npdt or _FLOAT64)
+    if span >= 2.0 ** 53:  # (a float count near 2**63 rounded up overflows NumPy's)
+        if span == math.inf:
+            raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
+                             "elements")
+        _check_count("arange", math.ceil(span), npdt or _FLOAT64)
+    out = npdt or _FLOAT64
+    if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
+            and step_ == int(step_) and out.type(lo + step_) - out.type(lo) != step_:
+        # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
+        # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
+        # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,
+        # the spec says: NumPy's.)
+        return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
+    if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
+            (npdt is None or npdt.kind in "fc"):
+        # CuPy computes start + i * step: -0.0 + 0.0 is 0.0, where the spec starts at start
+        return _make(_from_negative_zero, device, lo, hi, step_, npdt or _FLOAT64)
+    return None
 
 
 def _check_count(name: str, n: int, dtype: Any) -> None:

@@ -556,47 +556,18 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     if type(max_version) is tuple and len(max_version) == 2 and type(max_version[0]) is int \
             and type(max_version[1]) is int and 1 <= max_version[0] < 1 << 31 \
             and 0 <= max_version[1] < 1 << 31:
-        pass  # (what consumers ask, taken as it is: the checks below cost ~0.5 us an export)
+        pass  # (what consumers ask, taken as it is: the checks cost ~0.5 us an export)
     elif max_version is not None:
-        try:
-            if not isinstance(max_version, tuple):
-                raise TypeError
-            major, minor = map(operator.index, max_version)
-            max_version = (major, minor)
-        except (TypeError, ValueError):
-            raise TypeError(f"max_version must be a (major, minor) tuple of ints, "
-                            f"not {max_version!r}") from None
-        # (a consumer's newer version gets ours, 1.x; NumPy's producer takes C ints only. A
-        # negative number is read as NumPy's producer reads it, on every path: a major below
-        # 1 asks for a legacy capsule, a minor below 0 for 1.0)
-        max_version = (max(0, min(major, (1 << 31) - 1)), max(0, min(minor, (1 << 31) - 1)))
+        max_version = _version_asked(max_version)
+    dev = x._device
     if dl_device is not None:
         try:
             dl_type, dl_id = map(operator.index, dl_device)
-            dl_device = (dl_type, dl_id)
         except (TypeError, ValueError):
             raise TypeError(f"dl_device must be a (device_type, device_id) pair of ints, "
                             f"not {dl_device!r}") from None
-    dev = x._device
-    if dl_device is not None and dl_device != (dev.device_type, dev.device_id):
-        if dl_device == (1, 0):
-            # (the spec: "when kDLCPU is in use, stream must be None", from a GPU too)
-            _check_host_stream(dev, stream, to_cpu=True)
-        if dl_device == (1, 0) and dev.device_type in CPU_READABLE:
-            # Pinned and managed memory is CPU memory: the same pointer, relabelled. It used to
-            # be refused under copy=False and flagged IS_COPIED without a copy (test_ndarray.py).
-            host = _copy_for_export(host_view(x)) if copy else host_view(x)
-            return _make(host, max_version,
-                         extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0)
-        if copy is False:
-            raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
-                              "and copy=False forbids it")
-        if dl_device != (1, 0):
-            raise BufferError(f"cannot export {dev} memory to device {dl_device}: dltensor "
-                              "copies an export only to the CPU, (kDLCPU, 0); move it with a "
-                              "library that reaches both devices")
-        host = x.to_device(CPU)
-        return _make(host, max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
+        if (dl_type, dl_id) != (dev.device_type, dev.device_id):
+            return _export_to(x, (dl_type, dl_id), stream, max_version, copy)
     if dev.device_type in CPU_READABLE:
         _check_host_stream(dev, stream)
         a = x._array
@@ -633,6 +604,44 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         return _make(_copy_for_export(x), max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
     return _make(x, max_version)
 
+
+def _version_asked(max_version: Any) -> tuple[int, int]:
+    """A consumer's max_version other than a plain (major >= 1, minor) pair: TypeError for what
+    is no pair of ints; a newer version gets ours, 1.x (NumPy's producer takes C ints only),
+    and a negative number is read as NumPy's producer reads it, on every path: a major below
+    1 asks for a legacy capsule, a minor below 0 for 1.0."""
+    try:
+        if not isinstance(max_version, tuple):
+            raise TypeError
+        major, minor = map(operator.index, max_version)
+    except (TypeError, ValueError):
+        raise TypeError(f"max_version must be a (major, minor) tuple of ints, "
+                        f"not {max_version!r}") from None
+    return max(0, min(major, (1 << 31) - 1)), max(0, min(minor, (1 << 31) - 1))
+
+
+def _export_to(x: ndarray, dl_device: tuple[int, int], stream: Any,
+               max_version: tuple[int, int] | None, copy: bool | None) -> Any:
+    """An export to a device other than x's: to the CPU only, a copy, or for memory the CPU
+    reads (pinned, managed) the same pointer relabelled."""
+    dev = x._device
+    if dl_device == (1, 0):
+        # (the spec: "when kDLCPU is in use, stream must be None", from a GPU too)
+        _check_host_stream(dev, stream, to_cpu=True)
+        if dev.device_type in CPU_READABLE:
+            # It used to be refused under copy=False and flagged IS_COPIED without a copy
+            # (test_ndarray.py).
+            host = _copy_for_export(host_view(x)) if copy else host_view(x)
+            return _make(host, max_version,
+                         extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0)
+    if copy is False:
+        raise BufferError(f"exporting to device {dl_device} needs a copy from {dev}, "
+                          "and copy=False forbids it")
+    if dl_device != (1, 0):
+        raise BufferError(f"cannot export {dev} memory to device {dl_device}: dltensor "
+                          "copies an export only to the CPU, (kDLCPU, 0); move it with a "
+                          "library that reaches both devices")
+    return _make(x.to_device(CPU), max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
 
 def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
     """Streams for CPU-readable memory: None, or (not for an export to the CPU, where the spec

@@ -335,11 +335,17 @@ def shape_tuple(name: str, shape: Any) -> tuple[int, ...]:
     refuses it, each with its own error)."""
     try:
         if isinstance(shape, (tuple, list)):
-            return tuple(map(operator.index, shape))
-        return (operator.index(shape),)
+            return tuple(map(_extent, shape))
+        return (_extent(shape),)
     except TypeError:
         raise TypeError(f"{name} needs a shape: an int or a tuple of ints, not {shape!r}") \
             from None
+
+
+def _extent(v: Any) -> int:
+    if isinstance(v, (bool, np.bool_)):  # (zeros(True) was an array of shape (1,))
+        raise TypeError
+    return operator.index(v)
 
 
 def real_number(name: str, what: str, v: Any) -> int | float:

@@ -272,8 +272,8 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
     """Whether ``dtype`` is ``kind``: a dtype, a kind name ("integral", "numeric", ...) or a
     tuple of those (any of them)."""
     _check_dtype(dtype, "isdtype")
-    if type(kind) is tuple:
-        return any(_isdtype_one(dtype, k) for k in kind)
+    if type(kind) is tuple:  # (each kind checked, not only those before the first match)
+        return [_isdtype_one(dtype, k) for k in kind].count(True) > 0
     return _isdtype_one(dtype, kind)
 
 

@@ -28,12 +28,17 @@ __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "
 _COMPLEX = frozenset({"complex floating"})
 _REAL = frozenset({"real floating"})
 _Norm = Literal["backward", "ortho", "forward"]
+_NORMS = ("backward", "ortho", "forward")
 
 _backend = {name: delegate(name, "fft") for name in __all__}
 
 
 def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> ndarray:
     require(name, x, kinds)
+    if kwargs.get("norm", "backward") not in _NORMS:  # (NumPy takes None, and checks nothing
+        # of a transform of no axes)
+        raise ValueError(f"{name}: norm must be 'backward', 'ortho' or 'forward', not "
+                         f"{kwargs['norm']!r}")
     for key, what in (("n", "a length"), ("axis", "an axis")):  # (NumPy reads True as 1)
         if kwargs.get(key) is not None:
             kwargs[key] = strict_int(kwargs[key], f"{name}'s {key} ({what})")

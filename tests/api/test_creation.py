@@ -518,3 +518,13 @@ def test_python_ints_beside_numpy_scalars_must_fit_the_dtype():
         with pytest.raises(OverflowError, match="out of bounds"):
             dlt.asarray(obj, dtype=dtype)
     assert np.asarray(dlt.asarray([3, np.int8(1)], dtype=dlt.int8)).tolist() == [3, 1]
+
+
+def test_a_bool_is_no_shape():
+    # zeros(True) was an array of shape (1,), ones(False) of shape (0,): NumPy reads a bool
+    # as an int, where a tuple holding one is a TypeError
+    for f in (dlt.zeros, dlt.ones, dlt.empty, lambda s: dlt.full(s, 1.0),
+              lambda s: dlt.reshape(dlt.ones(1), s)):
+        for bad in (True, False, np.True_, (True, 2)):
+            with pytest.raises(TypeError):
+                f(bad)

@@ -251,3 +251,14 @@ def test_result_type_names_the_dtypes_given_not_an_intermediate():
     with pytest.raises(TypeError, match="int8, uint8 and float32") as e:
         dt.result_type(dt.int8, dt.uint8, dt.float32)
     assert "int16" not in str(e.value)
+
+
+def test_isdtype_checks_every_kind_of_a_tuple():
+    # the kinds after the first match went unchecked: a nested tuple was True for float32,
+    # a TypeError for bool
+    for dtype in (dt.float32, dt.bool):
+        with pytest.raises(TypeError):
+            dt.isdtype(dtype, ("numeric", ("bool",)))
+        with pytest.raises(ValueError):
+            dt.isdtype(dtype, ("numeric", "bogus"))
+    assert dt.isdtype(dt.float32, ("numeric", dt.int8))

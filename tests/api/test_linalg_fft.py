@@ -514,6 +514,19 @@ def test_an_array_rtol_folds_with_a_stack_past_32_dimensions(ndim):
             assert np.array_equal(np.asarray(got).reshape(want.shape), np.asarray(want))
 
 
+def test_norm_is_checked_also_where_nothing_is_transformed():
+    # fftn of a 0-d array or of axes=() returned a copy whatever norm said, and every transform
+    # took None as "backward" (NumPy's reading; the spec's norm is one of three strings)
+    z0, z1 = dlt.asarray(1 + 2j), dlt.asarray([1 + 0j, 2 + 0j])
+    for call in (lambda n: dlt.fft.fftn(z0, norm=n), lambda n: dlt.fft.ifftn(z1, axes=(), norm=n),
+                 lambda n: dlt.fft.fft(z1, norm=n), lambda n: dlt.fft.rfft(dlt.ones(2), norm=n)):
+        for bad in ("bogus", None, [1]):
+            with pytest.raises(ValueError, match="norm must be"):
+                call(bad)
+        for good in ("backward", "ortho", "forward"):
+            call(good)
+
+
 def test_padding_an_empty_axis_gives_zeros():
     # The spec zero-pads to n; NumPy's pocketfft transformed memory it never wrote when the
     # axis was empty (irfft, hfft, irfftn: garbage that changed from run to run). PyTorch: 0.

@@ -16,6 +16,7 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
+from ._dispatch import flag
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
 from ._dispatch import fresh
 from ._dispatch import namespace_for, native
@@ -343,6 +344,7 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         if b is None or type(b) is bool:
             raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")
     num = strict_int(num, "linspace's num")
+    endpoint = flag("linspace", "endpoint", endpoint)
     # (ints as floats, as NumPy computes them: ints past int64 became NumPy objects)
     bounds = [float(b) if type(b) is int else b for b in bounds]
     device = _resolved(device)

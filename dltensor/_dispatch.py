@@ -29,7 +29,7 @@ from ._held import VIEWS, held_view
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
-           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long"]
+           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long", "flag"]
 
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
 AxisError = np.exceptions.AxisError  # (both an IndexError, as the spec asks, and a ValueError)
@@ -329,6 +329,16 @@ def strict_int(v: Any, what: str) -> int:
     raise TypeError(f"{what} must be an int, not {v!r}")
 
 
+def flag(name: str, what: str, v: Any) -> bool:
+    """A parameter the spec types ``bool``: Python's or NumPy's bool, else TypeError (NumPy and
+    CuPy read any object's truth: ``keepdims="no"`` kept the axes)."""
+    if type(v) is bool:
+        return v
+    if isinstance(v, np.bool_):
+        return bool(v)
+    raise TypeError(f"{name}'s {what} must be a bool, not {v!r}")
+
+
 def shape_tuple(name: str, shape: Any) -> tuple[int, ...]:
     """A shape given as an int or a sequence of ints (NumPy's too), as a tuple; TypeError for
     anything else, as the spec types it (NumPy iterates an array given as a shape, CuPy
@@ -406,6 +416,8 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     generic = delegate(name)
     funcs: dict[Device, Callable[..., Any]] = {}
     n_args, keywords, required = _accepted(signature)
+    flags = tuple(p.name for p in (signature.parameters.values() if signature else ())
+                  if p.annotation == "bool" and p.kind is p.KEYWORD_ONLY)
     n_required = len(required)
     # the required parameters not given by position, for each count of positional arguments
     by_keyword = [frozenset(required[i:]) for i in range(n_required)]
@@ -416,6 +428,10 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         if n > n_args or kwargs and keywords is not None and not keywords.issuperset(kwargs) \
                 or n < n_required and not by_keyword[n].issubset(kwargs):
             raise _outside(name, signature, x, args, kwargs)
+        if kwargs and flags:
+            for k in flags:
+                if k in kwargs and type(kwargs[k]) is not bool:
+                    kwargs[k] = flag(name, k, kwargs[k])
         if type(x) is not ndarray:
             expect_array(name, x)
             return generic(x, *args, **kwargs)

@@ -18,7 +18,7 @@ from . import _dtypes
 from ._array import ndarray
 from ._devices import Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType, refuse_complex_to_real
-from ._dispatch import native_dtype
+from ._dispatch import flag, native_dtype
 from ._interop import computed, copy_of_native, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -125,10 +125,8 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     if not isinstance(x, ndarray):
         raise TypeError(f"astype takes a dltensor array, not {type(x).__name__}")
     _check_dtype(dtype, "astype")
-    if isinstance(copy, np.bool_):
-        copy = bool(copy)
     if type(copy) is not bool:  # (None, "if needed", is asarray's, not astype's)
-        raise TypeError(f"astype: copy must be True or False, not {copy!r}")
+        copy = flag("astype", "copy", copy)
     src = x.dtype
     refuse_complex_to_real("astype", src, dtype)
     if device is not None:

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from ._array import ndarray
+from ._dispatch import flag
 from ._dispatch import delegating
 from ._dispatch import device_of, expect_array, namespace_for, native, on
 from ._dispatch import wrap_result
@@ -81,6 +82,7 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     ``invert``); a 0-d result for a scalar ``x1``."""
     if not (isinstance(x1, ndarray) or isinstance(x2, ndarray)):
         raise TypeError("isin needs at least one of x1 and x2 to be an array")
+    invert = flag("isin", "invert", invert)
     a1, a2 = (x if isinstance(x, ndarray) else python_scalar(x) for x in (x1, x2))
     for a, x in ((a1, x1), (a2, x2)):
         if a is None:

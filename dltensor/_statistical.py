@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
+from ._dispatch import flag
 from ._dispatch import axis_checked, axis_past_c_long
 from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
 from ._dispatch import native_or_cpu_error, on
@@ -40,6 +41,8 @@ _WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
         keepdims: bool = False) -> ndarray:
     """The sum of the elements of ``x`` along ``axis`` (all axes by default)."""
+    if keepdims is not False and keepdims is not True:
+        keepdims = flag("sum", "keepdims", keepdims)
     try:  # (axis_checked's work, without its call: the sum of a small array is benchmarked)
         if type(x) is ndarray and dtype is None:  # (what _with_dtype does, less its checks)
             dev = x._device
@@ -76,6 +79,9 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
     """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's (``x`` of
     a dtype in ``widen`` computed in float32: see in_float32)."""
     expect_array(name, x)
+    for k in ("keepdims", "include_initial"):
+        if k in kwargs:
+            kwargs[k] = flag(name, k, kwargs[k])
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _with_dtype(name, y, dtype, widen, **kwargs), x)
     nd = native_dtype(dtype)
@@ -206,6 +212,7 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
             keepdims: bool) -> ndarray:
     expect_array(name, x)
     correction = real_number(name, "correction", correction)
+    keepdims = flag(name, "keepdims", keepdims)
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
     ns = namespace_for(dev)

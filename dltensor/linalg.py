@@ -19,6 +19,7 @@ import numpy as np
 from ._array import ndarray
 from ._backends import NoBackendError
 from ._devices import CUDA_TYPE
+from ._dispatch import flag
 from ._dispatch import axis_checked
 from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
 from ._dispatch import cpu_error_first, native_dtype, wrap_result
@@ -152,7 +153,7 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
 
 def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
     """The Cholesky factor of each Hermitian positive-definite matrix (lower unless ``upper``)."""
-    result: ndarray = _floating("cholesky", x, upper=upper)
+    result: ndarray = _floating("cholesky", x, upper=flag("cholesky", "upper", upper))
     return result
 
 
@@ -232,7 +233,8 @@ def matrix_norm(x: ndarray, /, *, keepdims: bool = False,
     """The ``ord`` norm of each matrix (real-valued for complex input)."""
     if isinstance(ord, (bool, np.bool_)):  # (NumPy reads True as 1)
         raise TypeError(f"matrix_norm's ord must be an int, a float, 'fro' or 'nuc', not {ord!r}")
-    result: ndarray = _floating("matrix_norm", x, keepdims=keepdims, ord=ord)
+    result: ndarray = _floating("matrix_norm", x, ord=ord,
+                                keepdims=flag("matrix_norm", "keepdims", keepdims))
     return result
 
 
@@ -336,7 +338,8 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
 
 def svd(x: ndarray, /, *, full_matrices: bool = True) -> SVDResult:
     """The singular value decomposition ``U @ diag(S) @ Vh`` of each matrix."""
-    return SVDResult(*_floating("svd", x, full_matrices=full_matrices))
+    return SVDResult(*_floating("svd", x, full_matrices=flag("svd", "full_matrices",
+                                                               full_matrices)))
 
 
 def svdvals(x: ndarray, /) -> ndarray:
@@ -366,7 +369,8 @@ def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
     ord = real_number("vector_norm", "ord", ord)  # (NumPy took a list; its ** of an int past
     axis = ints("vector_norm", "axis", axis, none=True)  # int64 was a TypeError)
-    result: ndarray = _floating("vector_norm", x, axis=axis, keepdims=keepdims, ord=ord)
+    result: ndarray = _floating("vector_norm", x, axis=axis, ord=ord,
+                                keepdims=flag("vector_norm", "keepdims", keepdims))
     return result
 
 

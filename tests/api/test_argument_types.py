@@ -105,6 +105,35 @@ def test_an_axis_past_a_c_long_is_a_value_error(f, params, big):
             f(*args, **kwargs)
 
 
+def _names(params):
+    return {q.name for q in params or ()}
+
+
+def _bool_parameters():
+    for f, params in (p.values for p in _array_first_functions()):
+        for q in params:
+            if q.annotation == "bool" and q.kind is q.KEYWORD_ONLY:
+                yield pytest.param(f, params, q.name, id=f"{f.__module__}.{f.__name__}.{q.name}")
+    linspace = dt.linspace  # (its first parameter is a number)
+    yield pytest.param(linspace, None, "endpoint", id="dltensor.linspace.endpoint")
+
+
+@pytest.mark.parametrize("f, params, name", list(_bool_parameters()))
+def test_a_bool_parameter_takes_a_bool_only(f, params, name):
+    # NumPy and CuPy read any object's truth: keepdims="no" kept the axes, full_matrices=None
+    # was False (PyTorch refuses them, as the spec types them bool)
+    x = dt.asarray([[4.0, 1.0], [1.0, 3.0]])  # (positive definite: cholesky takes it)
+    call = (lambda **kw: f(0.0, 1.0, 3, **kw)) if params is None else \
+        (lambda **kw: f(x, dt.float32, **kw)) if f is dt.astype else \
+        (lambda **kw: f(dt.ones(2), **kw)) if "include_initial" in _names(params) else \
+        (lambda **kw: _call(f, params, x, x, **kw))
+    for bad in ("no", None, 1, [True]):
+        with pytest.raises(TypeError, match=f"{name} must be a bool"):
+            call(**{name: bad})
+    for good in (True, False, np.True_):
+        call(**{name: good})
+
+
 def test_the_check_covers_the_whole_namespace():
     # (so that the parametrisation above cannot silently shrink to nothing)
     names = {p.id for p in _array_first_functions()}

@@ -584,31 +584,7 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     dt = a.dtype
     if dt not in CATEGORIES["real numeric"]:
         raise _type_error("clip", "real numeric", x)
-    bounds: list[Any] = []
-    v: Any  # a bound: None, a Python scalar or an ndarray
-    for which, v in (("min", min), ("max", max)):
-        if v is not None and not isinstance(v, ndarray) and type(v) not in _SCALARS:
-            v = python_scalar(v, v)
-        if v is None or type(v) in _SCALARS:
-            if type(v) is bool or type(v) is complex:
-                raise TypeError(f"clip: {which} must be an int, a float or an array, "
-                                f"not {type(v).__name__}")
-            if v is not None:
-                scalar_dtype(v, dt, "clip")  # a float bound on an int array: TypeError
-                if dt.kind in "iu":
-                    # a bound outside the dtype's range clamps nothing (NumPy would overflow)
-                    low, high = int_bounds(dt)
-                    v = low if v < low else high if v > high else v
-                elif type(v) is int:
-                    v = float(v)
-            bounds.append(v)
-            continue
-        if not isinstance(v, ndarray):
-            raise TypeError(f"clip: {which} must be an int, a float, an array or None, "
-                            f"not {type(v).__name__}")
-        _operands("clip", "real numeric", x, v, False)  # dtype kinds and device must agree
-        bounds.append(v._compute())
-    lo, hi = bounds
+    lo, hi = _clip_bound("min", min, x, dt), _clip_bound("max", max, x, dt)
     xp = _xp(a)
     with on(x._device):
         if (lo is not None or hi is not None) and dt.kind in "iu" and (
@@ -644,6 +620,30 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
             r = r.astype(dt)
     result: ndarray = wrap_result(r, x._device)
     return result
+
+
+def _clip_bound(which: str, v: Any, x: ndarray, dt: np.dtype[Any]) -> Any:
+    """A bound of clip as the backend takes it: None, a Python int or float within x's dtype,
+    or a backend array whose dtype kind and device agree with x's."""
+    if v is not None and not isinstance(v, ndarray) and type(v) not in _SCALARS:
+        v = python_scalar(v, v)
+    if v is None:
+        return None
+    if type(v) in _SCALARS:
+        if type(v) is bool or type(v) is complex:
+            raise TypeError(f"clip: {which} must be an int, a float or an array, "
+                            f"not {type(v).__name__}")
+        scalar_dtype(v, dt, "clip")  # a float bound on an int array: TypeError
+        if dt.kind in "iu":
+            # a bound outside the dtype's range clamps nothing (NumPy would overflow)
+            low, high = int_bounds(dt)
+            return low if v < low else high if v > high else v
+        return float(v) if type(v) is int else v
+    if not isinstance(v, ndarray):
+        raise TypeError(f"clip: {which} must be an int, a float, an array or None, "
+                        f"not {type(v).__name__}")
+    _operands("clip", "real numeric", x, v, False)  # dtype kinds and device must agree
+    return v._compute()
 
 
 def _clamped(xp: Any, bound: Any, dtype: np.dtype[Any]) -> Any:

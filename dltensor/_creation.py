@@ -16,12 +16,9 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import flag
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
-from ._dispatch import fresh
-from ._dispatch import namespace_for, native
-from ._dispatch import native_dtype, on, shape_tuple, strict_int, type_name, within_largest
-from ._dispatch import wrap_result
+from ._dispatch import flag, fresh, namespace_for, native, native_dtype, on, shape_tuple
+from ._dispatch import strict_int, type_name, within_largest, wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
 from . import _dtypes

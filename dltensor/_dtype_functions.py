@@ -17,13 +17,13 @@ import numpy as np
 from . import _dtypes
 from ._array import ndarray
 from ._devices import Device
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, DType, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
+from ._dtypes import refuse_complex_to_real
 from ._dispatch import flag, native_dtype
 from ._interop import computed, copy_of_native, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
-_SCALARS = (bool, int, float, complex)
 
 # --- Python scalars with arrays (spec: "Mixing arrays with Python scalars") -----------------
 # NumPy dtype -> the Python scalar types that may meet an array of it. A bool meets only bool
@@ -75,11 +75,11 @@ def scalar_dtype(scalar: object, dt: np.dtype[Any], where: str) -> np.dtype[Any]
     """The NumPy dtype a Python scalar takes next to an array of dtype ``dt`` (TypeError when
     the spec allows no such mix); ``where`` names the caller for the message."""
     t = type(scalar)
-    if t not in _SCALARS:
+    if t not in PYTHON_SCALARS:
         t = type(python_scalar(scalar, scalar))
     if t in SCALAR_TYPES.get(dt, ()):
         return dt if t is not complex else _complex_of(dt, where)
-    if t not in _SCALARS:
+    if t not in PYTHON_SCALARS:
         raise TypeError(f"{where} takes arrays and Python scalars (bool, int, float, complex), "
                         f"not {t.__name__}")
     raise TypeError(f"{where}: cannot combine a Python {t.__name__} with an array of dtype "
@@ -270,8 +270,9 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
     """Whether ``dtype`` is ``kind``: a dtype, a kind name ("integral", "numeric", ...) or a
     tuple of those (any of them)."""
     _check_dtype(dtype, "isdtype")
-    if type(kind) is tuple:  # (each kind checked, not only those before the first match)
-        return [_isdtype_one(dtype, k) for k in kind].count(True) > 0
+    if type(kind) is tuple:  # (each kind checked, not only those up to the first match)
+        matches = [_isdtype_one(dtype, k) for k in kind]
+        return any(matches)
     return _isdtype_one(dtype, kind)
 
 
@@ -298,9 +299,9 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
     scalars = []
     given: list[DType] = []
     for a in arrays_and_dtypes:
-        if type(a) not in _SCALARS:
+        if type(a) not in PYTHON_SCALARS:
             a = python_scalar(a, a)
-        if type(a) in _SCALARS:
+        if type(a) in PYTHON_SCALARS:
             scalars.append(a)
             continue
         if type(a) is not DType and not isinstance(a, ndarray):

@@ -7,6 +7,8 @@ opaque handles) are only held and handed on.
 
 from __future__ import annotations
 
+import builtins
+
 from collections.abc import Callable
 from typing import Any
 
@@ -159,6 +161,8 @@ def numpy_kind(dt: np.dtype[Any]) -> str:
 
 
 INTEGER_KINDS = ("signed integer", "unsigned integer")
+# The spec's Python scalars, "instances of bool, int, float, complex" (for `type(x) in` tests)
+PYTHON_SCALARS: frozenset[type] = frozenset((builtins.bool, int, float, complex))  # (bool: ours)
 
 
 def no_promotion(name: str, *dtypes: DType) -> TypeError:

@@ -31,12 +31,11 @@ from ._backends import NoBackendError
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, int_bounds, python_scalar, scalar_dtype, scalar_into
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PYTHON_SCALARS, no_promotion
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
 _new = object.__new__
-_SCALARS = frozenset((bool, int, float, complex))
 # Operands an operator refuses itself rather than return NotImplemented: NumPy would then
 # answer for them with "operand 'ndarray' does not support ufuncs", naming our type.
 _NUMPY_TYPES = (np.ndarray, np.generic)
@@ -95,7 +94,7 @@ def _type_error(name: str, category: str, x: object, unary: bool = False) -> Typ
     if unary and not isinstance(x, ndarray):
         return TypeError(f"{name} takes a dltensor array, not {type_name(x)}; convert it "
                          "with dltensor.asarray()")
-    if type(x) in _SCALARS:
+    if type(x) in PYTHON_SCALARS:
         return TypeError(f"{name} needs at least one array argument, not only Python scalars")
     if not isinstance(x, ndarray):
         return TypeError(f"{name} takes dltensor arrays and Python scalars, not "
@@ -121,7 +120,7 @@ def _document(f: Callable[..., Any], name: str, category: str, binary: bool
 def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
     """The Python scalar an operand that is not an array stands for (NumPy's number scalars
     too); NotImplemented for an operator meeting a foreign type; else TypeError."""
-    if type(x) in _SCALARS:
+    if type(x) in PYTHON_SCALARS:
         return x
     scalar = python_scalar(x)
     if scalar is not None:
@@ -185,7 +184,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             return NotImplemented
         array, swap = x2, True
     else:
-        raise _type_error(name, category, x1 if type(x1) not in _SCALARS else x2)
+        raise _type_error(name, category, x1 if type(x1) not in PYTHON_SCALARS else x2)
     a = array._compute()
     da = a.dtype
     if da not in allowed:
@@ -262,7 +261,7 @@ def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2:
     if ops is NotImplemented:
         return ops
     a, b, rt, dev = ops
-    xp = _xp(b if type(a) in _SCALARS else a)
+    xp = _xp(b if type(a) in PYTHON_SCALARS else a)
     return wrap_result(_function(ufunc, fix, xp, _kind(rt))(a, b), dev)
 
 
@@ -625,11 +624,11 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
 def _clip_bound(which: str, v: Any, x: ndarray, dt: np.dtype[Any]) -> Any:
     """A bound of clip as the backend takes it: None, a Python int or float within x's dtype,
     or a backend array whose dtype kind and device agree with x's."""
-    if v is not None and not isinstance(v, ndarray) and type(v) not in _SCALARS:
+    if v is not None and not isinstance(v, ndarray) and type(v) not in PYTHON_SCALARS:
         v = python_scalar(v, v)
     if v is None:
         return None
-    if type(v) in _SCALARS:
+    if type(v) in PYTHON_SCALARS:
         if type(v) is bool or type(v) is complex:
             raise TypeError(f"clip: {which} must be an int, a float or an array, "
                             f"not {type(v).__name__}")
@@ -656,8 +655,8 @@ def _clamped(xp: Any, bound: Any, dtype: np.dtype[Any]) -> Any:
 def _wider(bound: Any, dtype: np.dtype[Any]) -> bool:
     """Whether a clip bound is an array whose values ``dtype`` may not hold."""
     # (NumPy's dtypes of arrays are singletons, as the table's are: `is` compares them)
-    return bound is not None and type(bound) not in _SCALARS and bound.dtype is not dtype and \
-        NUMPY_PROMOTION.get((dtype, bound.dtype)) is not dtype
+    return bound is not None and type(bound) not in PYTHON_SCALARS and \
+        bound.dtype is not dtype and NUMPY_PROMOTION.get((dtype, bound.dtype)) is not dtype
 
 
 # --- the operators on ndarray ------------------------------------------------------------------

@@ -21,10 +21,10 @@ import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
-from ._dispatch import axis_checked
-from ._dispatch import check_device, fresh, namespace_for, on, strict_int, type_name, wrap_result
+from ._dispatch import axis_checked, check_device, fresh, namespace_for, on, strict_int, type_name
+from ._dispatch import wrap_result
 from ._dtype_functions import int_bounds, python_scalar
-from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION
+from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
@@ -609,7 +609,7 @@ def __contains__(self: ndarray, value: object, /) -> bool:
     from ._utility import any
     if isinstance(value, ndarray):
         return bool(any(equal(self, value)))
-    scalar = value if type(value) in _PYTHON_SCALARS else python_scalar(value)
+    scalar = value if type(value) in PYTHON_SCALARS else python_scalar(value)
     if scalar is None:
         if _array_like(value):
             raise TypeError(f"'in' takes a dltensor array or a Python scalar, not "
@@ -627,8 +627,6 @@ def __contains__(self: ndarray, value: object, /) -> bool:
     with on(self._device):  # (the backend's ==: a Python scalar weak, compared by value)
         return bool((a == scalar).any())
 
-
-_PYTHON_SCALARS = frozenset((bool, int, float, complex))
 
 
 # --- transposes and copies -------------------------------------------------------------------

@@ -24,13 +24,14 @@ from ._backends import NoBackendError, backend_for, backend_or_none
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import allocatable, fresh, native_dtype, on
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, dtype_from_numpy, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
+from ._dtypes import refuse_complex_to_real
 
 __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 
 _np_ndarray = np.ndarray
-_SCALARS = (bool, int, float, complex)
 # The spec's default dtypes for Python scalars and sequences of them.
+_SCALAR_CLASSES = tuple(PYTHON_SCALARS)  # (for isinstance: NumPy's float64 is a float)
 _DEFAULT_FOR_KIND = {"b": np.dtype(np.bool_), "i": np.dtype(np.int64), "u": np.dtype(np.int64),
                      "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
@@ -372,7 +373,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         return _finish(_from_numpy(obj, _no_copy(copy)), dtype, device, copy)
     if _dlpack.is_capsule(obj):
         return _finish_capsule(obj, dtype, device, copy)
-    if hasattr(obj, "__dlpack__") and not isinstance(obj, _SCALARS):
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, _SCALAR_CLASSES):
         if dtype is None:
             return from_dlpack(obj, device=device, copy=copy)
         # The producer copies only when nothing else will; _finish honours `copy` (it used to
@@ -632,7 +633,7 @@ def _holds_arrays(obj: Any) -> bool:
 def _is_array(obj: Any) -> bool:
     # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)
     # (and buffers, which NumPy reads with their own dtype: a list of a bytearray is uint8)
-    return type(obj) not in _SCALARS and (
+    return type(obj) not in PYTHON_SCALARS and (
         isinstance(obj, (ndarray, np.ndarray, np.generic, bytearray, memoryview, array.array))
         or hasattr(obj, "__dlpack__") or hasattr(obj, "__array__"))
 

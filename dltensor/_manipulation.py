@@ -15,10 +15,10 @@ import numpy as np
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
-from ._dispatch import axis_checked
-from ._dispatch import AxisError, cpu_error_first, delegate, delegate_first, refuse_axes_of_0d
-from ._dispatch import ints, on, shape_tuple, strict_int, within_largest
-from ._dispatch import check_device, expect_array, type_name, namespace_for, native, wrap_result
+from ._dispatch import axis_checked, AxisError, check_device, cpu_error_first, delegate
+from ._dispatch import delegate_first, expect_array, ints, namespace_for, native, on
+from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
+from ._dispatch import wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
 

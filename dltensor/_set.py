@@ -14,9 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import flag
-from ._dispatch import delegating
-from ._dispatch import device_of, expect_array, namespace_for, native, on
+from ._dispatch import delegating, device_of, expect_array, flag, namespace_for, native, on
 from ._dispatch import wrap_result
 from ._dtype_functions import in_float32, int_bounds, python_scalar, scalar_dtype
 from ._dtypes import EXTENSION_FLOATS, numpy_kind

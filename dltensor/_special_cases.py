@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ._dtypes import PYTHON_SCALARS
 from ._dispatch import NULL_CONTEXT
 
 _FLOAT64, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float16)
-_SCALARS = frozenset((bool, int, float, complex))
 _REAL_SCALARS = frozenset((bool, int, float))
 
 
@@ -93,7 +93,7 @@ def _cuda_divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
     # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
     a, b = (xp.full((), for_kernel(v, dt), dtype=dt).astype(wide, copy=False)
-            if type(v) in _SCALARS else v.astype(wide, copy=False) for v in (a, b))
+            if type(v) in PYTHON_SCALARS else v.astype(wide, copy=False) for v in (a, b))
     kernel = _divmod_kernels.get(xp)
     if kernel is None:
         kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
@@ -134,7 +134,7 @@ def power(xp: Any, a: Any, b: Any) -> Any:
     if getattr(b, "size", 1) == 1 and bool(b == 0.5):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
-        if type(a) in _SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
+        if type(a) in PYTHON_SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
             a = xp.full((), for_kernel(a, r.dtype), dtype=r.dtype)
         with quiet(xp):
             s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
@@ -213,7 +213,7 @@ WHOLE = {f: c for c, f in PARTS.items()}
 
 
 def _real_valued(x: Any) -> bool:
-    return type(x) is not complex if type(x) in _SCALARS else x.dtype.kind != "c"
+    return type(x) is not complex if type(x) in PYTHON_SCALARS else x.dtype.kind != "c"
 
 
 def expm1(xp: Any, a: Any) -> Any:

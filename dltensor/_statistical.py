@@ -18,11 +18,9 @@ from typing import Any
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._dispatch import flag
-from ._dispatch import axis_checked, axis_past_c_long
-from ._dispatch import delegating, expect_array, namespace_for, native, native_dtype
-from ._dispatch import native_or_cpu_error, on
-from ._dispatch import real_number, refuse_axes_of_0d, wrap_result
+from ._dispatch import axis_checked, axis_past_c_long, delegating, expect_array, flag
+from ._dispatch import namespace_for, native, native_dtype, native_or_cpu_error, on, real_number
+from ._dispatch import refuse_axes_of_0d, wrap_result
 from ._devices import CPU, CUDA_TYPE
 from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real

@@ -19,10 +19,8 @@ import numpy as np
 from ._array import ndarray
 from ._backends import NoBackendError
 from ._devices import CUDA_TYPE
-from ._dispatch import flag
-from ._dispatch import axis_checked
-from ._dispatch import delegate, diagonal_offset, ints, namespace_for, real_number, strict_int
-from ._dispatch import cpu_error_first, native_dtype, wrap_result
+from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
+from ._dispatch import namespace_for, native_dtype, real_number, strict_int, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_shapes, broadcast_to, reshape  # (ours: NumPy's stop at 32)
 from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real

@@ -609,7 +609,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
                 if bound is None:
                     continue
                 if type(bound) is float and math.isnan(bound):
-                    r = xp.full(a.shape, math.nan, dtype=dt)
+                    # (r's shape: x's broadcast with an array min before, when max is NaN)
+                    r = xp.full(r.shape, math.nan, dtype=dt)
                     continue
                 with special.quiet(xp):  # (ml_dtypes' comparisons warn of NaN)
                     r = xp.where(past(r, bound), bound, r)

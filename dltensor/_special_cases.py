@@ -305,12 +305,28 @@ def sign(xp: Any, a: Any) -> Any:
         return r.astype(a.dtype)
     # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
     nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
-    r = xp.sign(a)
+    with quiet(xp):  # (its overflow, for |a| past the floats, is mended below)
+        r = xp.sign(a)
     if xp is not np:  # CuPy computes a / abs(a): inf + 1j gave NaN + 0j where NumPy's is 1 + 0j
         re, im = xp.isinf(a.real), xp.isinf(a.imag)
         unit = xp.where(re, xp.sign(a.real), 0.0) + 1j * xp.where(im, xp.sign(a.imag), 0.0)
         r = xp.where(re ^ im, unit.astype(a.dtype), r)
+    r = _sign_by_parts(xp, a, r)
     return xp.where(xp.isnan(a), nan, r)
+
+
+def _sign_by_parts(xp: Any, a: Any, r: Any) -> Any:
+    """``r``, a complex sign of ``a``, with a / |a| computed from a scaled by its larger part
+    where |a| overflows or a's parts are subnormal: NumPy's and CuPy's a / abs(a) gave -1j for
+    1e308 - 1e308j (|a| is inf) and 1 + 1j for 5e-324 + 5e-324j (|a| rounds to one part)."""
+    big = xp.maximum(xp.abs(a.real), xp.abs(a.imag))
+    tiny = np.finfo(big.dtype).tiny
+    with quiet(xp):
+        need = (big > 0) & xp.isfinite(big) & ((big < tiny) | xp.isinf(xp.abs(a)))
+        if not need.any():
+            return r
+        w = _complex(xp, a.real / big, a.imag / big, a.dtype)  # (|w| in [1, sqrt(2)])
+        return xp.where(need, w / xp.abs(w), r)
 
 
 # CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)

@@ -662,6 +662,31 @@ def test_a_python_real_scalar_takes_the_complex_arrays_dtype(func, args, expecte
         assert_bits(np.asarray(r), np.array([expected], dtype))
 
 
+def test_clip_with_a_nan_bound_keeps_the_broadcast_shape():
+    # A NaN max made the result x's shape, dropping the axes an array min had broadcast in
+    # (found by a differential fuzz against array-api-strict)
+    x, lo = dt.asarray(np.array([1.0, 2.0])), dt.asarray(np.array([[0.0], [1.0]]))
+    for got, shape in ((dt.clip(x, lo, math.nan), (2, 2)), (dt.clip(x, math.nan, lo), (2, 2)),
+                       (dt.clip(dt.asarray(1.0), lo, math.nan), (2, 1)),
+                       (dt.clip(x, None, math.nan), (2,))):
+        assert got.shape == shape and np.isnan(np.asarray(got)).all()
+
+
+@pytest.mark.parametrize("dtype, big", [("complex128", 1.7976931348623157e308),
+                                        ("complex64", 3.4e38)])
+def test_complex_sign_of_huge_and_subnormal_values_is_on_the_unit_circle(dtype, big):
+    # a / abs(a): abs overflowed (1e308 - 1e308j gave -1j) or rounded to one part (5e-324 +
+    # 5e-324j gave 1 + 1j); the spec's sign is x / |x|, of modulus 1
+    tiny = float(np.finfo(np.float32 if dtype == "complex64" else np.float64).smallest_subnormal)
+    for v in (complex(big, -big), complex(-big, big / 3), complex(tiny, tiny),
+              complex(3 * tiny, -tiny), complex(big, 0.0), complex(0.0, -tiny)):
+        r = complex(dt.sign(dt.asarray(np.array(v, dtype))))
+        m = max(abs(v.real), abs(v.imag))
+        w = complex(v.real / m, v.imag / m)
+        want = w / abs(w)
+        assert abs(abs(r) - 1) < 1e-6 and abs(r - want) < 1e-6, (v, r, want)
+
+
 def test_clip_special_cases():
     nan_x = dt.clip(dt.asarray(np.array([nan, 0.5])), 0.0, 1.0)
     assert np.isnan(np.asarray(nan_x)[0])

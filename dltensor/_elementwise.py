@@ -2,8 +2,8 @@
 
 Each row names the op, the dtypes it accepts (a spec category), the ufunc NumPy and CuPy both
 have for it and, where NumPy departs from the spec's special cases for some dtype kinds, a
-fix-up function ``fn(xp, *arrays)`` used for those kinds only (``_special_cases``, with those
-used on CUDA where CuPy departs from NumPy). Three factories (unary, binary, in-place) turn
+fix-up function ``fn(xp, *arrays)`` used for those kinds only (``_special_cases``; on CUDA,
+``_backends.cupy_departures`` where CuPy departs from NumPy). Three factories (unary, binary, in-place) turn
 rows into functions; the operator table installs them on ndarray.
 
 Speed is the point of the factories' shape: for CPU arrays of one dtype (or one array and a
@@ -27,7 +27,7 @@ import numpy as np
 from . import _special_cases as special
 from ._array import ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
-from ._backends import NoBackendError
+from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, int_bounds, python_scalar, scalar_dtype, scalar_into
@@ -79,9 +79,9 @@ def _kind(d: np.dtype[Any]) -> str:
 def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callable[..., Any]:
     """The backend function computing an op for a dtype kind: the ufunc ``xp.<ufunc>``, or
     the row's fix-up ``fix = (kinds, fn(xp, *arrays))`` where NumPy departs from the spec for
-    those kinds, or on CUDA one of ``special.CUDA_FIXES`` where CuPy departs from NumPy."""
+    those kinds, or on CUDA one of ``cupy_departures.DEPARTURES`` where CuPy departs from NumPy."""
     if xp is not np:
-        cuda_fix = special.CUDA_FIXES.get(ufunc)
+        cuda_fix = cupy_departures.DEPARTURES.get(ufunc)
         if cuda_fix and kind in cuda_fix[0]:
             return partial(cuda_fix[1], xp)
     if fix and (kind in fix[0] or kind == "F" and "f" in fix[0]):

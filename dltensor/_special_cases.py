@@ -1,8 +1,8 @@
-"""Fix-ups: where NumPy and CuPy depart from the spec's special cases, and CuPy from NumPy.
+"""Fix-ups: where NumPy and CuPy depart from the spec's special cases.
 
 Each is a function ``fn(xp, *arrays)`` of an array module, used by the element-wise tables
-(``_elementwise``) in place of the ufunc for the dtype kinds its row names; ``CUDA_FIXES``
-holds those used on CUDA only, where CuPy's kernels depart from NumPy's.
+(``_elementwise``) in place of the ufunc for the dtype kinds its row names, on every device.
+Where CuPy's kernels depart from NumPy's is CuPy's backend's: ``_backends.cupy_departures``.
 """
 
 from __future__ import annotations
@@ -40,75 +40,6 @@ def _isinf(xp: Any, v: Any) -> Any:
 
 def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     return _infinite_quotients(xp, a, b, xp.floor_divide(a, b))
-
-
-def cuda_floor_divide(xp: Any, a: Any, b: Any) -> Any:
-    return _cuda_divmod(xp, a, b)[0]
-
-
-def cuda_remainder(xp: Any, a: Any, b: Any) -> Any:
-    return _cuda_divmod(xp, a, b)[1]
-
-
-# NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src), then the spec's
-# quotient where exactly one operand is infinite (as _infinite_quotients), for a CuPy kernel.
-# (No a * b + c in it: NVRTC would fuse one, rounding once where NumPy rounds twice.)
-_DIVMOD = """
-T m = fmod(a, b);
-T d;
-if (b == 0) {
-    d = a / b;
-} else {
-    d = (a - m) / b;  // nearly an integer multiple of b
-    if (m != 0) {
-        if ((b < 0) != (m < 0)) {  // the remainder takes b's sign, as Python's
-            m += b;
-            d -= 1;
-        }
-    } else {
-        m = copysign((T)0, b);
-    }
-    if (d != 0) {
-        T f = floor(d);
-        d = d - f > (T)0.5 ? f + 1 : f;  // snapped to the nearest integer
-    } else {
-        d = copysign((T)0, a / b);
-    }
-}
-if ((isinf(a) != 0) != (isinf(b) != 0)) {  // (isinf(-inf) may be -1)
-    d = a / b;
-}
-q = d;
-r = m;
-"""
-_divmod_kernels: dict[ModuleType, Any] = {}
-
-
-def _cuda_divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
-    """NumPy's floating-point floor division and remainder, in one CuPy kernel: CuPy's
-    compute floor(a / b) and a - floor(a / b) * b, which part from NumPy's (1.0 // 0.1 is
-    10.0, not 9.0) and from the spec's special cases (5.0 % inf is NaN, not 5.0; +0.0 % -2.0
-    is +0.0, not -0.0). float16 as NumPy computes it: in float32."""
-    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
-    wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
-    # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
-    a, b = (xp.full((), for_kernel(v, dt), dtype=dt).astype(wide, copy=False)
-            if type(v) in PYTHON_SCALARS else v.astype(wide, copy=False) for v in (a, b))
-    kernel = _divmod_kernels.get(xp)
-    if kernel is None:
-        kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
-            "T a, T b", "T q, T r", _DIVMOD, "dltensor_divmod")
-    q, r = kernel(a, b)
-    return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
-
-
-def cuda_int_power(xp: Any, a: Any, b: Any) -> Any:
-    # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
-    # (Asking costs a GPU sync, for signed exponents only.)
-    negative = b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any())
-    if negative:
-        raise ValueError("Integers to negative integer powers are not allowed.")
-    return xp.power(a, b)
 
 
 def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
@@ -230,7 +161,7 @@ def expm1(xp: Any, a: Any) -> Any:
         re = xp.where(neg_inf, -1.0, xp.where(pos_inf & bad_y, xp.inf, re))
         re = xp.where((x == 0) & (y == 0), 0.0, re)  # -0 - 2*0**2 is -0; the spec wants +0
         im = xp.where(neg_inf & bad_y, 0.0, xp.where(pos_inf & bad_y & (y != 0), xp.nan, im))
-    return _complex(xp, re, im, a.dtype)
+    return from_parts(xp, re, im, a.dtype)
 
 
 def log1p(xp: Any, a: Any) -> Any:
@@ -241,13 +172,23 @@ def log1p(xp: Any, a: Any) -> Any:
     if small.any():
         x, y = a.real, a.imag
         with quiet(xp):
-            accurate = _complex(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
+            accurate = from_parts(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
                                 a.dtype)
         r = xp.where(small, accurate, r)
     return r
 
 
-def _complex(xp: Any, re: Any, im: Any, dtype: Any) -> Any:
+def acosh(xp: Any, a: Any) -> Any:
+    # acosh(±0 + NaN j) is NaN + πj/2 (C11, the spec and NumPy 2.3); CuPy's cacosh (FreeBSD's
+    # comment says so) and NumPy 2.2's gave NaN + NaN j
+    fix = (a.real == 0) & xp.isnan(a.imag)
+    r = xp.arccosh(a)
+    if fix.any():
+        r = xp.where(fix, xp.asarray(complex(np.nan, np.pi / 2), dtype=a.dtype), r)
+    return r
+
+
+def from_parts(xp: Any, re: Any, im: Any, dtype: Any) -> Any:
     out = xp.empty(re.shape, dtype)  # re and im always share a shape here
     out.real, out.imag = re, im
     return out
@@ -270,7 +211,7 @@ def _limit_at_infinity(xp: Any, a: Any, r: Any, along_real: bool) -> Any:
     fix = xp.isinf(x if along_real else y) & xp.isfinite(y if along_real else x)
     if fix.any():
         re, im = (1.0, 0.0) if along_real else (0.0, 1.0)
-        r = xp.where(fix, _complex(xp, xp.copysign(re, x), xp.copysign(im, y), a.dtype), r)
+        r = xp.where(fix, from_parts(xp, xp.copysign(re, x), xp.copysign(im, y), a.dtype), r)
     return r
 
 
@@ -280,8 +221,8 @@ def odd_and_conjugate(name: str) -> Callable[[Any, Any], Any]:
     NumPy's complex64 arctan and arctanh break the symmetry by an ulp at some points."""
     def fix(xp: Any, a: Any) -> Any:
         x, y = a.real, a.imag
-        r = getattr(xp, name)(_complex(xp, xp.abs(x), xp.abs(y), a.dtype))
-        return _complex(xp, xp.copysign(r.real, x), xp.copysign(r.imag, y), a.dtype)
+        r = getattr(xp, name)(from_parts(xp, xp.abs(x), xp.abs(y), a.dtype))
+        return from_parts(xp, xp.copysign(r.real, x), xp.copysign(r.imag, y), a.dtype)
     return fix
 
 
@@ -297,7 +238,8 @@ def in_float32(ufunc: str) -> Callable[..., Any]:
     return fix
 
 
-def sign(xp: Any, a: Any) -> Any:
+def sign(xp: Any, a: Any, r: Any = None) -> Any:
+    """The spec's sign; ``r``, where given, the backend's complex sign of ``a`` to mend."""
     if a.dtype.kind != "c":
         # ml_dtypes' floats give sign(-0.0) = -0; the spec (and NumPy's floats) say 0: in
         # float32, + 0.0 (float8_e8m0fnu has no zero: its "zeros" are 2**-127)
@@ -305,12 +247,9 @@ def sign(xp: Any, a: Any) -> Any:
         return r.astype(a.dtype)
     # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
     nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
-    with quiet(xp):  # (its overflow, for |a| past the floats, is mended below)
-        r = xp.sign(a)
-    if xp is not np:  # CuPy computes a / abs(a): inf + 1j gave NaN + 0j where NumPy's is 1 + 0j
-        re, im = xp.isinf(a.real), xp.isinf(a.imag)
-        unit = xp.where(re, xp.sign(a.real), 0.0) + 1j * xp.where(im, xp.sign(a.imag), 0.0)
-        r = xp.where(re ^ im, unit.astype(a.dtype), r)
+    if r is None:
+        with quiet(xp):  # (its overflow, for |a| past the floats, is mended below)
+            r = xp.sign(a)
     r = _sign_by_parts(xp, a, r)
     return xp.where(xp.isnan(a), nan, r)
 
@@ -325,73 +264,5 @@ def _sign_by_parts(xp: Any, a: Any, r: Any) -> Any:
         need = (big > 0) & xp.isfinite(big) & ((big < tiny) | xp.isinf(xp.abs(a)))
         if not need.any():
             return r
-        w = _complex(xp, a.real / big, a.imag / big, a.dtype)  # (|w| in [1, sqrt(2)])
+        w = from_parts(xp, a.real / big, a.imag / big, a.dtype)  # (|w| in [1, sqrt(2)])
         return xp.where(need, w / xp.abs(w), r)
-
-
-# CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
-# part from C11, NumPy and the spec at a few special values; fixed after the kernel.
-
-
-def _infinite_log(xp: Any, a: Any, r: Any) -> Any:
-    """``r``, a log of ``a``, with +inf for a real part where a's either part is infinite:
-    CuPy's clog takes log(x * x + y * y) when a part is NaN, so log(inf + NaN j) and
-    log(NaN + inf j) were NaN + NaN j (the spec: +inf + NaN j). (log1p(z) is log(z + 1).)"""
-    fix = xp.isinf(a)
-    if fix.any():
-        r = _complex(xp, xp.where(fix, xp.inf, r.real), r.imag, a.dtype)
-    return r
-
-
-def cuda_log(xp: Any, a: Any) -> Any:
-    return _infinite_log(xp, a, xp.log(a))
-
-
-def cuda_log1p(xp: Any, a: Any) -> Any:
-    # CuPy's complex log1p is log(z + 1), the 1 added as 1 + 0j: -0j + 0j is +0j, so
-    # log1p(-2.5 - 0j) was 0.41 + πj, not - πj. Its imaginary part, arg(1 + z), has the
-    # sign of z's.
-    r = _infinite_log(xp, a, log1p(xp, a))
-    return _complex(xp, r.real, xp.copysign(r.imag, a.imag), a.dtype)
-
-
-def acosh(xp: Any, a: Any) -> Any:
-    # acosh(±0 + NaN j) is NaN + πj/2 (C11, the spec and NumPy 2.3); CuPy's cacosh (FreeBSD's
-    # comment says so) and NumPy 2.2's gave NaN + NaN j
-    fix = (a.real == 0) & xp.isnan(a.imag)
-    r = xp.arccosh(a)
-    if fix.any():
-        r = xp.where(fix, xp.asarray(complex(np.nan, np.pi / 2), dtype=a.dtype), r)
-    return r
-
-
-def _zero_and_nan(xp: Any, a: Any, r: Any, along_real: bool) -> Any:
-    """``r`` with tanh's ±0 + NaN j where a's part along ``along_real`` is zero and the other
-    infinite or NaN (its sign kept): CuPy's ctanh gives NaN + NaN j wherever the imaginary
-    part is not finite (C99's old answer; C11, NumPy and the spec keep the zero). tan's, as
-    for _limit_at_infinity, is tanh's rotated: NaN ± 0j where the imaginary part is zero."""
-    x, y = a.real, a.imag
-    zero, other = (x, y) if along_real else (y, x)
-    fix = (zero == 0) & ~xp.isfinite(other)
-    if fix.any():
-        nan = zero + xp.nan
-        r = xp.where(fix, _complex(xp, *((zero, nan) if along_real else (nan, zero)),
-                                   a.dtype), r)
-    return r
-
-
-def cuda_tanh(xp: Any, a: Any) -> Any:
-    return _zero_and_nan(xp, a, tanh(xp, a), along_real=True)
-
-
-def cuda_tan(xp: Any, a: Any) -> Any:
-    return _zero_and_nan(xp, a, tan(xp, a), along_real=False)
-
-
-# ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):
-# used on CUDA in place of the ufunc and of a row's fix-up (which the CUDA one applies first).
-CUDA_FIXES: dict[str, tuple[str, Callable[..., Any]]] = {
-    "floor_divide": ("f", cuda_floor_divide), "remainder": ("f", cuda_remainder),
-    "power": ("iu", cuda_int_power), "log": ("c", cuda_log), "log1p": ("c", cuda_log1p),
-    "tanh": ("c", cuda_tanh), "tan": ("c", cuda_tan),
-}

@@ -26,6 +26,7 @@ from hypothesis.extra.array_api import make_strategies_namespace
 import dltensor as dt
 from dltensor import _elementwise as ew
 from dltensor import _special_cases as special
+from dltensor._backends import cupy_departures
 from dltensor._array import wrap
 from dltensor._devices import Device
 from dltensor._dtypes import SPEC_DTYPES
@@ -836,22 +837,22 @@ def test_cudas_floor_divide_and_remainder_are_numpys_to_the_bit(dtype):
         a = np.concatenate([a, r.astype(dtype)])
         b = np.concatenate([b, rng.permutation(r).astype(dtype)])
         for x, y in ((a, b), (a, 7.0), (-0.0, b), (a, -3), (math.inf, b)):
-            _bits_equal(special.cuda_remainder(xp, x, y), np.remainder(x, y))
-            _bits_equal(special.cuda_floor_divide(xp, x, y), special.floor_divide(np, x, y))
+            _bits_equal(cupy_departures.remainder(xp, x, y), np.remainder(x, y))
+            _bits_equal(cupy_departures.floor_divide(xp, x, y), special.floor_divide(np, x, y))
 
 
 def test_cudas_integer_power_refuses_negative_exponents_as_numpy_does():
     # (CuPy's integer power gives 0 for 2 ** -1)
     a = np.array([2, 3, -1])
-    assert special.cuda_int_power(np, a, np.array([2, 0, 3])).tolist() == [4, 1, -1]
+    assert cupy_departures.int_power(np, a, np.array([2, 0, 3])).tolist() == [4, 1, -1]
     # (on CUDA a Python scalar exponent reaches it as a 0-d array; unsigned ones are not asked)
-    assert special.cuda_int_power(np, a, np.array([2, 0, 3], np.uint8)).tolist() == [4, 1, -1]
+    assert cupy_departures.int_power(np, a, np.array([2, 0, 3], np.uint8)).tolist() == [4, 1, -1]
     for b in (np.array(-1), np.array([1, -1, 2]), np.array([[-2]], np.int8)):
         with pytest.raises(ValueError, match="negative integer powers"):
-            special.cuda_int_power(np, a, b)
+            cupy_departures.int_power(np, a, b)
         with pytest.raises(ValueError, match="negative integer powers"):
             np.power(a, b)
-    assert set(special.CUDA_FIXES) <= {row[1] for row in (*ew.BINARY.values(),
+    assert set(cupy_departures.DEPARTURES) <= {row[1] for row in (*ew.BINARY.values(),
                                                           *ew.UNARY.values())}  # (in use)
 
 
@@ -891,7 +892,7 @@ def test_cudas_complex_special_cases_are_numpys(dtype):
         for ufunc in ("arccosh", "log", "log1p", "tanh", "tan"):
             # (acosh's is the row's, on every device: NumPy 2.2 departs there too)
             kinds, cuda = (("c", special.acosh) if ufunc == "arccosh" else
-                           special.CUDA_FIXES[ufunc])
+                           cupy_departures.DEPARTURES[ufunc])
             assert kinds == "c"
             # (the fix-up over NumPy's answers: NumPy's own, where NumPy is right; older
             # NumPy's complex64 arccosh(0 + NaN j) was NaN + NaN j too)

@@ -1,0 +1,155 @@
+"""Where CuPy's element-wise kernels depart from NumPy's (and the spec's special cases).
+
+Each is a function ``fn(xp, *arrays)`` of CuPy (or of the CUDA simulator in the tests), used by
+the element-wise tables (``_elementwise``) on CUDA in place of the ufunc and of a row's
+``_special_cases`` fix-up, for the dtype kinds ``DEPARTURES`` names. Importing this module
+imports no CuPy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from .._dtypes import PYTHON_SCALARS
+from .. import _special_cases as special
+from .._special_cases import for_kernel, from_parts
+
+_FLOAT16 = np.dtype(np.float16)
+
+
+def floor_divide(xp: Any, a: Any, b: Any) -> Any:
+    return _divmod(xp, a, b)[0]
+
+
+def remainder(xp: Any, a: Any, b: Any) -> Any:
+    return _divmod(xp, a, b)[1]
+
+
+# NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src), then the spec's
+# quotient where exactly one operand is infinite (as _infinite_quotients), for a CuPy kernel.
+# (No a * b + c in it: NVRTC would fuse one, rounding once where NumPy rounds twice.)
+_DIVMOD = """
+T m = fmod(a, b);
+T d;
+if (b == 0) {
+    d = a / b;
+} else {
+    d = (a - m) / b;  // nearly an integer multiple of b
+    if (m != 0) {
+        if ((b < 0) != (m < 0)) {  // the remainder takes b's sign, as Python's
+            m += b;
+            d -= 1;
+        }
+    } else {
+        m = copysign((T)0, b);
+    }
+    if (d != 0) {
+        T f = floor(d);
+        d = d - f > (T)0.5 ? f + 1 : f;  // snapped to the nearest integer
+    } else {
+        d = copysign((T)0, a / b);
+    }
+}
+if ((isinf(a) != 0) != (isinf(b) != 0)) {  // (isinf(-inf) may be -1)
+    d = a / b;
+}
+q = d;
+r = m;
+"""
+_divmod_kernels: dict[ModuleType, Any] = {}
+
+
+def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    """NumPy's floating-point floor division and remainder, in one CuPy kernel: CuPy's
+    compute floor(a / b) and a - floor(a / b) * b, which part from NumPy's (1.0 // 0.1 is
+    10.0, not 9.0) and from the spec's special cases (5.0 % inf is NaN, not 5.0; +0.0 % -2.0
+    is +0.0, not -0.0). float16 as NumPy computes it: in float32."""
+    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+    wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
+    # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
+    a, b = (xp.full((), for_kernel(v, dt), dtype=dt).astype(wide, copy=False)
+            if type(v) in PYTHON_SCALARS else v.astype(wide, copy=False) for v in (a, b))
+    kernel = _divmod_kernels.get(xp)
+    if kernel is None:
+        kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
+            "T a, T b", "T q, T r", _DIVMOD, "dltensor_divmod")
+    q, r = kernel(a, b)
+    return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
+
+
+def int_power(xp: Any, a: Any, b: Any) -> Any:
+    # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
+    # (Asking costs a GPU sync, for signed exponents only.)
+    negative = b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any())
+    if negative:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return xp.power(a, b)
+
+
+# CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
+# part from C11, NumPy and the spec at a few special values; fixed after the kernel.
+
+
+def _infinite_log(xp: Any, a: Any, r: Any) -> Any:
+    """``r``, a log of ``a``, with +inf for a real part where a's either part is infinite:
+    CuPy's clog takes log(x * x + y * y) when a part is NaN, so log(inf + NaN j) and
+    log(NaN + inf j) were NaN + NaN j (the spec: +inf + NaN j). (log1p(z) is log(z + 1).)"""
+    fix = xp.isinf(a)
+    if fix.any():
+        r = from_parts(xp, xp.where(fix, xp.inf, r.real), r.imag, a.dtype)
+    return r
+
+
+def log(xp: Any, a: Any) -> Any:
+    return _infinite_log(xp, a, xp.log(a))
+
+
+def log1p(xp: Any, a: Any) -> Any:
+    # CuPy's complex log1p is log(z + 1), the 1 added as 1 + 0j: -0j + 0j is +0j, so
+    # log1p(-2.5 - 0j) was 0.41 + πj, not - πj. Its imaginary part, arg(1 + z), has the
+    # sign of z's.
+    r = _infinite_log(xp, a, special.log1p(xp, a))
+    return from_parts(xp, r.real, xp.copysign(r.imag, a.imag), a.dtype)
+
+
+def _zero_and_nan(xp: Any, a: Any, r: Any, along_real: bool) -> Any:
+    """``r`` with tanh's ±0 + NaN j where a's part along ``along_real`` is zero and the other
+    infinite or NaN (its sign kept): CuPy's ctanh gives NaN + NaN j wherever the imaginary
+    part is not finite (C99's old answer; C11, NumPy and the spec keep the zero). tan's, as
+    for _limit_at_infinity, is tanh's rotated: NaN ± 0j where the imaginary part is zero."""
+    x, y = a.real, a.imag
+    zero, other = (x, y) if along_real else (y, x)
+    fix = (zero == 0) & ~xp.isfinite(other)
+    if fix.any():
+        nan = zero + xp.nan
+        r = xp.where(fix, from_parts(xp, *((zero, nan) if along_real else (nan, zero)),
+                                   a.dtype), r)
+    return r
+
+
+def tanh(xp: Any, a: Any) -> Any:
+    return _zero_and_nan(xp, a, special.tanh(xp, a), along_real=True)
+
+
+def tan(xp: Any, a: Any) -> Any:
+    return _zero_and_nan(xp, a, special.tan(xp, a), along_real=False)
+
+
+def sign(xp: Any, a: Any) -> Any:
+    # CuPy computes a / abs(a): inf + 1j gave NaN + 0j where NumPy's is 1 + 0j
+    re, im = xp.isinf(a.real), xp.isinf(a.imag)
+    unit = xp.where(re, xp.sign(a.real), 0.0) + 1j * xp.where(im, xp.sign(a.imag), 0.0)
+    return special.sign(xp, a, xp.where(re ^ im, unit.astype(a.dtype), xp.sign(a)))
+
+
+# ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):
+# used on CUDA in place of the ufunc and of a row's fix-up (which the CUDA one applies first).
+DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
+    "floor_divide": ("f", floor_divide), "remainder": ("f", remainder),
+    "power": ("iu", int_power), "log": ("c", log), "log1p": ("c", log1p),
+    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign),
+}

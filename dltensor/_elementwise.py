@@ -39,6 +39,7 @@ _new = object.__new__
 # Operands an operator refuses itself rather than return NotImplemented: NumPy would then
 # answer for them with "operand 'ndarray' does not support ufuncs", naming our type.
 _NUMPY_TYPES = (np.ndarray, np.generic)
+_FLOAT64 = np.dtype(np.float64)
 
 # --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
 
@@ -356,6 +357,8 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         if ops is NotImplemented:
             return ops
         a, b, rt, _ = ops
+        if ufunc == "divide" and rt.kind in "iu":  # (integers divide into float64)
+            rt = _FLOAT64
         if rt != a.dtype:
             raise TypeError(f"{name}: the result would be {FROM_NUMPY[rt].name}, and an "
                             f"in-place operation cannot change the {self.dtype.name} array's "
@@ -467,7 +470,9 @@ BINARY: dict[str, _Row] = {
     "bitwise_right_shift": ("integer", "right_shift"),
     "bitwise_xor": ("integer or boolean", "bitwise_xor"),
     "copysign": ("real floating-point", "copysign", ("F", special.in_float32("copysign"))),
-    "divide": ("floating-point", "divide", _mixed["divide"]), "equal": ("all", "equal"),
+    # (integers too, computed as NumPy does, in float64: the spec leaves their result dtype
+    # to the library, and NumPy, CuPy, PyTorch and JAX all divide them; scikit-learn does so)
+    "divide": ("numeric", "divide", _mixed["divide"]), "equal": ("all", "equal"),
     "floor_divide": ("real numeric", "floor_divide", ("f", special.floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
     "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),

@@ -124,6 +124,11 @@ CASES: list[Case] = [
                                             a(d, [7, -7, 0]) // a(d, [2, 2, 3]),
                                             a(d, [7.0, -7.0, 1.0]) // a(d, [0.0, 2.0, -0.0]),
                                             a(d, [5, -5], dt.int8) % 3)),
+    # (integers divide into float64 on every device, as NumPy and CuPy divide them)
+    Case("integer-true-divide", lambda d: (a(d, [7, -7, 0, 1], dt.int8) / a(d, [2, 2, 5, 0], dt.int8),
+                                           a(d, [7, 2**40], dt.uint64) / 4, 3 / a(d, [2, -4]))),
+    Case("integer-true-divide-in-place", lambda d: _inplace(a(d, [1, 2]), "truediv", 2),
+         TypeError),
     Case("integer-pow-negative-exponent", lambda d: a(d, [2]) ** a(d, [-1]), ValueError),
     Case("integer-pow-negative-python-exponent", lambda d: a(d, [2, 3]) ** -2, ValueError),
     # (CuPy: floor(a / b) and a - floor(a / b) * b; dltensor computes NumPy's divmod there)

@@ -459,9 +459,9 @@ UNARY: dict[str, _Row] = {
 
 # name: (dtype category, backend ufunc[, (dtype kinds, fix-up fn(xp, x1, x2))]); the kind is
 # that of the promoted dtype
-# (add, subtract, multiply, divide: with one real operand, each component computed with it)
-_mixed = {name: ("c", special.real_and_complex(name)) for name in ("add", "subtract", "multiply",
-                                                             "divide")}
+# (add, subtract, multiply and divide (its own fix-up): with one real operand, each component
+# computed with it)
+_mixed = {name: ("c", special.real_and_complex(name)) for name in ("add", "subtract", "multiply")}
 BINARY: dict[str, _Row] = {
     "add": ("numeric", "add", _mixed["add"]), "atan2": ("real floating-point", "arctan2"),
     "bitwise_and": ("integer or boolean", "bitwise_and"),
@@ -472,7 +472,7 @@ BINARY: dict[str, _Row] = {
     "copysign": ("real floating-point", "copysign", ("F", special.in_float32("copysign"))),
     # (integers too, computed as NumPy does, in float64: the spec leaves their result dtype
     # to the library, and NumPy, CuPy, PyTorch and JAX all divide them; scikit-learn does so)
-    "divide": ("numeric", "divide", _mixed["divide"]), "equal": ("all", "equal"),
+    "divide": ("numeric", "divide", ("ciu", special.divide)), "equal": ("all", "equal"),
     "floor_divide": ("real numeric", "floor_divide", ("f", special.floor_divide)),
     "greater": ("real numeric", "greater"), "greater_equal": ("real numeric", "greater_equal"),
     "hypot": ("real floating-point", "hypot"), "less": ("real numeric", "less"),

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ._dtypes import PYTHON_SCALARS
+from ._dtype_functions import int_bounds
 from ._dispatch import NULL_CONTEXT
 
 _FLOAT64, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float16)
@@ -72,6 +73,25 @@ def power(xp: Any, a: Any, b: Any) -> Any:
         # (a Python scalar base's abs is a float64: r's dtype kept)
         r = s if s.dtype == r.dtype else s.astype(r.dtype)
     return r
+
+
+def divide(xp: Any, a: Any, b: Any) -> Any:
+    """divide's fix-up for complex and integer results: the spec's tables with one real
+    operand (see real_and_complex); integers into float64, NumPy's quotient, a Python int
+    beside them the 0-d array of their dtype, as in every other op, so out of its range an
+    OverflowError (NumPy divides by any: uint8 / -1 was a quotient on the CPU only)."""
+    if _complex_operand(a) or _complex_operand(b):
+        return _complex_divide(xp, a, b)
+    for s, other in ((a, b), (b, a)):
+        if type(s) is int:
+            low, high = int_bounds(other.dtype)
+            if not low <= s <= high:
+                raise OverflowError(f"Python integer {s} out of bounds for {other.dtype}")
+    return xp.divide(a, b)
+
+
+def _complex_operand(v: Any) -> bool:
+    return type(v) is complex or getattr(v, "dtype", _FLOAT64).kind == "c"
 
 
 def real_and_complex(ufunc: str) -> Callable[..., Any]:
@@ -136,6 +156,8 @@ def real_and_complex(ufunc: str) -> Callable[..., Any]:
         return r.view(WHOLE[r.dtype]) if flat else r.view(WHOLE[r.dtype])[..., 0]
     return fix
 
+
+_complex_divide = real_and_complex("divide")
 
 # complex dtype -> the dtype of its parts, and back
 PARTS: dict[np.dtype[Any], np.dtype[Any]] = {

@@ -220,9 +220,13 @@ def spec_table(func: str, x1, x2, want, inplace: bool = False):
     int or float is no real operand: it is the 0-d array of the other's dtype (type_promotion.rst,
     "mixing arrays with Python scalars"), as strict takes it."""
     if func == "divide" and want is TypeError and not inplace and _integer_division(x1, x2):
-        with np.errstate(all="ignore"):  # (NumPy's float64 quotients: strict refuses ints)
-            return outcome(lambda a, b: xs.asarray(np.divide(a, b)), *(
-                v if type(v) is int else np.asarray(v) for v in (x1, x2)))
+        # NumPy's float64 quotients (strict refuses ints); a Python int is the 0-d array of
+        # the other's dtype (NumPy would divide by any: uint8 / -1)
+        dtype = next(np.asarray(v).dtype for v in (x1, x2) if type(v) is not int)
+        with np.errstate(all="ignore"):
+            return outcome(lambda a, b: xs.asarray(np.divide(
+                *(np.asarray(v, dtype=dtype) if type(v) is int else np.asarray(v)
+                  for v in (a, b)))), x1, x2)
     if type(x1) in (bool, int, float) or type(x2) in (bool, int, float):
         return want
     real1, real2 = (np.asarray(v).dtype.kind != "c" for v in (x1, x2))
@@ -965,5 +969,9 @@ def test_integers_divide_into_float64_as_numpy_divides_them():
                 lambda: dt.asarray([True]) / dt.asarray([True])):
         with pytest.raises(TypeError):
             bad()
+    for big in (lambda: dt.asarray([1], dtype=dt.uint8) / -1, lambda: c / 2**70,
+                lambda: 300 / dt.asarray([1], dtype=dt.int8)):
+        with pytest.raises(OverflowError):  # (the scalar is a 0-d array of c's dtype)
+            big()
     with pytest.raises(TypeError, match="in-place"):
         c /= 2

@@ -28,7 +28,7 @@ from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
 from ._interop import copied
 from ._linalg_functions import matrix_transpose
-from ._manipulation import broadcast_shapes  # (ours: NumPy's stops at 32 dimensions)
+from ._manipulation import broadcast_of  # (ours: NumPy's stops at 32 dimensions)
 
 __all__ = ["take", "take_along_axis"]
 
@@ -91,7 +91,7 @@ def along_axis(xp: Any, f: Callable[..., Any], arrays: tuple[Any, ...], axis: in
     axis), their other axes broadcast and folded into one: for NumPy functions that stop at
     32 or 64 dimensions (sort, take_along_axis, cross)."""
     moved = [xp.moveaxis(a, axis, -1) for a in arrays]
-    rest = broadcast_shapes(*(a.shape[:-1] for a in moved))
+    rest = broadcast_of(*(a.shape[:-1] for a in moved))
     rows = math.prod(rest)  # (not -1: ambiguous when an axis is empty)
     r = f(*(xp.reshape(xp.broadcast_to(a, rest + a.shape[-1:]), (rows, a.shape[-1]))
             for a in moved))
@@ -226,7 +226,7 @@ def _broadcast_indices(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     """The shape index arrays broadcast to; NumPy's IndexError where they do not (CuPy's is a
     ValueError)."""
     try:
-        return broadcast_shapes(*shapes)
+        return broadcast_of(*shapes)
     except ValueError:
         raise IndexError("shape mismatch: the index arrays do not broadcast together: "
                          f"{', '.join(map(str, shapes))}") from None
@@ -266,8 +266,10 @@ def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:
 
 def _check_broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
     """ValueError unless a value of ``shape`` broadcasts to ``target`` (no more axes)."""
+    if not shape or shape == target:  # (a scalar, or a value of the shape: the common cases)
+        return
     try:
-        fits = len(shape) <= len(target) and broadcast_shapes(shape, target) == target
+        fits = len(shape) <= len(target) and broadcast_of(shape, target) == target
     except ValueError:
         fits = False
     if not fits:

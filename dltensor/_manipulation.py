@@ -99,7 +99,20 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     Written here because the spec allows unknown dimensions (None), which NumPy refuses: an
     unknown dimension makes the result's unknown, and known ones must still agree.
     """
-    shapes = tuple(tuple(_dimension(d) for d in s) for s in shapes)
+    return _broadcast(tuple(tuple(_dimension(d) for d in s) for s in shapes))
+
+
+def broadcast_of(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """broadcast_shapes of arrays' own shapes, unchecked (they are valid): the one shape when
+    all are equal, found before any loop (an index assignment asked it twice, ~2.5 us each)."""
+    first = shapes[0] if shapes else ()
+    for s in shapes:
+        if s != first:
+            return _broadcast(shapes)  # type: ignore[return-value]  # (no None in them)
+    return first
+
+
+def _broadcast(shapes: tuple[tuple[int | None, ...], ...]) -> tuple[int | None, ...]:
     ndim = max((len(s) for s in shapes), default=0)
     known = [1] * ndim  # the size other than 1 each axis has met, else 1
     unknown = [False] * ndim
@@ -123,7 +136,7 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
     expect_array("broadcast_arrays", *arrays)
     if len(arrays) > 1:
         check_device(*arrays)
-    shape = broadcast_shapes(*(a.shape for a in arrays))
+    shape = broadcast_of(*(a.shape for a in arrays))
     return tuple(broadcast_to(a, shape) for a in arrays)
 
 

@@ -22,7 +22,7 @@ from ._devices import CUDA_TYPE
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
 from ._dispatch import namespace_for, native_dtype, real_number, strict_int, wrap_result
 from ._interop import copied
-from ._manipulation import broadcast_shapes, broadcast_to, reshape  # (ours: NumPy's stop at 32)
+from ._manipulation import broadcast_of, broadcast_to, reshape  # (ours: NumPy's stop at 32)
 from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
@@ -261,7 +261,7 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
         from ._dispatch import fresh
         batch = x.shape[:-2]
         if isinstance(rtol, ndarray):
-            batch = broadcast_shapes(batch, rtol.shape)
+            batch = broadcast_of(batch, rtol.shape)
         return zeros(batch, dtype=int64, device=fresh(x._device))
     result: ndarray = _backend["matrix_rank"](x, rtol=rtol)
     return result
@@ -324,7 +324,7 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     if dev.device_type == CUDA_TYPE and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:
         # CuPy's solve does not broadcast the stacks of matrices (the spec does)
         try:
-            batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+            batch = broadcast_of(x1.shape[:-2], x2.shape[:-2])
         except ValueError as e:
             raise ValueError(f"solve: the stacks of x1 {x1.shape} and x2 {x2.shape} do not "
                              f"broadcast ({e})") from None

@@ -283,27 +283,36 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
     Arrays may be positional, keyword, or inside a list/tuple positional argument (concat,
     stack, meshgrid); all must share one device, which the result stays on.
     """
+    funcs: dict[Device, Callable[..., Any]] = {}  # (the backend's, looked up once a device)
+
     def f(*args: Any, **kwargs: Any) -> Any:
-        arrays = [a for a in args if isinstance(a, ndarray)]
-        for a in args:
-            if isinstance(a, (list, tuple)):
+        arrays = []
+        for a in args:  # (one pass: this runs on every linalg and fft call)
+            if isinstance(a, ndarray):
+                arrays.append(a)
+            elif isinstance(a, (list, tuple)):
                 arrays.extend(e for e in a if isinstance(e, ndarray))
-        arrays.extend(v for v in kwargs.values() if isinstance(v, ndarray))
+        if kwargs:
+            arrays.extend(v for v in kwargs.values() if isinstance(v, ndarray))
         dev = check_device(*arrays) if arrays else CPU
         try:
-            ns = namespace_for(dev)
-            if module_path:
-                ns = getattr(ns, module_path)
+            fn = funcs.get(dev)
+            if fn is None:
+                ns = namespace_for(dev)
+                fn = funcs[dev] = getattr(getattr(ns, module_path) if module_path else ns, name)
             nargs = [native(a) if not isinstance(a, (list, tuple)) else
                      type(a)(native(e) for e in a) for a in args]
-            nkwargs = {k: native(v) for k, v in kwargs.items()}
+            if kwargs:
+                kwargs = {k: native(v) for k, v in kwargs.items()}
         except NoBackendError as e:
             raise cpu_error_first(f, args, kwargs, e) from None
         try:
-            r = getattr(ns, name)(*nargs, **nkwargs)
+            r = fn(*nargs, **kwargs)
         except OverflowError as e:
             raise axis_past_c_long(name, (), kwargs.get("axis")) or e
-        if arrays and type(r) is not _np_ndarray:  # (a CuPy view of a read-only array)
+        if type(r) is _np_ndarray:
+            return wrap(r, CPU)
+        if arrays:  # (a CuPy view of a read-only array)
             inherit_read_only(native(arrays[0]), r)
         return wrap_result(r, dev)
 

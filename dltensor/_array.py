@@ -235,8 +235,10 @@ class ndarray:
         """This array on ``device``: itself when already there, else a copy (on ``stream``
         when given: a CuPy stream, an object with ``__cuda_stream__`` or a raw handle, of the
         source GPU for a copy to the host and of the destination GPU otherwise)."""
-        from ._interop import move
         device = as_device(device)
+        if stream is None and device == self._device:  # (before the import below: ~0.5 us)
+            return self
+        from ._interop import move
         if stream is not None and DLDeviceType.kDLCUDA not in (self._device.device_type,
                                                                device.device_type):
             raise ValueError(f"stream must be None for a move from {self._device} to {device}: "

@@ -607,7 +607,7 @@ def __contains__(self: ndarray, value: object, /) -> bool:
     value whatever the dtype, as in NumPy (``2.0 in`` an integer array, ``True in`` a float
     one, where ``==`` keeps the spec's rules and refuses them); an object holding no number
     (None, a string) is in no array, as ``x == None`` is False."""
-    from ._elementwise import _array_like, equal
+    from ._elementwise import _array_like, equal  # (they import this module)
     from ._utility import any
     if isinstance(value, ndarray):
         return bool(any(equal(self, value)))

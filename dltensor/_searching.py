@@ -99,7 +99,7 @@ def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
     value = scalar_into(value, dtype)
     if dev.device_type == CUDA_TYPE:
         return ns.full((), value, dtype=dtype)
-    return ns.asarray(value, dtype=dtype)
+    return np.asarray(value, dtype=dtype)  # (NumPy's own: compat's adds ~0.8 us)
 
 
 def where(condition: ndarray, x1: ndarray | bool | int | float | complex,

@@ -193,9 +193,23 @@ def _by_float_index(ns: Any, start: int | float, n: int, step: int | float, dtyp
     return ns.astype(r / scale if scale != 1.0 else r, dtype)
 
 
+def _bound(v: Any) -> Any:
+    """A bound of arange or linspace as a Python scalar (None where it is none): a Python or
+    NumPy scalar, or the value of a 0-d array of numbers, as NumPy and array-api-strict take
+    them (SciPy passes x[0]; a GPU array's value is read on the host)."""
+    if isinstance(v, ndarray) and v.ndim == 0:
+        kind = v.dtype.kind
+        if kind == "bool":
+            return None
+        return complex(v) if kind == "complex floating" else int(v) if kind in (
+            "signed integer", "unsigned integer") else float(v)
+    return python_scalar(v)
+
+
 def _real(v: Any) -> int | float:
-    """An int or float argument (NumPy scalars too) as a Python one; TypeError otherwise."""
-    p = python_scalar(v)
+    """An int or float argument (NumPy scalars and 0-d arrays too) as a Python one; TypeError
+    otherwise."""
+    p = _bound(v)
     if type(p) is not int and type(p) is not float:
         raise TypeError(f"arange takes int and float arguments, not {v!r}")
     return p
@@ -338,9 +352,9 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
     bounds, unless ``dtype`` says otherwise)."""
     npdt: type[np.generic] | np.dtype[Any] | None  # (the dtype handed to the backend)
-    # Python scalars (NumPy's too, whose complex64 is no Python complex): arrays or strings
-    # would make NumPy broadcast or parse them.
-    bounds = [python_scalar(v) for v in (start, stop)]
+    # Python scalars (NumPy's too, whose complex64 is no Python complex) and 0-d arrays' values:
+    # arrays or strings would make NumPy broadcast or parse them.
+    bounds = [_bound(v) for v in (start, stop)]
     for v, b in zip((start, stop), bounds):
         if b is None or type(b) is bool:
             raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")

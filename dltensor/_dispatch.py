@@ -381,13 +381,14 @@ def real_number(name: str, what: str, v: Any) -> int | float:
 
 def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,
          none: bool = False) -> Any:
-    """An int (``one``) or tuple of ints (``many``) parameter, or None (``none``), checked:
-    NumPy would truncate 1.9 to 1, parse "3", read a bool as 0 or 1, or None as every axis
-    (TypeError for each, as the spec types these parameters)."""
+    """An int (``one``) or tuple of ints (``many``; a list too, as NumPy and array-api-strict
+    take one: SciPy passes them) parameter, or None (``none``), checked: NumPy would truncate
+    1.9 to 1, parse "3", read a bool as 0 or 1, or None as every axis (TypeError for each, as
+    the spec types these parameters)."""
     if value is None and none:
         return None
     try:
-        if many and isinstance(value, tuple):
+        if many and isinstance(value, (tuple, list)):
             return tuple(strict_int(v, what) for v in value)
         if one and value is not None:
             return strict_int(value, what)

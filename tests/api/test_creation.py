@@ -262,10 +262,19 @@ def test_tril_triu_need_matrices_and_an_int_k():
 
 def test_linspace_bounds_are_scalars_numpy_complex_ones_too():
     # np.complex64(1j) is no Python complex: the default dtype was float64, the imaginary part
-    # dropped. Arrays as bounds would broadcast; a bool num counted as 1.
+    # dropped. Arrays as bounds would broadcast; a bool num counted as 1. A 0-d array is its
+    # value, as in NumPy and array-api-strict (SciPy passes x[0]).
     got = np.from_dlpack(dlt.linspace(np.complex64(1j), 2, 3))
     np.testing.assert_allclose(got, np.linspace(1j, 2, 3))
-    for call in (lambda: dlt.linspace(dlt.asarray(1j), 2, 3), lambda: dlt.linspace(0, 1, True),
+    x = dlt.asarray(np.arange(6.0, dtype=np.float32))
+    r = dlt.linspace(x[0], x[5], 3)
+    assert r.dtype is dlt.float64 and np.from_dlpack(r).tolist() == [0.0, 2.5, 5.0]
+    assert dlt.linspace(dlt.asarray(1j), 2, 3).dtype is dlt.complex128
+    i = dlt.arange(dlt.asarray(2), dlt.asarray(5, dtype=dlt.uint8))
+    assert i.dtype is dlt.int64 and np.from_dlpack(i).tolist() == [2, 3, 4]
+    assert dlt.arange(x[1], 3.0).dtype is dlt.float64
+    for call in (lambda: dlt.linspace(dlt.asarray([1j]), 2, 3), lambda: dlt.linspace(0, 1, True),
+                 lambda: dlt.linspace(dlt.asarray(True), 1, 3), lambda: dlt.arange(x),
                  lambda: dlt.linspace("0", 1, 3), lambda: dlt.linspace(0, 1, 2.0)):
         with pytest.raises(TypeError):
             call()

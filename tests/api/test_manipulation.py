@@ -307,3 +307,15 @@ def test_sizes_and_numbers_past_c_integers():
     for join in (dlt.concat, dlt.stack):
         with pytest.raises(np.exceptions.AxisError):
             join([dlt.asarray([1.0])], axis=2**31)
+
+
+def test_axes_may_be_lists_of_ints_as_numpy_and_strict_take_them():
+    # (the spec types them as tuples; SciPy's xp_swapaxes passes a list to permute_dims)
+    x = dlt.asarray(np.arange(6.0).reshape(2, 3))
+    assert dlt.permute_dims(x, [1, 0]).shape == (3, 2)
+    assert dlt.moveaxis(x, [0], [1]).shape == (3, 2)
+    assert dlt.flip(x, axis=[0, 1]).shape == (2, 3)
+    assert dlt.expand_dims(x, axis=[0, 3]).shape == (1, 2, 3, 1)
+    for bad in ([1.0, 0], [True, 0], [[1], 0]):
+        with pytest.raises(TypeError):
+            dlt.permute_dims(x, bad)

@@ -3,8 +3,8 @@
 Each row names the op, the dtypes it accepts (a spec category), the ufunc NumPy and CuPy both
 have for it and, where NumPy departs from the spec's special cases for some dtype kinds, a
 fix-up function ``fn(xp, *arrays)`` used for those kinds only (``_special_cases``; on CUDA,
-``_backends.cupy_departures`` where CuPy departs from NumPy). Three factories (unary, binary, in-place) turn
-rows into functions; the operator table installs them on ndarray.
+``_backends.cupy_departures`` where CuPy departs from NumPy). Three factories (unary, binary,
+in-place) turn rows into functions; the operator table installs them on ndarray.
 
 Speed is the point of the factories' shape: for CPU arrays of one dtype (or one array and a
 Python scalar that keeps its dtype) a call is a few attribute reads, one dict lookup and the

@@ -252,7 +252,8 @@ _INT64_END = 1 << 63
 # asarray's plain imports of what offers no protocol (from_dlpack refuses these); nested
 # sequences go straight to their path.
 _python_importers: dict[type, Callable[[Any], ndarray]] = {
-    tp: _scalar_importer(_DEFAULT_FOR_KIND[np.dtype(tp).kind]) for tp in (bool, int, float, complex)}
+    tp: _scalar_importer(_DEFAULT_FOR_KIND[np.dtype(tp).kind])
+    for tp in (bool, int, float, complex)}
 _python_importers[list] = _python_importers[tuple] = lambda v: _from_python(v, None, None, None)
 
 

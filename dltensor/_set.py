@@ -1,8 +1,7 @@
 """Set functions (array API 2025.12, "Set Functions").
 
 The unique_* functions call the library's ``unique`` with ``equal_nan=False``: as the spec
-says, every NaN is a distinct value. Results are named tuples
-with the spec's field names.
+says, every NaN is a distinct value. Results are named tuples with the spec's field names.
 """
 
 from __future__ import annotations

@@ -54,8 +54,10 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
     if a.dtype in EXTENSION_FLOATS:
         wide: _R = in_float32(_unique, x, name, result_type, index, inverse, counts)
         return wide
-    r = namespace_for(dev).unique(a, return_index=index, return_inverse=inverse,
-                                  return_counts=counts, **_unique_keywords(a))
+    unique, keywords = _library_unique(a)
+    with on(dev):  # (CuPy computes on its current GPU)
+        r = unique(a, return_index=index, return_inverse=inverse, return_counts=counts,
+                   **keywords)
     if not (index or inverse or counts):
         return result_type(wrap_result(r, dev))
     if inverse:  # (NumPy 2.0-2.1 and CuPy give it flat: numpy/numpy#20638)
@@ -63,18 +65,19 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
     return result_type(*(wrap_result(v, dev) for v in r))
 
 
-_keywords: dict[type, dict[str, bool]] = {}
+_uniques: dict[type, tuple[Callable[..., Any], dict[str, bool]]] = {}
 
 
-def _unique_keywords(a: Any) -> dict[str, bool]:
-    """``equal_nan=False`` where the library's unique takes it (every NaN is distinct, as the
-    spec says), found once per array type."""
-    kw = _keywords.get(type(a))
-    if kw is None:
+def _library_unique(a: Any) -> tuple[Callable[..., Any], dict[str, bool]]:
+    """The unique of ``a``'s library (NumPy's, CuPy's), with ``equal_nan=False`` where it
+    takes it (every NaN is distinct, as the spec says): found once per array type."""
+    found = _uniques.get(type(a))
+    if found is None:
         lib = np if type(a) is np.ndarray else sys.modules[type(a).__module__.partition(".")[0]]
-        kw = _keywords[type(a)] = ({"equal_nan": False} if "equal_nan" in
-                                   inspect.signature(lib.unique).parameters else {})
-    return kw
+        keywords = {"equal_nan": False} if "equal_nan" in inspect.signature(
+            lib.unique).parameters else {}
+        found = _uniques[type(a)] = (lib.unique, keywords)
+    return found
 
 
 def unique_all(x: ndarray, /) -> UniqueAllResult:

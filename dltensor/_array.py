@@ -44,7 +44,7 @@ __all__ = ["ndarray", "wrap", "from_tensor"]
 _new = object.__new__
 _CPU_DLPACK_DEVICE = (DLDeviceType.kDLCPU, 0)
 # NumPy exports these itself; ml_dtypes' are exported by our producer (NumPy 2.4 has no codes).
-_NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.kind is not None)
+_NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.spec_kind is not None)
 _API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
 # Stream values the standard disallows: 0 on CUDA (ambiguous), 1 and 2 on ROCm (CUDA's
 # legacy and per-thread default streams have no ROCm meaning).
@@ -266,7 +266,7 @@ class ndarray:
         if t is None:  # (a computed array is computable)
             raise AttributeError("__cuda_array_interface__: no CuPy to describe this array")
         dt = dtype_from_dlpack(t.code, t.bits)
-        if dt.numpy is None or dt.kind is None:  # (ml_dtypes' float8_e5m2 says '<f1': no)
+        if dt.numpy is None or dt.spec_kind is None:  # (ml_dtypes' float8_e5m2 says '<f1': no)
             raise AttributeError(f"__cuda_array_interface__ cannot describe dtype {dt.name}")
         itemsize = dt.numpy.itemsize
         return {

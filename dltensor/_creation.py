@@ -198,7 +198,7 @@ def _bound(v: Any) -> Any:
     NumPy scalar, or the value of a 0-d array of numbers, as NumPy and array-api-strict take
     them (SciPy passes x[0]; a GPU array's value is read on the host)."""
     if isinstance(v, ndarray) and v.ndim == 0:
-        kind = v.dtype.kind
+        kind = v.dtype.spec_kind
         if kind == "bool":
             return None
         return complex(v) if kind == "complex floating" else int(v) if kind in (

@@ -21,19 +21,32 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128", "bfloat16",
 ]
 
-class DType:
-    """An array data type. Compares equal only to itself; ``name`` is the spec's name."""
+# DLPack type code -> NumPy's kind letter (codes not here are floats: bfloat16, float8...)
+_NUMPY_KINDS = {int(C.kDLInt): "i", int(C.kDLUInt): "u", int(C.kDLFloat): "f",
+                int(C.kDLComplex): "c", int(C.kDLBool): "b"}
 
-    __slots__ = ("name", "kind", "code", "bits", "numpy")
+
+class DType:
+    """An array data type. Compares equal only to itself; ``name`` is the spec's name.
+
+    ``spec_kind`` is its kind as the spec's ``isdtype`` names them ("bool", "signed integer",
+    "unsigned integer", "real floating", "complex floating"; None for a dtype outside the
+    spec). ``kind`` is NumPy's one-letter code ("b", "i", "u", "f", "c"), as code written for
+    NumPy's dtypes reads it (``x.dtype.kind in "fc"``; xarray, pandas): a float of ml_dtypes
+    or one dltensor only holds is "f", as PyTorch and JAX call those floats."""
+
+    __slots__ = ("name", "spec_kind", "kind", "code", "bits", "numpy")
     name: str
-    kind: str | None
+    spec_kind: str | None
+    kind: str
     code: int
     bits: int
     numpy: np.dtype[Any] | None
 
-    def __init__(self, name: str, kind: str | None, code: int, bits: int,
+    def __init__(self, name: str, spec_kind: str | None, code: int, bits: int,
                  numpy_dtype: np.dtype[Any] | None = None):
-        self.name, self.kind, self.code, self.bits = name, kind, code, bits
+        self.name, self.spec_kind, self.code, self.bits = name, spec_kind, code, bits
+        self.kind = _NUMPY_KINDS.get(code, "f")  # (DLPack's other codes are all floats)
         self.numpy = numpy_dtype  # the NumPy dtype computing on it, or None when held only
 
     @property
@@ -102,7 +115,7 @@ complex128: DType
 bfloat16: DType
 
 # The spec's 13 (float16 computes here but is not an array API dtype).
-SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.kind is not None and d.name != "float16")
+SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.spec_kind is not None and d.name != "float16")
 
 
 def dtype_from_dlpack(code: int, bits: int) -> DType:
@@ -141,7 +154,7 @@ def _build_promotion() -> dict[tuple[DType, DType], DType]:
     for a in inexact:
         for b in inexact:
             w = max(width[a], width[b])
-            if a.kind == b.kind == "real floating":
+            if a.spec_kind == b.spec_kind == "real floating":
                 table[a, b] = next(f for f in floats if f.bits == w)
             else:
                 table[a, b] = g["complex128"] if w == 64 else g["complex64"]
@@ -152,7 +165,7 @@ PROMOTION = _build_promotion()
 # The same table keyed by NumPy dtypes, for the hot paths that hold NumPy arrays.
 NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items()}
 # ml_dtypes' floats (bfloat16, float8) as NumPy dtypes: real floats with no kind of the spec's.
-EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.kind is None)
+EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.spec_kind is None)
 
 
 def numpy_kind(dt: np.dtype[Any]) -> str:
@@ -170,7 +183,7 @@ def no_promotion(name: str, *dtypes: DType) -> TypeError:
     caller); it names the dtypes the user gave, not an intermediate of the promotion."""
     names = list(dict.fromkeys(d.name for d in dtypes))
     extension = [d.name for d in dtypes if d.numpy in EXTENSION_FLOATS]
-    why = ("it promotes no signed integer with uint64" if all(d.kind in INTEGER_KINDS
+    why = ("it promotes no signed integer with uint64" if all(d.spec_kind in INTEGER_KINDS
                                                                for d in dtypes)
            else f"{extension[0]} is no dtype of its table" if extension
            else "it promotes no kind to another")
@@ -181,6 +194,7 @@ def no_promotion(name: str, *dtypes: DType) -> TypeError:
 def refuse_complex_to_real(name: str, src: DType, dtype: DType) -> None:
     """TypeError for a cast of complex to a real dtype, which the spec's astype says should not
     be permitted (it would drop the imaginary parts; to bool is defined: 0 + 0j is False)."""
-    if src.kind == "complex floating" and dtype.kind not in ("complex floating", "bool"):
+    if src.spec_kind == "complex floating" and \
+            dtype.spec_kind not in ("complex floating", "bool"):
         raise TypeError(f"{name}: casting {src.name} to {dtype.name} would drop the imaginary "
                         "part; cast real(x) or imag(x) instead")

@@ -45,7 +45,7 @@ _FLOAT64 = np.dtype(np.float64)
 
 
 def _of(*kinds: str) -> frozenset[np.dtype[Any]]:
-    return frozenset(n for n, d in FROM_NUMPY.items() if d.kind in kinds)
+    return frozenset(n for n, d in FROM_NUMPY.items() if d.spec_kind in kinds)
 
 
 _INT = _of("signed integer", "unsigned integer")

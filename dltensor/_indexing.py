@@ -103,7 +103,7 @@ def _check_indices(name: str, x: object, indices: object) -> None:
         raise TypeError(f"{name} needs dltensor arrays, not {type(x).__name__} and "
                         f"{type(indices).__name__}")
     check_device(x, indices)
-    if indices.dtype.kind not in INTEGER_KINDS:
+    if indices.dtype.spec_kind not in INTEGER_KINDS:
         raise TypeError(f"{name} needs integer indices, not {indices.dtype.name}")
 
 
@@ -352,7 +352,7 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], _Rule]:
     float: an int written into a floating dtype as a float."""
     rules: dict[tuple[np.dtype[Any], type], _Rule] = {}
     for np_dtype, dt in FROM_NUMPY.items():
-        kind = dt.kind or "real floating"  # bfloat16, float8: held floats
+        kind = dt.spec_kind or "real floating"  # bfloat16, float8: held floats
         for tv, kinds in _SCALAR_INTO.items():
             if kind in kinds:
                 if tv is int and kind in INTEGER_KINDS:
@@ -447,7 +447,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             basic = True
         elif isinstance(k, ndarray):
             check_device(x, k)
-            kind = k.dtype.kind
+            kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []
             arrays.append((len(out), axes))  # (read once the key's form is checked, below)
@@ -499,7 +499,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     for i, axis in arrays or ():
         k = out[i]
         a = k._compute()
-        if k.dtype.kind == "bool":
+        if k.dtype.spec_kind == "bool":
             out[i] = a
         elif a.ndim == 0:
             out[i] = _in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
@@ -555,26 +555,26 @@ def __bool__(self: ndarray, /) -> bool:
 # (each checks the dtype before reading the value: a dtype's error also for held memory)
 
 def __int__(self: ndarray, /) -> int:
-    if self.dtype.kind == "complex floating":
+    if self.dtype.spec_kind == "complex floating":
         raise TypeError("int() of a complex array is undefined; take real() or abs() first")
     return int(_scalar(self, "int"))
 
 
 def __float__(self: ndarray, /) -> float:
-    if self.dtype.kind == "complex floating":
+    if self.dtype.spec_kind == "complex floating":
         raise TypeError("float() of a complex array is undefined; take real() or abs() first")
     return float(_scalar(self, "float"))
 
 
 def __complex__(self: ndarray, /) -> complex:
     v = complex(_scalar(self, "complex"))
-    if v.real != v.real and self.dtype.kind != "complex floating":
+    if v.real != v.real and self.dtype.spec_kind != "complex floating":
         return complex(v.real, v.real)  # the spec: NaN + NaN j for a real NaN (not NaN + 0j)
     return v
 
 
 def __index__(self: ndarray, /) -> int:
-    if self.dtype.kind not in INTEGER_KINDS:
+    if self.dtype.spec_kind not in INTEGER_KINDS:
         raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
     return int(_scalar(self, "operator.index"))
 

@@ -15,7 +15,7 @@ _COMPOSITE_KINDS = {
     "integral": ("signed integer", "unsigned integer"),
     "numeric": ("signed integer", "unsigned integer", "real floating", "complex floating"),
 }
-_ATOMIC_KINDS = frozenset(d.kind for d in SPEC_DTYPES if d.kind is not None)  # (all have one)
+_ATOMIC_KINDS = frozenset(d.spec_kind for d in SPEC_DTYPES if d.spec_kind is not None)  # (all have one)
 _DEFAULT_DTYPES = {"real floating": float64, "complex floating": complex128,
                    "integral": int64, "indexing": int64}
 
@@ -89,7 +89,7 @@ class Info:
         if kind is None:
             return {d.name: d for d in SPEC_DTYPES}
         kinds = _kinds(kind)
-        return {d.name: d for d in SPEC_DTYPES if d.kind in kinds}
+        return {d.name: d for d in SPEC_DTYPES if d.spec_kind in kinds}
 
 
 _INFO = Info()

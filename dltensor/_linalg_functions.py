@@ -31,7 +31,7 @@ def require(name: str, x: object, kinds: frozenset[Any]) -> None:
     if type(x) is not ndarray:
         raise TypeError(f"{name} needs a dltensor array, not {type(x).__name__} "
                         "(convert it with dltensor.asarray)")
-    if x.dtype.kind not in kinds:
+    if x.dtype.spec_kind not in kinds:
         raise TypeError(f"{name} needs a {_KIND_WORDS.get(kinds, 'numeric')} array, "
                         f"not {x.dtype.name}")
 

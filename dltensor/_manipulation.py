@@ -226,7 +226,7 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     """Each element of ``x`` repeated ``repeats`` times (flattened when ``axis`` is None)."""
     expect_array("repeat", x)
     if isinstance(repeats, ndarray):
-        if repeats.dtype.kind not in ("signed integer", "unsigned integer"):
+        if repeats.dtype.spec_kind not in ("signed integer", "unsigned integer"):
             raise TypeError(f"repeat needs integer repeats, not {repeats.dtype.name}")
         if repeats.dtype.name == "uint64":
             # NumPy casts repeats to intp only safely, which uint64 is not. A count past 2**63

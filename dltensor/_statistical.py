@@ -88,7 +88,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         # 16 bits: a bfloat16 sum of 1000 float32 ones was 256)
         refuse_complex_to_real(name, x.dtype, dtype)
         return _with_dtype(name, astype(x, dtype), None, widen, **kwargs)
-    if dtype is not None and dtype.kind == "bool" and x.dtype.kind != "bool":
+    if dtype is not None and dtype.spec_kind == "bool" and x.dtype.spec_kind != "bool":
         # x cast to bool first, as NumPy's bool loops take it (a sum is a logical or, a
         # product a logical and): CuPy's reductions cast inside the kernel, where complex has
         # no conversion to bool (a CompileException)

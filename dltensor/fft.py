@@ -198,7 +198,7 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     elif type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not "
                         f"{dtype!r}")
-    elif dtype.kind != "real floating":
+    elif dtype.spec_kind != "real floating":
         raise ValueError(f"dtype must be a real floating-point dltensor dtype, not {dtype!r}")
     n = strict_int(n, "n")
     if n < 0:

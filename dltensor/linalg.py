@@ -300,7 +300,7 @@ def _rtol(name: str, rtol: Any) -> Any:
         return rtol
     if isinstance(rtol, numbers.Real) and not isinstance(rtol, (bool, np.bool_)):
         return float(rtol)  # (an int past int64 or a Fraction: CuPy takes C numbers)
-    if isinstance(rtol, ndarray) and rtol.dtype.kind == "real floating":
+    if isinstance(rtol, ndarray) and rtol.dtype.spec_kind == "real floating":
         return rtol
     raise TypeError(f"{name}'s rtol must be a real number or an array of a real floating-point "
                     f"dtype, not {rtol!r}")

@@ -157,7 +157,7 @@ def test_no_chain_of_hand_offs_loses_read_only(source, steps, shape):
 def _writes(x):
     """Every way to ask dltensor to write into x: (name, thunk)."""
     # Values that change the bytes, so a write that slipped through shows.
-    one = {"bool": True, "signed integer": 2, "real floating": 2.0}[x.dtype.kind]
+    one = {"bool": True, "signed integer": 2, "real floating": 2.0}[x.dtype.spec_kind]
     out = [
         ("x[...] = scalar", lambda: x.__setitem__(Ellipsis, one)),
         ("x[0, ...] = scalar", lambda: x.__setitem__((0, Ellipsis), one)),

@@ -64,7 +64,7 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     dt = dtype_from_dlpack(mt.code, mt.bits)
     npdt = dt.numpy
     if npdt is None or mt.bits % 8:
-        hint = " (install ml_dtypes to compute on it)" if dt.kind is None and mt.bits >= 8 \
+        hint = " (install ml_dtypes to compute on it)" if dt.spec_kind is None and mt.bits >= 8 \
             and mt.code != _dlpack.DLDataTypeCode.kDLOpaqueHandle else ""  # (its floats)
         raise TypeError(f"dltensor cannot compute on dtype {dt.name}{hint}; it can still be "
                         "held and handed on with from_dlpack()")
@@ -77,7 +77,7 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
         return a
     # Extension dtypes (ml_dtypes) have no typestr: describe as same-size unsigned, then view.
     # Not by NumPy kind: ml_dtypes' float8 types say kind 'f' but have no typestr.
-    native = dt.kind is not None
+    native = dt.spec_kind is not None
     a = np.asarray(_Interface(_interface(mt, mt.pointer, npdt.str if native else
                                          f"<u{itemsize}", itemsize), mt))
     return a if native else a.view(npdt)

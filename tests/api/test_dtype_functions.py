@@ -262,3 +262,15 @@ def test_isdtype_checks_every_kind_of_a_tuple():
         with pytest.raises(ValueError):
             dt.isdtype(dtype, ("numeric", "bogus"))
     assert dt.isdtype(dt.float32, ("numeric", dt.int8))
+
+
+def test_a_dtypes_kind_is_numpys_letter_and_spec_kind_the_standards_name():
+    # (code written for NumPy's dtypes asks `x.dtype.kind in "fc"`: it was "real floating",
+    # so every dltensor dtype read as no float; xarray's interp refused float64 arrays)
+    for d in (dt.bool, dt.int8, dt.int64, dt.uint8, dt.uint64, dt.float16, dt.float32,
+              dt.float64, dt.complex64, dt.complex128):
+        assert d.kind == np.dtype(d.name).kind
+        assert dt.isdtype(d, d.spec_kind)
+    assert dt.bfloat16.kind == "f" and dt.bfloat16.spec_kind is None
+    assert dt.asarray([1.5]).dtype.kind in "fc"
+    assert dt.asarray([1]).dtype.spec_kind == "signed integer"

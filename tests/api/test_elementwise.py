@@ -205,7 +205,7 @@ def _complex_refused(func: str, s) -> bool:
 
 
 def _category_kinds(func: str) -> set:
-    return {d.kind for d in SPEC_DTYPES if d.numpy in ew.CATEGORIES[ew.BINARY[func][0]]}
+    return {d.spec_kind for d in SPEC_DTYPES if d.numpy in ew.CATEGORIES[ew.BINARY[func][0]]}
 
 
 _TABLE_OPS = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,

@@ -26,7 +26,7 @@ from ._dispatch import wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
-from ._interop import copied
+from ._interop import asarray, copied
 from ._linalg_functions import matrix_transpose
 from ._manipulation import broadcast_of  # (ours: NumPy's stops at 32 dimensions)
 
@@ -420,6 +420,13 @@ def _check_slice(s: slice) -> slice:
 _BIG = (1 << 63) - 1
 
 
+def _foreign_index(k: Any) -> ndarray:
+    try:
+        return asarray(k)
+    except (TypeError, BufferError) as e:  # (strings, objects, a tensor needing grad...)
+        raise IndexError(f"{type_name(k)} is not an array API index: {e}") from None
+
+
 def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
@@ -445,7 +452,12 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             if setting:
                 raise IndexError("None (newaxis) is not a valid index when setting items")
             basic = True
-        elif isinstance(k, ndarray):
+        elif isinstance(k, ndarray) or tk is _np_ndarray or hasattr(tk, "__dlpack__"):
+            if not isinstance(k, ndarray):
+                # Another library's array (NumPy's, PyTorch's...), taken as asarray takes it,
+                # as NumPy, PyTorch, CuPy and JAX take theirs (scikit-learn and xarray index
+                # with NumPy's); on another device than x, the devices' error (no copy)
+                k = _foreign_index(k)
             check_device(x, k)
             kind = k.dtype.spec_kind
             if arrays is None:

@@ -817,20 +817,27 @@ def test_a_list_of_tensors_numpy_cannot_read_goes_through_dlpack():
         dltensor.asarray([torch.ones(2, requires_grad=True)])
 
 
-def test_other_libraries_one_element_tensors_are_not_integers():
+def test_other_libraries_index_arrays_index_as_arrays_not_integers():
     # PyTorch's __index__ answers for any one-element tensor, bool ones too: x[tensor([1])]
-    # was x[1] (a 0-d result) and x[tensor(True)] = 7 wrote x[1]. 0-d integer ones are ints,
-    # as NumPy's integers are.
+    # was x[1] (a 0-d result) and x[tensor(True)] = 7 wrote x[1]. Other libraries' arrays
+    # index as ours do (taken as asarray takes them, as NumPy and PyTorch take each other's);
+    # 0-d integer ones are ints, as NumPy's integers are.
     import torch
     x = dltensor.arange(5)
-    for key in (torch.tensor([1]), torch.tensor(True), torch.tensor([[True]]),
-                (torch.tensor([1]),), np.array([1])):
-        with pytest.raises(IndexError, match="not an array API index"):
-            x[key]
-        with pytest.raises(IndexError, match="not an array API index"):
-            x[key] = 7
+    for key, shape in ((torch.tensor([1]), (1,)), (torch.tensor(True), (1, 5)),
+                       (torch.tensor([[True]]), None), ((torch.tensor([1]),), (1,)),
+                       (np.array([1]), (1,)), (np.array([[1, 3]]), (1, 2))):
+        if shape is None:  # (a 2-D mask of a 1-D array)
+            with pytest.raises(IndexError):
+                x[key]
+            continue
+        assert x[key].shape == shape
     assert int(x[torch.tensor(2)]) == 2 and int(x[np.array(3)]) == 3
-    assert np.asarray(x).tolist() == [0, 1, 2, 3, 4]
+    x[np.array([1, 2])] = 7
+    x[torch.tensor([4])] = 8
+    assert np.asarray(x).tolist() == [0, 7, 7, 3, 8]
+    with pytest.raises(IndexError, match="not an array API index"):
+        x[torch.tensor([1.0], requires_grad=True)]
     with pytest.raises(TypeError):
         dltensor.tril(dltensor.ones((2, 2)), k=torch.tensor([1]))
 

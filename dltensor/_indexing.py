@@ -455,8 +455,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         elif isinstance(k, ndarray) or tk is _np_ndarray or hasattr(tk, "__dlpack__"):
             if not isinstance(k, ndarray):
                 # Another library's array (NumPy's, PyTorch's...), taken as asarray takes it,
-                # as NumPy, PyTorch, CuPy and JAX take theirs (scikit-learn and xarray index
-                # with NumPy's); on another device than x, the devices' error (no copy)
+                # as NumPy, PyTorch, CuPy and JAX take each other's; on another device than
+                # x, the devices' error (no copy)
                 k = _foreign_index(k)
             check_device(x, k)
             kind = k.dtype.spec_kind

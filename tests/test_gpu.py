@@ -273,6 +273,17 @@ def test_the_second_gpu_agrees_while_the_first_is_current(cupy, case):
         assert_same(case, outcome(case, "cpu"), outcome(case, "cuda:1"), "cuda:1")
 
 
+def test_index_arrays_of_other_libraries_on_a_gpu(cupy):
+    # CuPy's index arrays index a CUDA array as ours do; NumPy's are CPU memory: the devices'
+    # error, never a silent copy to the GPU
+    x = dt.asarray(cupy.arange(6, dtype=cupy.int64))
+    assert np.asarray(x[cupy.asarray([4, 1])].to_device("cpu")).tolist() == [4, 1]
+    x[cupy.asarray([0])] = 9
+    assert int(x[0]) == 9
+    with pytest.raises(ValueError, match="different devices"):
+        x[np.array([0, 2])]
+
+
 def test_where_cupy_departs_from_the_spec(cupy):
     x = dt.asarray(cupy.asarray([1.0, -2.0, 3.0]))
     # -0.0 scalars keep their sign (CuPy's asarray of 0.0 fills with a memset)

@@ -1,13 +1,16 @@
 """Indexing: ``take``, ``take_along_axis`` and the array object's indexing and conversion methods.
 
-``x[key]`` and ``x[key] = value`` accept exactly the spec's keys: integers (0-d integer arrays
-count as integers), slices, ``...``, ``None`` (reading only), tuples of those, a boolean mask as
-the sole index, and tuples of integers and integer arrays (2024.12; writing through them is
-implementation-defined and scatters as NumPy does). Other keys (floats, lists, flat indexing of
-an n-D array, masks beside other indices, integer arrays beside slices) raise IndexError rather
-than take on NumPy's meaning. Out-of-bounds integers raise IndexError; slices clip like Python's,
-which the spec permits. Results are views wherever the backend makes one, and a view of
-read-only memory is read-only (NumPy's views inherit the flag; CuPy has none to inherit).
+``x[key]`` and ``x[key] = value`` accept the spec's keys: integers (0-d integer arrays count
+as integers), slices, ``...``, ``None`` (reading only), tuples of those, a boolean mask as the
+sole index, and tuples of integers and integer arrays (2024.12; writing through them is
+implementation-defined and scatters as NumPy does); and, where the spec leaves the key to the
+library, NumPy's meaning for integer arrays beside slices, ``...`` or ``None`` when the arrays
+and integers are adjacent, and other libraries' index arrays (taken as asarray takes them).
+Other keys (floats, lists, flat indexing of an n-D array, masks beside other indices, integer
+arrays apart from each other) raise IndexError rather than take on NumPy's meaning.
+Out-of-bounds integers raise IndexError; slices clip like Python's, which the spec permits.
+Results are views wherever the backend makes one, and a view of read-only memory is read-only
+(NumPy's views inherit the flag; CuPy has none to inherit).
 """
 
 from __future__ import annotations
@@ -145,7 +148,7 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
     with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
         k = _backend_key(self, key, False)
         if type(k) is tuple:
-            _broadcast_indices(*(i.shape for _, i in _index_arrays(k)))
+            _broadcast_indices(*(i.shape for _, i in _index_arrays(k, a.ndim)))
         return wrap(inherit_read_only(a, a[k]), dev)
 
 
@@ -206,20 +209,58 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
             break
     else:
         return
-    arrays = _index_arrays(key)
+    arrays = _index_arrays(key, x.ndim)
     if not arrays:
         return
-    target = _broadcast_indices(*(k.shape for _, k in arrays))
-    _check_broadcasts(getattr(v, "shape", ()), target)
+    _check_broadcasts(getattr(v, "shape", ()), _selection_shape(x.shape, key))
     for axis, k in arrays:
         _check_bounds(k, x, axis)
 
 
-def _index_arrays(key: tuple[Any, ...]) -> list[tuple[int, Any]]:
-    """The integer index arrays of at least one axis in a backend key, with their places."""
-    return [(axis, k) for axis, k in enumerate(key) if type(k) is not int and
-            type(k) is not slice and k is not Ellipsis and k is not None and
-            k.dtype != bool and k.ndim]
+def _index_arrays(key: tuple[Any, ...], ndim: int) -> list[tuple[int, Any]]:
+    """The integer index arrays of at least one axis in a backend key (no mask), with the
+    axes they index."""
+    return [(axis, k) for axis, k in _key_axes(key, ndim) if type(k) is not int and
+            type(k) is not slice and k.dtype != bool and k.ndim]
+
+
+def _key_axes(key: tuple[Any, ...], ndim: int) -> list[tuple[int, Any]]:
+    """(axis, index) for each index of a backend key (no mask) that takes an axis."""
+    rest = ndim - sum(k is not None and k is not Ellipsis for k in key)  # (an ellipsis's)
+    out, axis = [], 0
+    for k in key:
+        if k is Ellipsis:
+            axis += rest
+        elif k is not None:
+            out.append((axis, k))
+            axis += 1
+    return out
+
+
+def _selection_shape(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
+    """The shape of ``a[key]`` for a backend key with integer arrays (adjacent, with any ints:
+    see _backend_key), told without gathering: slices' lengths and None's 1 around the
+    broadcast shape of the arrays and ints, in their place."""
+    rest = len(shape) - sum(k is not None and k is not Ellipsis for k in key)
+    dims: list[int] = []
+    advanced: list[tuple[int, ...]] = []
+    place, axis = None, 0
+    for k in key:
+        if k is Ellipsis:
+            dims.extend(shape[axis:axis + rest])
+            axis += rest
+        elif k is None:
+            dims.append(1)
+        elif type(k) is slice:
+            dims.append(len(range(*k.indices(shape[axis]))))
+            axis += 1
+        else:
+            place = len(dims) if place is None else place
+            advanced.append(() if type(k) is int else k.shape)
+            axis += 1
+    dims.extend(shape[axis:])  # (no ellipsis: every axis was indexed)
+    at = len(dims) if place is None else place
+    return (*dims[:at], *_broadcast_indices(*advanced), *dims[at:])
 
 
 def _broadcast_indices(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -237,7 +278,7 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
     its shape, as the spec asks: NumPy and CuPy drop its leading length-1 axes to fit, so
     ``x[0] = ones((1, 1))`` would write (and NumPy's error for a complex element was a
     TypeError, CuPy's a ValueError)."""
-    if v.ndim and v.ndim > (n := _written_ndim(a.ndim, key)):  # (not a[key]: CuPy's may
+    if v.ndim and v.ndim > (n := _written_ndim(a.shape, key)):  # (not a[key]: CuPy's may
         _check_ints(a.shape, key)  # wrap its indices; NumPy's order: an int out of bounds
         raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
                          "selection it is written into")
@@ -276,20 +317,20 @@ def _check_broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
         raise _unfit(shape, target)
 
 
-def _written_ndim(ndim: int, key: Any) -> int:
+def _written_ndim(shape: tuple[int, ...], key: Any) -> int:
     """How many axes ``a[key]`` has, told from a checked backend key without indexing (which
     gathers for index arrays): a mask is the sole index and becomes one axis; integer arrays
-    come with integers only and broadcast together; else each integer takes an axis away."""
+    make _selection_shape's; else each integer takes an axis away."""
     parts = key if type(key) is tuple else (key,)
-    ints = 0
+    ndim, ints = len(shape), 0
     for k in parts:
         tk = type(k)
         if tk is int:
             ints += 1
-        elif tk is not slice and k is not Ellipsis:  # a backend array
+        elif tk is not slice and k is not Ellipsis and k is not None:  # a backend array
             if k.dtype == bool:
                 return ndim - int(k.ndim) + 1
-            return max(int(p.ndim) for p in parts if type(p) is not int)
+            return len(_selection_shape(shape, parts))
     return ndim - ints
 
 
@@ -435,10 +476,12 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     axes = 0  # indices that consume an axis
     ellipsis = mask = int_array = basic = False
     arrays: list[tuple[int, int]] | None = None  # (place in out, axis) of each array index
+    advanced: list[int] = []  # places of the ints and integer arrays (NumPy's "advanced")
     for k in parts:
         tk = type(k)
         if tk is int:
             _in_int64(k)
+            advanced.append(len(out))
             axes += 1
         elif tk is slice:
             k = _check_slice(k)
@@ -462,13 +505,16 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []
-            arrays.append((len(out), axes))  # (read once the key's form is checked, below)
+            # (read once the key's form is checked, below; an axis after an ellipsis is
+            # counted from the end, -1 for the last)
+            arrays.append((len(out), axes - _AFTER_ELLIPSIS if ellipsis else axes))
             if kind == "bool":
                 mask = True
                 axes += k.ndim
             elif kind in INTEGER_KINDS:
                 # A 0-d integer array is an integer (the spec says so), here and beside slices.
                 int_array = int_array or k.ndim > 0
+                advanced.append(len(out))
                 axes += 1
             else:
                 raise IndexError(f"index arrays must have an integer or bool dtype, "
@@ -479,6 +525,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                                  "boolean array as a mask")
             try:
                 k = _in_int64(strict_int(k, "an index"))  # NumPy integers and the like
+                advanced.append(len(out))
             except TypeError:
                 raise IndexError(
                     f"{tk.__name__} is not an array API index: use integers, slices, ..., None, "
@@ -493,13 +540,17 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                              "no masks beside other indices)")
         if axes > ndim:
             raise IndexError(f"a {axes}-D mask cannot index a {ndim}-D array")
-    elif int_array:
-        if basic:
-            raise IndexError("integer arrays may be combined only with integers (the array API "
-                             "leaves integer arrays beside slices, ... or None undefined)")
+    elif int_array and not basic:
         if axes != ndim:
             raise IndexError(f"integer-array indexing needs one index per axis: {axes} given "
                              f"for a {ndim}-D array")
+    elif int_array and advanced[-1] - advanced[0] >= len(advanced):
+        # Beside slices, ... or None (which the spec leaves to the library): NumPy's meaning
+        # where the integer arrays and ints are adjacent (their broadcast shape takes their
+        # place); apart, NumPy moves it first, which PyTorch and CuPy copy and few expect
+        raise IndexError("integer arrays beside slices, ... or None must be adjacent, with "
+                         "any integers among them (x[:, i, j], not x[i, :, j]); the array "
+                         "API leaves such keys undefined")
     elif axes > ndim:
         raise IndexError(f"too many indices: {axes} for a {ndim}-D array")
     elif axes < ndim and not ellipsis:
@@ -510,6 +561,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     # held (computing on them raises NoBackendError).
     for i, axis in arrays or ():
         k = out[i]
+        if axis < 0:
+            axis += _AFTER_ELLIPSIS + ndim - axes  # (the ellipsis spans ndim - axes axes)
         a = k._compute()
         if k.dtype.spec_kind == "bool":
             out[i] = a
@@ -523,9 +576,12 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
         # results are never scalars, and NumPy indexes them ~1.3x slower with a trailing ...).
         out.append(Ellipsis)
-    elif int_array and len(arrays or ()) > _MOST_INDEX_ARRAYS:
+    elif int_array and not basic and len(arrays or ()) > _MOST_INDEX_ARRAYS:
         _one_array_fewer(x, out)
     return tuple(out)
+
+
+_AFTER_ELLIPSIS = 1 << 20  # (an offset marking axes counted before the ellipsis is known)
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")

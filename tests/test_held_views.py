@@ -407,7 +407,7 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
     cases = [
         lambda x: x[_like(x, np.ones((2, 3, 1), bool))],      # a mask of too many axes
         lambda x: x[_like(x, np.array([0]))],                 # one index array for two axes
-        lambda x: x[_like(x, np.array([0])), :],              # beside a slice
+        lambda x: x[_like(x, np.array([0])), None, 0],        # apart from its int
         lambda x: x[_like(x, np.array([0], np.float32)), 0],  # a float index array
         write(Ellipsis, lambda x: _like(x, np.ones(2))),      # does not broadcast
         write((0, ...), lambda x: _like(x, np.ones((1, 3)))),  # one leading 1 too many

@@ -53,6 +53,15 @@ class DType:
     def itemsize(self) -> int:
         return max(self.bits, 8) // 8
 
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The NumPy dtype of it: NumPy reads an object's ``dtype`` attribute, so its functions
+        take ours (``np.zeros(3, dtype=dt.float32)``; scikit-learn, told ``x.dtype.kind`` is
+        "f", casts NumPy results to ``x.dtype``). AttributeError for a dtype only held."""
+        if self.numpy is None:
+            raise AttributeError(f"{self.name} has no NumPy dtype (dltensor holds it only)")
+        return self.numpy
+
     def __repr__(self) -> str:
         return f"dltensor.{self.name}"
 

@@ -274,3 +274,7 @@ def test_a_dtypes_kind_is_numpys_letter_and_spec_kind_the_standards_name():
     assert dt.bfloat16.kind == "f" and dt.bfloat16.spec_kind is None
     assert dt.asarray([1.5]).dtype.kind in "fc"
     assert dt.asarray([1]).dtype.spec_kind == "signed integer"
+    # and NumPy takes ours, as it takes any object with a NumPy dtype (scikit-learn, seeing
+    # kind "f", cast its NumPy results to x.dtype: "Cannot interpret 'dltensor.float64'")
+    assert np.zeros(2, dtype=dt.float32).dtype == np.float32
+    assert np.arange(3).astype(dt.float64).dtype == np.float64 and np.dtype(dt.int8) == np.int8

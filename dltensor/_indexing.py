@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -220,19 +220,20 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
 def _index_arrays(key: tuple[Any, ...], ndim: int) -> list[tuple[int, Any]]:
     """The integer index arrays of at least one axis in a backend key (no mask), with the
     axes they index."""
-    return [(axis, k) for axis, k in _key_axes(key, ndim) if type(k) is not int and
+    return [(axis, k) for _, axis, k in _key_axes(key, ndim) if type(k) is not int and
             type(k) is not slice and k.dtype != bool and k.ndim]
 
 
-def _key_axes(key: tuple[Any, ...], ndim: int) -> list[tuple[int, Any]]:
-    """(axis, index) for each index of a backend key (no mask) that takes an axis."""
-    rest = ndim - sum(k is not None and k is not Ellipsis for k in key)  # (an ellipsis's)
+def _key_axes(key: Sequence[Any], ndim: int) -> list[tuple[int, int, Any]]:
+    """(place in the key, axis, index) for each index of a key (no mask) that takes an axis:
+    an ellipsis spans the axes the others leave."""
+    rest = ndim - sum(k is not None and k is not Ellipsis for k in key)
     out, axis = [], 0
-    for k in key:
+    for place, k in enumerate(key):
         if k is Ellipsis:
             axis += rest
         elif k is not None:
-            out.append((axis, k))
+            out.append((place, axis, k))
             axis += 1
     return out
 
@@ -290,14 +291,9 @@ def _check_ints(shape: tuple[int, ...], key: Any) -> None:
     parts = key if type(key) is tuple else (key,)
     if not all(type(k) is int or type(k) is slice or k is Ellipsis or k is None for k in parts):
         return
-    axis, rest = 0, len(shape) - sum(k is not None and k is not Ellipsis for k in parts)
-    for k in parts:
-        if k is Ellipsis:
-            axis += rest
-        elif k is not None:
-            if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
-                raise _out_of_bounds(k, shape[axis])
-            axis += 1
+    for _, axis, k in _key_axes(parts, len(shape)):
+        if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
+            raise _out_of_bounds(k, shape[axis])
 
 
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:
@@ -475,7 +471,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
     ellipsis = mask = int_array = basic = False
-    arrays: list[tuple[int, int]] | None = None  # (place in out, axis) of each array index
+    arrays: list[int] | None = None  # places in out of the array indices
     advanced: list[int] = []  # places of the ints and integer arrays (NumPy's "advanced")
     for k in parts:
         tk = type(k)
@@ -505,9 +501,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []
-            # (read once the key's form is checked, below; an axis after an ellipsis is
-            # counted from the end, -1 for the last)
-            arrays.append((len(out), axes - _AFTER_ELLIPSIS if ellipsis else axes))
+            arrays.append(len(out))  # (read once the key's form is checked, below)
             if kind == "bool":
                 mask = True
                 axes += k.ndim
@@ -559,10 +553,10 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                          "rest (x[0, ...] where NumPy takes x[0])")
     # The index arrays, read only now: a badly formed key is an IndexError also where they are
     # held (computing on them raises NoBackendError).
-    for i, axis in arrays or ():
+    axis_at = {place: axis for place, axis, _ in _key_axes(out, ndim)} \
+        if arrays and not setting else {}  # (the axes bounds are checked on, below)
+    for i in arrays or ():
         k = out[i]
-        if axis < 0:
-            axis += _AFTER_ELLIPSIS + ndim - axes  # (the ellipsis spans ndim - axes axes)
         a = k._compute()
         if k.dtype.spec_kind == "bool":
             out[i] = a
@@ -570,7 +564,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             out[i] = _in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
             if not setting:  # (__setitem__ checks them after the value, as NumPy does)
-                _check_bounds(a, x, axis)
+                _check_bounds(a, x, axis_at[i])
             out[i] = a
     if not (ellipsis or mask or int_array):
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
@@ -579,9 +573,6 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     elif int_array and not basic and len(arrays or ()) > _MOST_INDEX_ARRAYS:
         _one_array_fewer(x, out)
     return tuple(out)
-
-
-_AFTER_ELLIPSIS = 1 << 20  # (an offset marking axes counted before the ellipsis is known)
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")

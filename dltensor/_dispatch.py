@@ -13,9 +13,11 @@ import itertools
 import math
 import numbers
 import operator
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterable
+from types import ModuleType
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -29,7 +31,8 @@ from ._held import VIEWS, held_view
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error",
            "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
-           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long", "flag"]
+           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long", "flag",
+           "array_module"]
 
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
 AxisError = np.exceptions.AxisError  # (both an IndexError, as the spec asks, and a ValueError)
@@ -146,6 +149,11 @@ def fresh(device: Device) -> Device:
     pageable CPU memory also when its inputs are pinned or managed (so labelled ``cpu``: a GPU
     consumer would take ``cuda_host`` memory for pinned)."""
     return CPU if device.device_type in CPU_READABLE else device
+
+
+def array_module(a: Any) -> ModuleType:
+    """The array module computing on a backend array: NumPy, or CuPy for CUDA arrays."""
+    return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
 
 
 def native(x: Any) -> Any:

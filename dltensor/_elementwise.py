@@ -16,7 +16,6 @@ Everything else (mixed dtypes, complex scalars, other devices, errors) goes thro
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from types import ModuleType
@@ -29,7 +28,7 @@ from ._array import ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
-from ._dispatch import type_name, wrap_result
+from ._dispatch import array_module, type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, int_bounds, python_scalar, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PYTHON_SCALARS, no_promotion
 
@@ -64,11 +63,6 @@ CATEGORIES = {
     "complex floating-point": _COMPLEX,
     "all": frozenset(FROM_NUMPY),
 }
-
-
-def _xp(a: Any) -> ModuleType:
-    """The array module computing on a backend array: NumPy, or CuPy for CUDA arrays."""
-    return np if type(a) is _np_ndarray else sys.modules[type(a).__module__.partition(".")[0]]
 
 
 def _kind(d: np.dtype[Any]) -> str:
@@ -206,9 +200,9 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                 not int_bounds(da)[0] <= scalar <= int_bounds(da)[1]:
             # Past every value of the dtype: each element compares with it as with the
             # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
-            scalar = _xp(a).full((), np.inf if scalar > 0 else -np.inf)
+            scalar = array_module(a).full((), np.inf if scalar > 0 else -np.inf)
         else:
-            scalar = _xp(a).full((), scalar_into(scalar, rt), dtype=rt)
+            scalar = array_module(a).full((), scalar_into(scalar, rt), dtype=rt)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 
@@ -230,7 +224,7 @@ def _weak(a: Any, scalar: Any) -> bool:
     kind = _WEAK_KINDS.get(a.dtype)
     if kind is None or type(scalar) not in _WEAK_SCALARS[kind]:
         return False
-    xp = _xp(a)
+    xp = array_module(a)
     weak = _weak_cupy.get(xp)
     if weak is None:  # (14.0 and 14.1 make an int strong beside a uint64 array in comparisons)
         version = str(getattr(xp, "__version__", "0")).split(".")
@@ -262,7 +256,7 @@ def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2:
     if ops is NotImplemented:
         return ops
     a, b, rt, dev = ops
-    xp = _xp(b if type(a) in PYTHON_SCALARS else a)
+    xp = array_module(b if type(a) in PYTHON_SCALARS else a)
     return wrap_result(_function(ufunc, fix, xp, _kind(rt))(a, b), dev)
 
 
@@ -283,7 +277,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
 
     def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
-        fn = _function(ufunc, fix, _xp(a), _kind(dt))
+        fn = _function(ufunc, fix, array_module(a), _kind(dt))
         if reflected:
             fn = (lambda fn: lambda a, b: fn(b, a))(fn)
         gpu_fns[dt] = fn
@@ -366,7 +360,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         if self.read_only:
             raise ValueError(f"{name}: this array is read-only (its producer said so); "
                              "operate on a copy")
-        xp = _xp(a)
+        xp = array_module(a)
         fn = _function(ufunc, fix, xp, _kind(rt))
         # A fix-up computes a new array; so does an integer power, which NumPy refuses at the
         # first negative exponent, after writing the elements before it (x **= y would lose
@@ -395,7 +389,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
 
     def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
-        fn = gpu_fns[dt] = _function(ufunc, fix, _xp(a), _kind(dt))
+        fn = gpu_fns[dt] = _function(ufunc, fix, array_module(a), _kind(dt))
         return fn
 
     def f(x: Any, /) -> Any:
@@ -589,7 +583,7 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
     if dt not in CATEGORIES["real numeric"]:
         raise _type_error("clip", "real numeric", x)
     lo, hi = _clip_bound("min", min, x, dt), _clip_bound("max", max, x, dt)
-    xp = _xp(a)
+    xp = array_module(a)
     with on(x._device):
         if (lo is not None or hi is not None) and dt.kind in "iu" and (
                 _wider(lo, dt) or _wider(hi, dt)):
@@ -725,7 +719,7 @@ def _imatmul_operator(self: ndarray, other: object, /) -> Any:
         raise ValueError("__imatmul__: this array is read-only (its producer said so)")
     a = self._compute()
     with on(self._device):
-        _xp(a).copyto(a, r._compute())
+        array_module(a).copyto(a, r._compute())
     return self
 
 

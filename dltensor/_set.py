@@ -7,14 +7,13 @@ says, every NaN is a distinct value. Results are named tuples with the spec's fi
 from __future__ import annotations
 
 import inspect
-import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from ._array import ndarray
-from ._dispatch import device_of, expect_array, flag, namespace_for, native, on
+from ._dispatch import array_module, device_of, expect_array, flag, namespace_for, native, on
 from ._dispatch import wrap_result
 from ._dtype_functions import in_float32, int_bounds, python_scalar, scalar_dtype
 from ._dtypes import EXTENSION_FLOATS, numpy_kind
@@ -73,7 +72,7 @@ def _library_unique(a: Any) -> tuple[Callable[..., Any], dict[str, bool]]:
     takes it (every NaN is distinct, as the spec says): found once per array type."""
     found = _uniques.get(type(a))
     if found is None:
-        lib = np if type(a) is np.ndarray else sys.modules[type(a).__module__.partition(".")[0]]
+        lib = array_module(a)
         keywords = {"equal_nan": False} if "equal_nan" in inspect.signature(
             lib.unique).parameters else {}
         found = _uniques[type(a)] = (lib.unique, keywords)

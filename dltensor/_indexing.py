@@ -4,10 +4,11 @@
 as integers), slices, ``...``, ``None`` (reading only), tuples of those, a boolean mask as the
 sole index, and tuples of integers and integer arrays (2024.12; writing through them is
 implementation-defined and scatters as NumPy does); and, where the spec leaves the key to the
-library, NumPy's meaning for integer arrays beside slices, ``...`` or ``None`` when the arrays
-and integers are adjacent, and other libraries' index arrays (taken as asarray takes them).
-Other keys (floats, lists, flat indexing of an n-D array, masks beside other indices, integer
-arrays apart from each other) raise IndexError rather than take on NumPy's meaning.
+library, NumPy's meaning for integer arrays and masks (a mask is its ``nonzero()`` arrays)
+beside slices, ``...`` or ``None`` when they and any integers are adjacent, for lists (an
+index array) and for other libraries' index arrays (taken as asarray takes them). Other keys
+(floats, flat indexing of an n-D array, index arrays apart from each other, whose axes NumPy
+moves first) raise IndexError rather than take on NumPy's meaning.
 Out-of-bounds integers raise IndexError; slices clip like Python's, which the spec permits.
 Results are views wherever the backend makes one, and a view of read-only memory is read-only
 (NumPy's views inherit the flag; CuPy has none to inherit).
@@ -27,7 +28,7 @@ from ._devices import CPU, CUDA_TYPE
 from ._dispatch import axis_checked, check_device, fresh, namespace_for, on, strict_int, type_name
 from ._dispatch import wrap_result
 from ._dtype_functions import int_bounds, python_scalar
-from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
+from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, int64
 from ._held import held_view
 from ._interop import asarray, copied
 from ._linalg_functions import matrix_transpose
@@ -225,17 +226,24 @@ def _index_arrays(key: tuple[Any, ...], ndim: int) -> list[tuple[int, Any]]:
 
 
 def _key_axes(key: Sequence[Any], ndim: int) -> list[tuple[int, int, Any]]:
-    """(place in the key, axis, index) for each index of a key (no mask) that takes an axis:
-    an ellipsis spans the axes the others leave."""
-    rest = ndim - sum(k is not None and k is not Ellipsis for k in key)
+    """(place in the key, axis, index) for each index of a key that takes axes (a mask as many
+    as it has, every other index one): an ellipsis spans the axes the others leave."""
+    widths = [0 if k is None or k is Ellipsis else _width(k) for k in key]
+    rest = ndim - sum(widths)
     out, axis = [], 0
     for place, k in enumerate(key):
         if k is Ellipsis:
             axis += rest
         elif k is not None:
             out.append((place, axis, k))
-            axis += 1
+            axis += widths[place]
     return out
+
+
+def _width(k: Any) -> int:
+    """How many axes index ``k`` (not None or ...) takes: a mask's (ours or a backend's, both
+    with NumPy's kind letters) as many as it has."""
+    return 1 if type(k) is int or type(k) is slice or k.dtype.kind != "b" else int(k.ndim)
 
 
 def _selection_shape(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
@@ -457,16 +465,34 @@ def _check_slice(s: slice) -> slice:
 _BIG = (1 << 63) - 1
 
 
-def _foreign_index(k: Any) -> ndarray:
+def _foreign_index(k: Any, x: ndarray) -> ndarray:
+    """Another library's index array, or a list, as asarray takes it (a list on x's device:
+    NumPy's index array; empty, of integers as in NumPy, not asarray's float64)."""
     try:
-        return asarray(k)
-    except (TypeError, BufferError) as e:  # (strings, objects, a tensor needing grad...)
-        raise IndexError(f"{type_name(k)} is not an array API index: {e}") from None
+        if type(k) is not list:
+            return asarray(k)
+        a = asarray(k, device=x.device)
+        return a if a.size or a.dtype.spec_kind != "real floating" else \
+            asarray(k, dtype=int64, device=x.device)
+    except (TypeError, ValueError, BufferError) as e:  # (strings, ragged lists, a tensor
+        raise IndexError(f"{type_name(k)} makes no index array: {e}") from None  # needing grad)
+
+
+def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
+    """IndexError unless mask ``m`` beside other indices has the shape of the axes of ``x`` it
+    indexes from ``axis``, as NumPy asks (its nonzero() indices are then in bounds)."""
+    want = x.shape[axis:axis + m.ndim]
+    if m.shape != want:
+        raise IndexError(f"a boolean index of shape {m.shape} does not match the axes of "
+                         f"shape {want} it indexes")
 
 
 def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
+    if len(parts) == 1 and (type(parts[0]) is bool or type(parts[0]) is np.bool_):
+        # x[True]: a 0-d mask, as NumPy, PyTorch and CuPy read it (the spec's 0-d boolean array)
+        parts = (asarray(bool(parts[0]), device=x.device),)
     out: list[Any] = []
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
@@ -491,20 +517,25 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             if setting:
                 raise IndexError("None (newaxis) is not a valid index when setting items")
             basic = True
-        elif isinstance(k, ndarray) or tk is _np_ndarray or hasattr(tk, "__dlpack__"):
+        elif isinstance(k, ndarray) or tk is _np_ndarray or tk is list \
+                or hasattr(tk, "__dlpack__"):
             if not isinstance(k, ndarray):
                 # Another library's array (NumPy's, PyTorch's...), taken as asarray takes it,
                 # as NumPy, PyTorch, CuPy and JAX take each other's; on another device than
-                # x, the devices' error (no copy)
-                k = _foreign_index(k)
+                # x, the devices' error (no copy). A list is an index array, as in NumPy.
+                k = _foreign_index(k, x)
             check_device(x, k)
             kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []
             arrays.append(len(out))  # (read once the key's form is checked, below)
             if kind == "bool":
+                if len(parts) != 1 and not k.ndim:
+                    raise IndexError("a 0-d boolean mask (True or False) must be the sole index")
                 mask = True
                 axes += k.ndim
+                advanced.append(len(out))  # (beside other indices: its nonzero() arrays)
+                int_array = int_array or len(parts) != 1
             elif kind in INTEGER_KINDS:
                 # A 0-d integer array is an integer (the spec says so), here and beside slices.
                 int_array = int_array or k.ndim > 0
@@ -515,23 +546,19 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                                  f"not {k.dtype.name}")
         else:
             if tk is bool or tk is np.bool_:
-                raise IndexError("a Python bool is not an array API index; use a 0-d "
-                                 "boolean array as a mask")
+                raise IndexError("a 0-d boolean mask (True or False) must be the sole index")
             try:
                 k = _in_int64(strict_int(k, "an index"))  # NumPy integers and the like
                 advanced.append(len(out))
             except TypeError:
                 raise IndexError(
                     f"{tk.__name__} is not an array API index: use integers, slices, ..., None, "
-                    "a boolean mask, or integer arrays (lists: dltensor.asarray(list) first)"
+                    "a boolean mask, or integer arrays"
                 ) from None
             axes += 1
         out.append(k)
     ndim = x.ndim
-    if mask:
-        if len(parts) != 1:
-            raise IndexError("a boolean mask must be the sole index (the array API defines "
-                             "no masks beside other indices)")
+    if mask and len(parts) == 1:
         if axes > ndim:
             raise IndexError(f"a {axes}-D mask cannot index a {ndim}-D array")
     elif int_array and not basic:
@@ -542,7 +569,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         # Beside slices, ... or None (which the spec leaves to the library): NumPy's meaning
         # where the integer arrays and ints are adjacent (their broadcast shape takes their
         # place); apart, NumPy moves it first, which PyTorch and CuPy copy and few expect
-        raise IndexError("integer arrays beside slices, ... or None must be adjacent, with "
+        raise IndexError("index arrays beside slices, ... or None must be adjacent, with "
                          "any integers among them (x[:, i, j], not x[i, :, j]); the array "
                          "API leaves such keys undefined")
     elif axes > ndim:
@@ -554,11 +581,19 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     # The index arrays, read only now: a badly formed key is an IndexError also where they are
     # held (computing on them raises NoBackendError).
     axis_at = {place: axis for place, axis, _ in _key_axes(out, ndim)} \
-        if arrays and not setting else {}  # (the axes bounds are checked on, below)
+        if arrays and (mask or not setting) else {}  # (the axes bounds are checked on)
+    beside = mask and len(parts) != 1  # masks beside other indices: their nonzero() arrays
+    if beside:  # (their shapes checked before any array is read: held ones too)
+        for i in arrays or ():
+            if out[i].dtype.spec_kind == "bool":
+                _check_mask(out[i], x, axis_at[i])
     for i in arrays or ():
         k = out[i]
         a = k._compute()
         if k.dtype.spec_kind == "bool":
+            if beside:
+                with on(x._device):  # (CuPy's nonzero allocates, and syncs for the count)
+                    a = tuple(a.nonzero())
             out[i] = a
         elif a.ndim == 0:
             out[i] = _in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
@@ -566,11 +601,13 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             if not setting:  # (__setitem__ checks them after the value, as NumPy does)
                 _check_bounds(a, x, axis_at[i])
             out[i] = a
+    if beside:  # (the masks' nonzero() arrays in their place)
+        out = [j for k in out for j in (k if type(k) is tuple else (k,))]
     if not (ellipsis or mask or int_array):
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
         # results are never scalars, and NumPy indexes them ~1.3x slower with a trailing ...).
         out.append(Ellipsis)
-    elif int_array and not basic and len(arrays or ()) > _MOST_INDEX_ARRAYS:
+    elif int_array and not basic and len(out) > _MOST_INDEX_ARRAYS:  # (it counts the arrays)
         _one_array_fewer(x, out)
     return tuple(out)
 

@@ -409,6 +409,8 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         lambda x: x[_like(x, np.array([0]))],                 # one index array for two axes
         lambda x: x[_like(x, np.array([0])), None, 0],        # apart from its int
         lambda x: x[_like(x, np.array([0], np.float32)), 0],  # a float index array
+        lambda x: x[:, _like(x, np.ones(2, bool))],           # a mask of another shape
+        write(lambda x: (slice(None), _like(x, np.ones(4, bool))), 1.0),  # ... and set
         write(Ellipsis, lambda x: _like(x, np.ones(2))),      # does not broadcast
         write((0, ...), lambda x: _like(x, np.ones((1, 3)))),  # one leading 1 too many
         write((0, 0), 2 ** 1100),                             # past float32
@@ -423,6 +425,7 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         assert _outcome(f, h) is want
     # and good ones are refused as compute
     for f in (lambda x: x[_like(x, np.array([0, 1])), 0], write((0, ...), 1.0),
+              lambda x: x[:, _like(x, np.array([True, False, True]))],
               write((0, ...), lambda x: _like(x, np.ones(3, np.float32)))):
         assert _outcome(f, cpu) is None
         assert issubclass(_outcome(f, h), RuntimeError)

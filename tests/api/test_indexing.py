@@ -113,14 +113,13 @@ def test_getitem_never_returns_a_numpy_scalar():
 
 
 OUT_OF_SPEC = [
-    ("empty tuple on 3-D", ()), ("float", 1.0), ("list", [0, 1]),
-    ("tuple in tuple", ((0, 1), 0, 0)), ("Python bool", True),
+    ("empty tuple on 3-D", ()), ("float", 1.0), ("list of one axis's indices", [0, 1]),
+    ("tuple in tuple", ((0, 1), 0, 0)), ("Python bool beside an index", (True, 0, 0, 0)),
     ("flat indexing", 0), ("flat slice", slice(1)), ("too many", (0, 0, 0, 0)),
     ("two ellipses", (Ellipsis, 0, Ellipsis)), ("out of bounds", (2, 0, 0)),
     ("negative out of bounds", (-3, 0, 0)), ("float slice", (slice(0.5, 2), 0, 0)),
     ("string", "a"),
-    ("mask beside an index", (np.array([True, False]), 0)),
-    ("mask with None", (None, np.ones((2, 3, 4), dtype=bool))),
+    ("mask and an index, too few", (np.array([True, False]), 0)),
     ("mask too many dims", np.ones((2, 3, 4, 1), dtype=bool)),
     ("mask wrong size", np.ones((3,), dtype=bool)),
     ("integer array with a slice", (np.array([0, 1]), slice(None), 0)),
@@ -164,6 +163,73 @@ def test_integer_arrays_beside_slices_take_numpys_meaning(key):
         assert np.array_equal(np.asarray(y), b)
     with pytest.raises(IndexError):  # (an index out of bounds there too)
         x[key_for(dlt, tuple(k * 0 + 9 if isinstance(k, np.ndarray) else k for k in key))]
+
+
+@pytest.mark.parametrize("key", [
+    (Ellipsis, np.array([True, False, True, True])), (slice(None), A[0] % 2 == 0),
+    (np.array([True, False]), Ellipsis), (None, A % 3 == 0), (0, A[0] > 4),
+    (np.array([True, False]), 1, slice(None)), (np.array([1, 0, 1, 1, 0, 0]), A[0] % 2 == 0),
+    (slice(None), np.array([True, False, True]), np.array([0, 3])),
+    (np.zeros((2, 3), dtype=bool), Ellipsis), (None, np.array([True, False]), 2, Ellipsis),
+    (slice(1, None), np.ones((3, 4), dtype=bool))],
+    ids=lambda k: repr(k).replace("\n", ""))
+def test_masks_beside_other_indices_take_numpys_meaning(key):
+    # (the spec leaves them to the library: NumPy reads a mask there as its nonzero() arrays,
+    # as PyTorch and CuPy do; SciPy's ndimage writes x[..., mask])
+    x = dlt.asarray(A)
+    got = x[key_for(dlt, key)]
+    assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
+    if not any(k is None for k in key):
+        b, y = A.copy(), dlt.asarray(A.copy())
+        v = np.arange(A[key].size).reshape(A[key].shape).astype(A.dtype) - 100
+        b[key] = v
+        y[key_for(dlt, key)] = dlt.asarray(v)
+        assert np.array_equal(np.asarray(y), b)
+        y[key_for(dlt, key)] = 7
+        b[key] = 7
+        assert np.array_equal(np.asarray(y), b)
+
+
+@pytest.mark.parametrize("key, words", [
+    ((np.array([True, False, True]), Ellipsis), "does not match"),  # (of shape (2,))
+    ((Ellipsis, np.array([True, False])), "does not match"),
+    ((np.array([True, False]), slice(None), np.array([0])), "adjacent"),
+    ((np.array(True), 0, 0), "0-d boolean mask"), ((0, False, 0, 0), "0-d boolean mask"),
+    ((np.array([1, 0]), A[0] % 2 == 0), "broadcast")])
+def test_masks_beside_other_indices_that_numpy_refuses_or_moves_are_index_errors(key, words):
+    x = dlt.asarray(A)
+    with pytest.raises(IndexError, match=words):
+        x[key_for(dlt, key)]
+    with pytest.raises(IndexError, match=words):
+        x[key_for(dlt, key)] = 0
+
+
+def test_python_bools_are_0d_masks_as_in_numpy():
+    # (the spec's 0-d boolean array, which NumPy, PyTorch and CuPy take as a Python bool too:
+    # SciPy's ndimage writes input[True])
+    x = dlt.asarray(A)
+    for key in (True, False, np.True_, (False,)):
+        assert np.array_equal(np.asarray(x[key]), A[key]) and x[key].shape == A[key].shape
+    y, b = dlt.asarray(A.copy()), A.copy()
+    y[True] = 3
+    b[True] = 3
+    assert np.array_equal(np.asarray(y), b)
+
+
+def test_lists_are_index_arrays_as_in_numpy():
+    x = dlt.asarray(A)
+    for key in [([1, 0], Ellipsis), ([], Ellipsis), ([[]], Ellipsis), ([True, False], Ellipsis),
+                ([1, 0], [0, 0], [3, -1]), (slice(None), [2, 2, 0], 1), ([[0], [1]], 0, [1, 2])]:
+        got = x[key]
+        assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape, key
+        b, y = A.copy(), dlt.asarray(A.copy())
+        b[key] = -5
+        y[key] = -5
+        assert np.array_equal(np.asarray(y), b), key
+    for key, words in [(([0.5], Ellipsis), "integer or bool"), ((["a"], Ellipsis), "no index"),
+                       (([[0, 1], [1]], Ellipsis), "no index"), (([5], Ellipsis), "bounds")]:
+        with pytest.raises(IndexError, match=words):
+            x[key]
 
 
 def test_integer_arrays_apart_from_each_other_or_their_integers_are_refused():
@@ -535,3 +601,73 @@ def test_a_64d_array_indexed_by_64_integer_arrays(long_axis):
         x[k()]
     with pytest.raises(IndexError):
         x[k()] = 0.0
+
+
+def _random_key(rng, shape):
+    """A key of ints, slices, None, at most one ..., integer arrays, lists and 1-D masks."""
+    key, axis = [], 0
+    for _ in range(rng.randint(1, len(shape) + 2)):
+        side = shape[axis] if axis < len(shape) else 2
+        kind = rng.choice(["int", "slice", "None", "...", "array", "list", "mask"])
+        if kind == "...":
+            if any(k is Ellipsis for k in key):
+                continue
+            key.append(Ellipsis)
+            continue
+        if kind == "None":
+            key.append(None)
+            continue
+        axis += 1
+        if kind == "int":
+            key.append(rng.randint(-side - 1, side))  # (one out of bounds now and then)
+        elif kind == "slice":
+            key.append(slice(rng.choice([None, 0, 1, -1]), rng.choice([None, 2, -1]),
+                             rng.choice([None, 1, -1, 2])))
+        elif kind in ("array", "list"):
+            hi = side - (rng.random() < 0.95)  # (now and then out of bounds)
+            i = [rng.randint(-side, hi) if hi >= -side else 0 for _ in range(rng.randint(0, 3))]
+            key.append(i if kind == "list" else np.array(i, dtype=np.int64))
+        else:  # (now and then of another length than the axis)
+            key.append(np.array([rng.random() < 0.5 for _ in range(side + (rng.random() < 0.1))]))
+    return tuple(key)
+
+
+def _adjacent(key):
+    """Whether a key's ints and index arrays (NumPy's advanced indices) are adjacent."""
+    places = [i for i, k in enumerate(key) if isinstance(k, (int, list, np.ndarray))]
+    return not places or places[-1] - places[0] == len(places) - 1
+
+
+def test_random_keys_read_and_write_as_numpy_does_or_raise_index_error():
+    # 2,000 random keys mixing every kind of index on arrays of 1 to 3 axes: where NumPy raises,
+    # dltensor raises IndexError; where dltensor takes a key its result is NumPy's, read and
+    # written; it refuses only the keys it documents (axes left without an ellipsis, index
+    # arrays apart, which NumPy moves first).
+    rng = __import__("random").Random(7)
+    for _ in range(2000):
+        shape = tuple(rng.randint(0, 3) for _ in range(rng.randint(1, 3)))
+        a = np.arange(int(np.prod(shape)), dtype=np.int16).reshape(shape)
+        key = _random_key(rng, shape)
+        dkey = key_for(dlt, key)
+        try:
+            want = a[key]
+        except IndexError:
+            with pytest.raises(IndexError):
+                dlt.asarray(a)[dkey]
+            continue
+        axes = sum(k is not None and k is not Ellipsis for k in key)
+        arrays = any(isinstance(k, (list, np.ndarray)) for k in key)
+        whole = any(k is Ellipsis for k in key) or axes == len(shape) or \
+            len(key) == 1 and getattr(key[0], "dtype", None) == bool  # (a sole mask: its axes)
+        if not whole or (arrays and not _adjacent(key)):
+            with pytest.raises(IndexError):
+                dlt.asarray(a)[dkey]
+            continue
+        got = dlt.asarray(a)[dkey]
+        assert got.shape == want.shape and np.array_equal(np.asarray(got), want), key
+        if not any(k is None for k in key):
+            b, y = a.copy(), dlt.asarray(a.copy())
+            v = np.arange(want.size, dtype=np.int16).reshape(want.shape) + 1000
+            b[key] = v
+            y[dkey] = dlt.asarray(v)
+            assert np.array_equal(np.asarray(y), b), key

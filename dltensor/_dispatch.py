@@ -43,7 +43,7 @@ def check_device(*arrays: ndarray) -> Device:
     """The one device of the given arrays; ValueError when they are on different devices."""
     dev = arrays[0]._device
     for x in arrays[1:]:
-        if x._device != dev:
+        if x._device is not dev and x._device != dev:  # (devices are mostly the same object)
             dev = common_device(dev, x._device)
     return dev
 

@@ -228,7 +228,9 @@ def _index_arrays(key: tuple[Any, ...], ndim: int) -> list[tuple[int, Any]]:
 def _key_axes(key: Sequence[Any], ndim: int) -> list[tuple[int, int, Any]]:
     """(place in the key, axis, index) for each index of a key that takes axes (a mask as many
     as it has, every other index one): an ellipsis spans the axes the others leave."""
-    widths = [0 if k is None or k is Ellipsis else _width(k) for k in key]
+    # (a mask's kind is "b", ours or a backend's: both have NumPy's kind letters)
+    widths = [1 if type(k) is int or type(k) is slice else 0 if k is None or k is Ellipsis
+              else k.ndim if k.dtype.kind == "b" else 1 for k in key]
     rest = ndim - sum(widths)
     out, axis = [], 0
     for place, k in enumerate(key):
@@ -238,12 +240,6 @@ def _key_axes(key: Sequence[Any], ndim: int) -> list[tuple[int, int, Any]]:
             out.append((place, axis, k))
             axis += widths[place]
     return out
-
-
-def _width(k: Any) -> int:
-    """How many axes index ``k`` (not None or ...) takes: a mask's (ours or a backend's, both
-    with NumPy's kind letters) as many as it has."""
-    return 1 if type(k) is int or type(k) is slice or k.dtype.kind != "b" else int(k.ndim)
 
 
 def _selection_shape(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
@@ -466,14 +462,16 @@ _BIG = (1 << 63) - 1
 
 
 def _foreign_index(k: Any, x: ndarray) -> ndarray:
-    """Another library's index array, or a list, as asarray takes it (a list on x's device:
-    NumPy's index array; empty, of integers as in NumPy, not asarray's float64)."""
+    """Another library's index array, or a list, as asarray takes it (a list on x's device,
+    the CPU for memory held, to check the key: NumPy's index array; empty, of integers as in
+    NumPy, not asarray's float64)."""
     try:
         if type(k) is not list:
             return asarray(k)
-        a = asarray(k, device=x.device)
+        device = CPU if held(x) else x._device
+        a = asarray(k, device=device)
         return a if a.size or a.dtype.spec_kind != "real floating" else \
-            asarray(k, dtype=int64, device=x.device)
+            asarray(k, dtype=int64, device=device)
     except (TypeError, ValueError, BufferError) as e:  # (strings, ragged lists, a tensor
         raise IndexError(f"{type_name(k)} makes no index array: {e}") from None  # needing grad)
 
@@ -496,7 +494,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     out: list[Any] = []
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
-    ellipsis = mask = int_array = basic = False
+    ellipsis = mask = int_array = basic = lists = False
     arrays: list[int] | None = None  # places in out of the array indices
     advanced: list[int] = []  # places of the ints and integer arrays (NumPy's "advanced")
     for k in parts:
@@ -524,7 +522,10 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                 # as NumPy, PyTorch, CuPy and JAX take each other's; on another device than
                 # x, the devices' error (no copy). A list is an index array, as in NumPy.
                 k = _foreign_index(k, x)
-            check_device(x, k)
+            if tk is not list:  # (made on x's device; for held memory on the CPU's, below)
+                check_device(x, k)
+            else:
+                lists = True
             kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []
@@ -582,6 +583,8 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     # held (computing on them raises NoBackendError).
     axis_at = {place: axis for place, axis, _ in _key_axes(out, ndim)} \
         if arrays and (mask or not setting) else {}  # (the axes bounds are checked on)
+    if lists and held(x):  # (the key is good: a list's array is the CPU's, held memory not)
+        x._compute()  # raises what computing on x raises
     beside = mask and len(parts) != 1  # masks beside other indices: their nonzero() arrays
     if beside:  # (their shapes checked before any array is read: held ones too)
         for i in arrays or ():

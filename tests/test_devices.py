@@ -529,13 +529,18 @@ def test_operators_on_held_memory_check_operands_and_devices_first():
 
 def test_indexing_held_memory_checks_the_key_and_read_only_first():
     x = _fake((METAL, 0))
-    for key in (1.5, [0], 0):  # (a float, a list, too few indices for 2-D)
+    for key in (1.5, [0], 0, ([0], [0.5]), [[0], [1, 2]]):  # (a float, too few indices for 2-D,
+        # a float list, a ragged one)
         with pytest.raises(IndexError):
             x[key]
         with pytest.raises(IndexError):
             x[key] = 1.0
     with pytest.raises(RuntimeError, match="metal:0"):
         x[0, 0] = 1.0  # (a write computes; a read of x[0, 0] is a view: test_held_views)
+    with pytest.raises(RuntimeError, match="metal:0"):
+        x[[0], [1]]  # (a good key of lists gathers: computes, never reads a held pointer)
+    with pytest.raises(RuntimeError, match="metal:0"):
+        x[[1, 0], ...] = 1.0
     r = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(2, 3),
                                 dtype=(2, 32, 1), flags=1))  # READ_ONLY
     with pytest.raises(ValueError, match="read-only"):

@@ -54,10 +54,12 @@ class DType:
         return max(self.bits, 8) // 8
 
     @property
-    def dtype(self) -> np.dtype[Any]:
-        """The NumPy dtype of it: NumPy reads an object's ``dtype`` attribute, so its functions
-        take ours (``np.zeros(3, dtype=dt.float32)``; scikit-learn, told ``x.dtype.kind`` is
-        "f", casts NumPy results to ``x.dtype``). AttributeError for a dtype only held."""
+    def __numpy_dtype__(self) -> np.dtype[Any]:
+        """The NumPy dtype of it, which NumPy 2.4 and later read, so its functions take ours
+        (``np.zeros(3, dtype=dt.float32)``; scikit-learn, told ``x.dtype.kind`` is "f", casts
+        NumPy results to ``x.dtype``). Not a ``dtype`` attribute, which NumPy reads too: array
+        API code takes ``getattr(x, "dtype", x)`` for the dtype of an array or a dtype (SciPy's
+        ``xp_result_type``), and got NumPy's. AttributeError for a dtype only held."""
         if self.numpy is None:
             raise AttributeError(f"{self.name} has no NumPy dtype (dltensor holds it only)")
         return self.numpy

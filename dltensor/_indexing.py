@@ -114,89 +114,135 @@ def _check_indices(name: str, x: object, indices: object) -> None:
 # --- x[key] -------------------------------------------------------------------------------------
 
 def __getitem__(self: ndarray, key: Any, /) -> ndarray:
-    a = self._array
-    if a is None:
-        if held(self):  # (a bad key is an IndexError also on held memory)
-            result: ndarray = held_view("__getitem__", self, _backend_key(self, key, False))
-            return result
-        a = self._compute()
-    t = type(key)
-    # The fast path: one int or slice on a 1-D array, the commonest key by far. (NumPy's: a
-    # CuPy view's base is its root, so a view of a broadcast must inherit read-only below.)
-    if (t is int or t is slice) and a.ndim == 1 and type(a) is _np_ndarray:
-        if t is int:
+    try:
+        a = self._array
+        if a is None:
+            if held(self):  # (a bad key is an IndexError also on held memory)
+                result: ndarray = held_view("__getitem__", self, _backend_key(self, key, False))
+                return result
+            a = self._compute()
+        t = type(key)
+        # The fast path: one int or slice on a 1-D array, the commonest key by far. (NumPy's: a
+        # CuPy view's base is its root, so a view of a broadcast must inherit read-only below.)
+        if (t is int or t is slice) and a.ndim == 1 and type(a) is _np_ndarray:
+            if t is int:
+                try:
+                    # key, ... makes NumPy return a 0-d view rather than a NumPy scalar.
+                    return wrap(a[key, ...], self._device)
+                except (IndexError, OverflowError):  # (NumPy's words for 2**63 miss the point)
+                    raise _out_of_bounds(key, a.shape[0]) from None
             try:
-                # key, ... makes NumPy return a 0-d view rather than a NumPy scalar.
-                return wrap(a[key, ...], self._device)
-            except (IndexError, OverflowError):  # (NumPy's words for 2**63 miss the point)
-                raise _out_of_bounds(key, a.shape[0]) from None
-        try:
-            return wrap(a[key], self._device)
-        except TypeError:  # a slice of floats or other non-integers
-            raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
-    if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
-        # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
-        # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
-        k = key._array
-        if k is not None and k.ndim and (k.dtype.kind in "ib" or k.dtype.kind == "u"
-                                         and k.itemsize < 8) and type(k) is type(a):
-            return wrap(a[k], self._device)
-    dev = self._device
-    if dev.device_type != CUDA_TYPE:
-        r = a[_backend_key(self, key, False)]
-        # (an integer-array or mask key copies: fresh memory; anything else is a view)
-        return wrap(r, dev if r.base is not None else fresh(dev))
-    with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
-        k = _backend_key(self, key, False)
-        if type(k) is tuple:
-            _broadcast_indices(*(i.shape for _, i in _index_arrays(k, a.ndim)))
-        return wrap(inherit_read_only(a, a[k]), dev)
+                return wrap(a[key], self._device)
+            except TypeError:  # a slice of floats or other non-integers
+                raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
+        if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
+            # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
+            # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
+            k = key._array
+            if k is not None and k.ndim and (k.dtype.kind in "ib" or k.dtype.kind == "u"
+                                             and k.itemsize < 8) and type(k) is type(a):
+                return wrap(a[k], self._device)
+        dev = self._device
+        if dev.device_type != CUDA_TYPE:
+            r = a[_backend_key(self, key, False)]
+            # (an integer-array or mask key copies: fresh memory; anything else is a view)
+            return wrap(r, dev if r.base is not None else fresh(dev))
+        with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
+            k = _backend_key(self, key, False)
+            if type(k) is tuple:
+                _broadcast_indices(*(i.shape for _, i in _index_arrays(k, a.ndim)))
+            return wrap(inherit_read_only(a, a[k]), dev)
+    except _ZeroDMask:  # (rare: raised before anything is read or written)
+        pass
+    y, key = _0d_masks_as_axes(self, key)  # (out of the except: no chained traceback)
+    return y[key]
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
-    t = self._tensor
-    if t is not None and t.read_only:  # (before any compute: held memory says it too)
-        raise _read_only(self, "its producer exported it so" if getattr(t, "base", None) is None
-                         else "a view of read-only memory, or of a broadcast")
-    a = self._array
-    if a is None:
-        if held(self):  # (a bad key or value is the CPU's error also there: checked first)
-            if isinstance(value, ndarray):  # (before a key held_view cannot take, a mask)
-                check_device(self, value)
-            target = held_view("__getitem__", self, _backend_key(self, key, True))
-            if self.dtype.numpy is not None:
-                _check_held_value(self, target.shape, value)
-        a = self._compute()  # (raises for held memory)
-    if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
-        raise _read_only(self, "a view of read-only memory, or of a broadcast whose "
-                         "elements share memory")
-    tk = type(key)
-    if not ((tk is int or tk is slice) and a.ndim == 1):
-        key = _backend_key(self, key, True)
-    elif tk is slice:
-        key = _check_slice(key)
-    if self._device is CPU:
-        v = _value_for(self, a, value)
-        try:
-            if type(value) is ndarray:
-                _check_fits(a, key, v)
-            _check_key_bounds(key, self, v)
-            a[key] = v
-        except (IndexError, OverflowError):
-            if tk is not int or -a.shape[0] <= key < a.shape[0]:
-                raise  # (the value's overflow, 2**1100 into float32, stays an OverflowError)
-            raise _out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63 mislead)
-    else:
-        with on(self._device):
+    try:
+        t = self._tensor
+        if t is not None and t.read_only:  # (before any compute: held memory says it too)
+            raise _read_only(self, "its producer exported it so"
+                             if getattr(t, "base", None) is None
+                             else "a view of read-only memory, or of a broadcast")
+        a = self._array
+        if a is None:
+            if held(self):  # (a bad key or value is the CPU's error also there: checked first)
+                if isinstance(value, ndarray):  # (before a key held_view cannot take, a mask)
+                    check_device(self, value)
+                target = held_view("__getitem__", self, _backend_key(self, key, True))
+                if self.dtype.numpy is not None:
+                    _check_held_value(self, target.shape, value)
+            a = self._compute()  # (raises for held memory)
+        if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
+            raise _read_only(self, "a view of read-only memory, or of a broadcast whose "
+                             "elements share memory")
+        tk = type(key)
+        if not ((tk is int or tk is slice) and a.ndim == 1):
+            key = _backend_key(self, key, True)
+        elif tk is slice:
+            key = _check_slice(key)
+        if self._device is CPU:
             v = _value_for(self, a, value)
-            if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0 loses -0.0's sign)
-                v = namespace_for(self._device).full((), v, dtype=a.dtype)
-            if type(value) is ndarray:
-                _check_fits(a, key, v)
-            if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
-                raise _out_of_bounds(key, a.shape[0])
-            _check_key_bounds(key, self, v)
-            a[key] = v
+            try:
+                if type(value) is ndarray:
+                    _check_fits(a, key, v)
+                _check_key_bounds(key, self, v)
+                a[key] = v
+            except (IndexError, OverflowError):
+                if tk is not int or -a.shape[0] <= key < a.shape[0]:
+                    raise  # (the value's overflow, 2**1100 into float32: an OverflowError)
+                raise _out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63)
+        else:
+            with on(self._device):
+                v = _value_for(self, a, value)
+                if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0: no -0.0)
+                    v = namespace_for(self._device).full((), v, dtype=a.dtype)
+                if type(value) is ndarray:
+                    _check_fits(a, key, v)
+                if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
+                    raise _out_of_bounds(key, a.shape[0])
+                _check_key_bounds(key, self, v)
+                a[key] = v
+    except _ZeroDMask:
+        pass
+    else:
+        return
+    y, key = _0d_masks_as_axes(self, key)
+    y[key] = value
+
+
+class _ZeroDMask(IndexError):
+    """A 0-d mask (or a bool) beside other indices in a key: _0d_masks_as_axes rewrites it."""
+
+
+def _0d_masks_as_axes(x: ndarray, key: tuple[Any, ...]) -> tuple[ndarray, tuple[Any, ...]]:
+    """The view of ``x`` and the key that index as ``x[key]`` with 0-d masks beside other
+    indices does in NumPy: each mask is a new length-1 axis of ``x`` at its place, indexed by
+    ``[0]`` if it is true and ``[]`` if false (an index array beside the others, under the
+    same rules)."""
+    parts = list(key)
+    zero_d = [type(k) is bool or type(k) is np.bool_ or
+              isinstance(k, ndarray) and k.ndim == 0 and k.dtype.kind == "b" for k in parts]
+    widths = [0 if z or k is None or k is Ellipsis else
+              k.ndim if isinstance(k, ndarray) and k.dtype.kind == "b" else 1
+              for k, z in zip(parts, zero_d)]
+    rest = x.ndim - sum(widths)  # (what an ellipsis spans: the new axes are indexed)
+    if rest < 0:
+        raise IndexError(f"too many indices: {x.ndim - rest} for a {x.ndim}-D array")
+    if rest and not any(k is Ellipsis for k in parts):  # (before the axes are added)
+        raise _too_few(x.ndim - rest, x.ndim)
+    y, axis = x, 0
+    for place, k in enumerate(parts):
+        if zero_d[place]:
+            if isinstance(k, ndarray):
+                check_device(x, k)
+            y = y[(slice(None),) * axis + (None, Ellipsis)]  # (a view, also of held memory)
+            parts[place] = [0] if k else []  # (a list: checked on the CPU for held memory)
+            axis += 1
+        else:
+            axis += rest if k is Ellipsis else widths[place]
+    return y, tuple(parts)
 
 
 def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
@@ -476,6 +522,21 @@ def _foreign_index(k: Any, x: ndarray) -> ndarray:
         raise IndexError(f"{type_name(k)} makes no index array: {e}") from None  # needing grad)
 
 
+def _check_held_key(x: ndarray, key: list[Any]) -> None:
+    """IndexError for an int or a list's index out of bounds in a key into held memory, as the
+    CPU raises it (a list's indices are the CPU's to read; held index arrays are not)."""
+    for _, axis, k in _key_axes(key, x.ndim):
+        n = x.shape[axis]
+        if type(k) is int:
+            if not -n <= k < n:
+                raise _out_of_bounds(k, n)
+        elif k._device is CPU and k.dtype.kind != "b" and k.size:
+            a = k._compute()
+            lo, hi = int(a.min()), int(a.max())
+            if hi >= n or lo < -n:
+                raise _out_of_bounds(hi if hi >= n else lo, n)
+
+
 def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
     """IndexError unless mask ``m`` beside other indices has the shape of the axes of ``x`` it
     indexes from ``axis``, as NumPy asks (its nonzero() indices are then in bounds)."""
@@ -532,7 +593,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             arrays.append(len(out))  # (read once the key's form is checked, below)
             if kind == "bool":
                 if len(parts) != 1 and not k.ndim:
-                    raise IndexError("a 0-d boolean mask (True or False) must be the sole index")
+                    raise _ZeroDMask
                 mask = True
                 axes += k.ndim
                 advanced.append(len(out))  # (beside other indices: its nonzero() arrays)
@@ -547,7 +608,7 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
                                  f"not {k.dtype.name}")
         else:
             if tk is bool or tk is np.bool_:
-                raise IndexError("a 0-d boolean mask (True or False) must be the sole index")
+                raise _ZeroDMask
             try:
                 k = _in_int64(strict_int(k, "an index"))  # NumPy integers and the like
                 advanced.append(len(out))
@@ -576,20 +637,19 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     elif axes > ndim:
         raise IndexError(f"too many indices: {axes} for a {ndim}-D array")
     elif axes < ndim and not ellipsis:
-        raise IndexError(f"{axes} {'index' if axes == 1 else 'indices'} given for a {ndim}-D "
-                         "array: the array API asks one for every axis, or an ellipsis for the "
-                         "rest (x[0, ...] where NumPy takes x[0])")
+        raise _too_few(axes, ndim)
     # The index arrays, read only now: a badly formed key is an IndexError also where they are
     # held (computing on them raises NoBackendError).
     axis_at = {place: axis for place, axis, _ in _key_axes(out, ndim)} \
         if arrays and (mask or not setting) else {}  # (the axes bounds are checked on)
-    if lists and held(x):  # (the key is good: a list's array is the CPU's, held memory not)
-        x._compute()  # raises what computing on x raises
     beside = mask and len(parts) != 1  # masks beside other indices: their nonzero() arrays
     if beside:  # (their shapes checked before any array is read: held ones too)
         for i in arrays or ():
             if out[i].dtype.spec_kind == "bool":
                 _check_mask(out[i], x, axis_at[i])
+    if lists and held(x):  # (a list's array is the CPU's, held memory not)
+        _check_held_key(x, out)
+        x._compute()  # raises what computing on x raises, once the key is known good
     for i in arrays or ():
         k = out[i]
         a = k._compute()
@@ -613,6 +673,12 @@ def _backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     elif int_array and not basic and len(out) > _MOST_INDEX_ARRAYS:  # (it counts the arrays)
         _one_array_fewer(x, out)
     return tuple(out)
+
+
+def _too_few(axes: int, ndim: int) -> IndexError:
+    return IndexError(f"{axes} {'index' if axes == 1 else 'indices'} given for a {ndim}-D "
+                      "array: the array API asks one for every axis, or an ellipsis for the "
+                      "rest (x[0, ...] where NumPy takes x[0])")
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")

@@ -63,7 +63,8 @@ OPERATORS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and_", "
              "lshift", "rshift", "lt", "le", "eq", "ne", "gt", "ge", "matmul"]
 KEYS = [0, -1, 5, slice(None, None, -1), (0, 0), (slice(1, None), None), Ellipsis, None,
         ("A", 13), ("A", 5), ("A", 2), (Ellipsis, 0), (0, ("A", 13)), ("A", 3),
-        (Ellipsis, ("A", 5)), (slice(None), ("A", 5)), (("A", 5), Ellipsis), ([1, 0], Ellipsis)]
+        (Ellipsis, ("A", 5)), (slice(None), ("A", 5)), (("A", 5), Ellipsis), ([1, 0], Ellipsis),
+        (Ellipsis, True), (0, False, Ellipsis), True]
 Draw = tuple  # ("A", index into DATA) | ("S", scalar) | ("L", [draws]) | ("V", value)
 
 

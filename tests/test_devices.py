@@ -529,8 +529,9 @@ def test_operators_on_held_memory_check_operands_and_devices_first():
 
 def test_indexing_held_memory_checks_the_key_and_read_only_first():
     x = _fake((METAL, 0))
-    for key in (1.5, [0], 0, ([0], [0.5]), [[0], [1, 2]]):  # (a float, too few indices for 2-D,
-        # a float list, a ragged one)
+    for key in (1.5, [0], 0, ([0], [0.5]), [[0], [1, 2]], ([0, 2], ...), (0, [3]),
+                (True, 5, 0), (..., [True])):  # (a float, too few indices for 2-D, a float
+        # list, a ragged one, lists and ints out of bounds, a mask of another shape)
         with pytest.raises(IndexError):
             x[key]
         with pytest.raises(IndexError):

@@ -114,7 +114,7 @@ def test_getitem_never_returns_a_numpy_scalar():
 
 OUT_OF_SPEC = [
     ("empty tuple on 3-D", ()), ("float", 1.0), ("list of one axis's indices", [0, 1]),
-    ("tuple in tuple", ((0, 1), 0, 0)), ("Python bool beside an index", (True, 0, 0, 0)),
+    ("tuple in tuple", ((0, 1), 0, 0)), ("Python bool and too few", (True, 0, 0)),
     ("flat indexing", 0), ("flat slice", slice(1)), ("too many", (0, 0, 0, 0)),
     ("two ellipses", (Ellipsis, 0, Ellipsis)), ("out of bounds", (2, 0, 0)),
     ("negative out of bounds", (-3, 0, 0)), ("float slice", (slice(0.5, 2), 0, 0)),
@@ -194,7 +194,8 @@ def test_masks_beside_other_indices_take_numpys_meaning(key):
     ((np.array([True, False, True]), Ellipsis), "does not match"),  # (of shape (2,))
     ((Ellipsis, np.array([True, False])), "does not match"),
     ((np.array([True, False]), slice(None), np.array([0])), "adjacent"),
-    ((np.array(True), 0, 0), "0-d boolean mask"), ((0, False, 0, 0), "0-d boolean mask"),
+    ((np.array(True), 0, slice(None)), "given for a 3-D"),  # (True is an axis of its own)
+    ((True, Ellipsis, False), "adjacent"),
     ((np.array([1, 0]), A[0] % 2 == 0), "broadcast")])
 def test_masks_beside_other_indices_that_numpy_refuses_or_moves_are_index_errors(key, words):
     x = dlt.asarray(A)
@@ -204,16 +205,25 @@ def test_masks_beside_other_indices_that_numpy_refuses_or_moves_are_index_errors
         x[key_for(dlt, key)] = 0
 
 
-def test_python_bools_are_0d_masks_as_in_numpy():
-    # (the spec's 0-d boolean array, which NumPy, PyTorch and CuPy take as a Python bool too:
-    # SciPy's ndimage writes input[True])
+@pytest.mark.parametrize("key", [
+    True, False, np.True_, (False,), (Ellipsis, True), (Ellipsis, np.array(False)),
+    (0, True, 1, slice(None)), (np.array([1, 0]), np.array(True), 2, Ellipsis),
+    (1, 2, 3, False), (True, 0, 0, 0), (None, 0, np.True_, Ellipsis)],
+    ids=lambda k: repr(k).replace("\n", ""))
+def test_0d_masks_and_bools_take_numpys_meaning(key):
+    # The spec's 0-d boolean array, which NumPy, PyTorch and CuPy take as a Python bool too,
+    # and beside other indices: a new axis of length 1 (True) or 0 (False) at its place,
+    # an index array there beside the others (SciPy's ndimage writes input[True] and
+    # input[..., footprint] of a 0-d footprint)
     x = dlt.asarray(A)
-    for key in (True, False, np.True_, (False,)):
-        assert np.array_equal(np.asarray(x[key]), A[key]) and x[key].shape == A[key].shape
-    y, b = dlt.asarray(A.copy()), A.copy()
-    y[True] = 3
-    b[True] = 3
-    assert np.array_equal(np.asarray(y), b)
+    got = x[key_for(dlt, key)]
+    assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
+    if not any(k is None for k in (key if isinstance(key, tuple) else (key,))):
+        y, b = dlt.asarray(A.copy()), A.copy()
+        v = np.arange(A[key].size).reshape(A[key].shape).astype(A.dtype) - 50
+        y[key_for(dlt, key)] = dlt.asarray(v)
+        b[key] = v
+        assert np.array_equal(np.asarray(y), b)
 
 
 def test_lists_are_index_arrays_as_in_numpy():
@@ -604,11 +614,12 @@ def test_a_64d_array_indexed_by_64_integer_arrays(long_axis):
 
 
 def _random_key(rng, shape):
-    """A key of ints, slices, None, at most one ..., integer arrays, lists and 1-D masks."""
+    """A key of ints, slices, None, at most one ..., integer arrays, lists, 1-D masks and 0-d
+    ones (bools too)."""
     key, axis = [], 0
     for _ in range(rng.randint(1, len(shape) + 2)):
         side = shape[axis] if axis < len(shape) else 2
-        kind = rng.choice(["int", "slice", "None", "...", "array", "list", "mask"])
+        kind = rng.choice(["int", "slice", "None", "...", "array", "list", "mask", "0-d"])
         if kind == "...":
             if any(k is Ellipsis for k in key):
                 continue
@@ -616,6 +627,9 @@ def _random_key(rng, shape):
             continue
         if kind == "None":
             key.append(None)
+            continue
+        if kind == "0-d":
+            key.append(rng.choice([True, False, np.array(True), np.array(False)]))
             continue
         axis += 1
         if kind == "int":
@@ -634,7 +648,7 @@ def _random_key(rng, shape):
 
 def _adjacent(key):
     """Whether a key's ints and index arrays (NumPy's advanced indices) are adjacent."""
-    places = [i for i, k in enumerate(key) if isinstance(k, (int, list, np.ndarray))]
+    places = [i for i, k in enumerate(key) if isinstance(k, (int, list, np.ndarray))]  # (bools)
     return not places or places[-1] - places[0] == len(places) - 1
 
 
@@ -655,10 +669,11 @@ def test_random_keys_read_and_write_as_numpy_does_or_raise_index_error():
             with pytest.raises(IndexError):
                 dlt.asarray(a)[dkey]
             continue
-        axes = sum(k is not None and k is not Ellipsis for k in key)
-        arrays = any(isinstance(k, (list, np.ndarray)) for k in key)
+        axes = sum(isinstance(k, (slice, list)) or type(k) is int or
+                   isinstance(k, np.ndarray) and k.ndim > 0 for k in key)  # (no 0-d mask)
+        arrays = any(isinstance(k, (list, np.ndarray, bool)) for k in key)
         whole = any(k is Ellipsis for k in key) or axes == len(shape) or \
-            len(key) == 1 and getattr(key[0], "dtype", None) == bool  # (a sole mask: its axes)
+            len(key) == 1 and np.asarray(key[0]).dtype == bool  # (a sole mask: its axes)
         if not whole or (arrays and not _adjacent(key)):
             with pytest.raises(IndexError):
                 dlt.asarray(a)[dkey]

@@ -95,8 +95,10 @@ class ndarray:
     _tensor: Any
     _device: Device
 
-    # NumPy defers binary operators with an ndarray on the right to our reflected ones.
-    __array_ufunc__ = None
+    # NumPy defers its operators with one of ours on the right to our reflected ones, as it
+    # does for PyTorch's tensors (np.ones(2) + x: our TypeError; np.float64(2) * x: ours); its
+    # functions, ufuncs included, read ours through __array__ and answer with NumPy arrays.
+    __array_priority__ = 1000
     # Unhashable, as NumPy's arrays are: == is element-wise (attached after the class is made,
     # so Python does not drop object's __hash__ by itself).
     __hash__ = None  # type: ignore[assignment]

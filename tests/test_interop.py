@@ -109,6 +109,35 @@ def test_numpy_writes_are_shared_both_ways():
     assert values(x).tolist() == a.tolist()
 
 
+def test_numpys_functions_ufuncs_included_answer_with_numpy_and_its_operators_defer():
+    # As NumPy treats JAX's and array-api-strict's arrays (and PyTorch's operators): its
+    # functions read ours without a copy and answer with NumPy arrays; its operators defer to
+    # ours, so a NumPy scalar keeps a dltensor array one and a NumPy array is our TypeError.
+    a = np.array([1.0, -2.0, 4.0])
+    x = dltensor.asarray(a)
+    for f in (np.abs, np.sin, np.sum, np.mean, lambda v: np.add(v, 1),
+              lambda v: np.maximum.reduce(v), lambda v: np.concatenate([v, v])):
+        r = f(x)
+        assert type(r) in (np.ndarray, np.float64), f
+        np.testing.assert_array_equal(r, f(a))
+    np.testing.assert_equal(x, a)  # (they compare through ufuncs)
+    np.testing.assert_almost_equal(x, a)
+    for r in (np.float64(2) * x, x * np.float32(2), np.int64(1) < x, np.float64(1) - x):
+        assert type(r) is dltensor.ndarray
+    assert np.asarray(np.float64(1) - x).tolist() == [0.0, 3.0, -3.0]
+    for op in (lambda: np.ones(3) + x, lambda: np.ones(3) == x, lambda: np.ones(3) @ x):
+        with pytest.raises(TypeError, match="dltensor.asarray"):
+            op()
+    b = np.zeros(3)
+    with pytest.raises(TypeError, match="dltensor.asarray"):
+        b += x  # (NumPy's in-place operator defers too; np.add(b, x, out=b) writes)
+    np.add(b, x, out=b)
+    assert b.tolist() == a.tolist()
+    held = dltensor.from_dlpack(P.from_numpy(np.ones(2, np.float32), device=(P.ROCM, 0)))
+    with pytest.raises(BufferError, match="rocm"):  # (no silent copy off a device)
+        np.sin(held)
+
+
 def test_numpy_read_only_stays_read_only():
     a = np.arange(4.0)
     a.flags.writeable = False
@@ -836,7 +865,7 @@ def test_other_libraries_index_arrays_index_as_arrays_not_integers():
     x[np.array([1, 2])] = 7
     x[torch.tensor([4])] = 8
     assert np.asarray(x).tolist() == [0, 7, 7, 3, 8]
-    with pytest.raises(IndexError, match="not an array API index"):
+    with pytest.raises(IndexError, match="makes no index array"):
         x[torch.tensor([1.0], requires_grad=True)]
     with pytest.raises(TypeError):
         dltensor.tril(dltensor.ones((2, 2)), k=torch.tensor([1]))

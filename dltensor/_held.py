@@ -40,7 +40,7 @@ def _reshape(s: Any, shape: tuple[int, ...], *, copy: bool | None = None) -> Any
 
 
 def _getitem(s: Any, key: tuple[Any, ...]) -> Any:
-    """s[key] for a key of integers, slices, ... and None (as ``_indexing._backend_key`` gives
+    """s[key] for a key of integers, slices, ... and None (as ``_keys.backend_key`` gives
     them); None for one holding index arrays or masks, which read their indices and copy."""
     if all(type(k) is int or type(k) is slice or k is None or k is Ellipsis for k in key):
         return s[key]

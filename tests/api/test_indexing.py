@@ -411,7 +411,7 @@ WRITE_KEYS = [k for k in KEYS if not (isinstance(k, tuple) and any(p is None for
 @pytest.mark.parametrize("key", WRITE_KEYS, ids=repr)
 def test_the_written_ndim_is_told_from_the_key_as_indexing_gives_it(key):
     # (setitem checks a value against the target's ndim without gathering the target)
-    from dltensor._indexing import _backend_key, _written_ndim
+    from dltensor._keys import backend_key as _backend_key, written_ndim as _written_ndim
     x = dlt.asarray(A if not isinstance(key, (int, slice)) else np.arange(5.0))
     k = _backend_key(x, key_for(dlt, key), True)
     assert _written_ndim(x.shape, k) == np.asarray(x)[k].ndim
@@ -420,7 +420,7 @@ def test_the_written_ndim_is_told_from_the_key_as_indexing_gives_it(key):
 @settings(max_examples=100, deadline=None)
 @given(data=st.data(), shape=st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple))
 def test_the_written_ndim_of_basic_keys(data, shape):
-    from dltensor._indexing import _backend_key, _written_ndim
+    from dltensor._keys import backend_key as _backend_key, written_ndim as _written_ndim
     key = data.draw(xps.indices(shape, allow_ellipsis=True), label="key")
     x = dlt.zeros(shape)
     k = _backend_key(x, key, True)

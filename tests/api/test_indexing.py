@@ -149,18 +149,8 @@ def test_keys_outside_the_spec_raise_index_error(key):
 def test_integer_arrays_beside_slices_take_numpys_meaning(key):
     # (the spec leaves them to the library: NumPy's, where the integer arrays and integers are
     # adjacent, as NumPy, PyTorch and CuPy index; scikit-learn's _safe_indexing writes X[i, :])
+    _indexes_as_numpy(key)
     x = dlt.asarray(A)
-    got = x[key_for(dlt, key)]
-    assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
-    if not any(k is None for k in key):
-        b, y = A.copy(), dlt.asarray(A.copy())
-        v = np.arange(A[key].size).reshape(A[key].shape).astype(A.dtype) + 100
-        b[key] = v
-        y[key_for(dlt, key)] = dlt.asarray(v)
-        assert np.array_equal(np.asarray(y), b)
-        y[key_for(dlt, key)] = 7
-        b[key] = 7
-        assert np.array_equal(np.asarray(y), b)
     with pytest.raises(IndexError):  # (an index out of bounds there too)
         x[key_for(dlt, tuple(k * 0 + 9 if isinstance(k, np.ndarray) else k for k in key))]
 
@@ -176,17 +166,19 @@ def test_integer_arrays_beside_slices_take_numpys_meaning(key):
 def test_masks_beside_other_indices_take_numpys_meaning(key):
     # (the spec leaves them to the library: NumPy reads a mask there as its nonzero() arrays,
     # as PyTorch and CuPy do; SciPy's ndimage writes x[..., mask])
-    x = dlt.asarray(A)
-    got = x[key_for(dlt, key)]
+    _indexes_as_numpy(key)
+
+
+def _indexes_as_numpy(key):
+    """x[key], and x[key] = an array or a scalar, do what they do to the same NumPy array."""
+    got = dlt.asarray(A)[key_for(dlt, key)]
     assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
-    if not any(k is None for k in key):
+    if any(k is None for k in (key if isinstance(key, tuple) else (key,))):
+        return  # (None reads only)
+    for v in (np.arange(A[key].size).reshape(A[key].shape).astype(A.dtype) + 100, 7):
         b, y = A.copy(), dlt.asarray(A.copy())
-        v = np.arange(A[key].size).reshape(A[key].shape).astype(A.dtype) - 100
         b[key] = v
-        y[key_for(dlt, key)] = dlt.asarray(v)
-        assert np.array_equal(np.asarray(y), b)
-        y[key_for(dlt, key)] = 7
-        b[key] = 7
+        y[key_for(dlt, key)] = dlt.asarray(v) if isinstance(v, np.ndarray) else v
         assert np.array_equal(np.asarray(y), b)
 
 
@@ -215,15 +207,7 @@ def test_0d_masks_and_bools_take_numpys_meaning(key):
     # and beside other indices: a new axis of length 1 (True) or 0 (False) at its place,
     # an index array there beside the others (SciPy's ndimage writes input[True] and
     # input[..., footprint] of a 0-d footprint)
-    x = dlt.asarray(A)
-    got = x[key_for(dlt, key)]
-    assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
-    if not any(k is None for k in (key if isinstance(key, tuple) else (key,))):
-        y, b = dlt.asarray(A.copy()), A.copy()
-        v = np.arange(A[key].size).reshape(A[key].shape).astype(A.dtype) - 50
-        y[key_for(dlt, key)] = dlt.asarray(v)
-        b[key] = v
-        assert np.array_equal(np.asarray(y), b)
+    _indexes_as_numpy(key)
 
 
 def test_lists_are_index_arrays_as_in_numpy():

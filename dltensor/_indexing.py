@@ -24,7 +24,8 @@ from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
 from ._interop import copied
-from ._keys import ZeroDMask, backend_key, broadcast_indices, check_bounds, check_ints
+from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
+from ._keys import check_ints
 from ._keys import check_slice, index_arrays, out_of_bounds, selection_shape, written_ndim
 from ._keys import zero_d_masks_as_axes
 from ._linalg_functions import matrix_transpose
@@ -209,9 +210,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
 
 
 def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
-    """check_bounds for each integer index array of a backend key from backend_key (they
-    come with integers only, one index per axis: an array's place is its axis), after the
-    checks NumPy makes first: that they broadcast together, and value ``v`` to their shape."""
+    """check_all_bounds for the integer index arrays of a backend key from backend_key, after
+    the checks NumPy makes first: that they broadcast together, and value ``v`` to their
+    shape."""
     if type(key) is not tuple:
         return
     for k in key:  # (most keys hold no array: a loop is the cheapest way to say so)
@@ -223,8 +224,7 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
     if not arrays:
         return
     _check_broadcasts(getattr(v, "shape", ()), selection_shape(x.shape, key))
-    for axis, k in arrays:
-        check_bounds(k, x, axis)
+    check_all_bounds(x, key, arrays)
 
 
 def _check_fits(a: Any, key: Any, v: Any) -> None:

@@ -14,6 +14,7 @@ IndexError, on a GPU too (CuPy wraps them); slices clip like Python's, as the sp
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -134,6 +135,7 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     if lists and held(x):  # (a list's array is the CPU's, held memory not)
         _check_held_key(x, out)
         x._compute()  # raises what computing on x raises, once the key is known good
+    unchecked: list[tuple[int, Any]] = []  # (axis, index array): bounds checked below
     for i in arrays or ():
         k = out[i]
         a = k._compute()
@@ -146,10 +148,12 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             out[i] = in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
             if not setting:  # (__setitem__ checks them after the value, as NumPy does)
-                check_bounds(a, x, axis_at[i])
+                unchecked.append((axis_at[i], a))
             out[i] = a
     if beside:  # (the masks' nonzero() arrays in their place)
         out = [j for k in out for j in (k if type(k) is tuple else (k,))]
+    if unchecked:
+        check_all_bounds(x, out, unchecked)
     if not (ellipsis or mask or int_array):
         # A 0-d view, never a NumPy scalar; only needed there (integer-array and mask
         # results are never scalars, and NumPy indexes them ~1.3x slower with a trailing ...).
@@ -343,6 +347,18 @@ def in_int64(i: int) -> int:
     if not -1 << 63 <= i < 1 << 63:
         raise IndexError(f"index {i} is out of bounds (past the int64 range)")
     return i
+
+
+def check_all_bounds(x: ndarray, key: Sequence[Any], arrays: list[tuple[int, Any]]) -> None:
+    """check_bounds for each (axis, index array) of backend key ``key`` into ``x``, unless its
+    index arrays and ints broadcast to no elements: NumPy then checks none (nothing is read or
+    written), and CuPy, which checks none ever, must not raise where NumPy does not."""
+    if arrays and type(arrays[0][1]) is not _np_ndarray and not math.prod(broadcast_indices(
+            *(() if type(k) is int else k.shape for k in key
+              if type(k) is not slice and k is not None and k is not Ellipsis))):
+        return
+    for axis, k in arrays:
+        check_bounds(k, x, axis)
 
 
 def check_bounds(k: Any, x: ndarray, axis: Any) -> None:

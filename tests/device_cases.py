@@ -113,6 +113,13 @@ CASES: list[Case] = [
                             a(d, [[-1.0, -2.0], [-3.0, -4.0], [-5.0, -6.0]]))),
     Case("setitem-list-beside-a-slice-out-of-bounds",
          lambda d: _setitem(a(d, R), ([0, 3], slice(None)), -1.0), IndexError),
+    # (index arrays that broadcast to no elements: NumPy checks none of their bounds, and the
+    # GPU's checks must not raise where it does not)
+    Case("getitem-empty-broadcast-out-of-bounds",
+         lambda d: (a(d, R)[a(d, np.zeros((0, 1), np.int64)), a(d, [9])],
+                    a(d, R)[a(d, [False, False, False]), a(d, [[7]])])),
+    Case("setitem-empty-broadcast-out-of-bounds",
+         lambda d: _setitem(a(d, R), (a(d, [[5]]), a(d, np.zeros(0, np.int64))), 1.0)),
     Case("setitem-value-too-many-dims",
          lambda d: _setitem(a(d, R), (0, 1), a(d, [[[5.0]]])), ValueError),
     Case("setitem-negative-zero", lambda d: dt.copysign(1.0, _setitem(a(d, R), (0, 0), -0.0))),

@@ -66,14 +66,24 @@ KEYS = [0, -1, 5, slice(None, None, -1), (0, 0), (slice(1, None), None), Ellipsi
         (Ellipsis, ("A", 5)), (slice(None), ("A", 5)), (("A", 5), Ellipsis), ([1, 0], Ellipsis),
         (Ellipsis, True), (0, False, Ellipsis), True]
 Draw = tuple  # ("A", index into DATA) | ("S", scalar) | ("L", [draws]) | ("V", value)
+#             | ("I", nested list, NumPy dtype name): an index array; else a key's tuple
+
+
+def _tag(draw: Any) -> str | None:
+    """A draw's kind, or None for a key's tuple (whose first index may be an int or a slice:
+    comparing it with a kind's letter made every tuple key a TypeError on both devices)."""
+    return draw[0] if isinstance(draw, tuple) and draw and type(draw[0]) is str else None
 
 
 def _make(draw: Any, d: str) -> Any:
-    if isinstance(draw, tuple) and draw and draw[0] == "A":
+    tag = _tag(draw)
+    if tag == "A":
         return dt.asarray(np.array(DATA[draw[1]]), device=d)
-    if isinstance(draw, tuple) and draw and draw[0] == "L":
+    if tag == "I":
+        return dt.asarray(np.array(draw[1], dtype=draw[2]), device=d)
+    if tag == "L":
         return [_make(e, d) for e in draw[1]]
-    if isinstance(draw, tuple) and draw and draw[0] in "SV":
+    if tag in ("S", "V"):
         return draw[1]
     if isinstance(draw, tuple):  # an index key holding arrays
         return tuple(_make(e, d) if isinstance(e, tuple) else e for e in draw)
@@ -145,8 +155,49 @@ def _operator_call(rng: random.Random) -> tuple[str, Callable[[str], Any]] | Non
     return name, run
 
 
+def _random_key(rng: random.Random, shape: tuple[int, ...]) -> Any:
+    """A key for an array of ``shape``: ints, slices, None, an ellipsis, index arrays (of 1 or
+    2 axes, now and then out of bounds), lists, masks (of 1 or 2 axes, now and then of
+    another shape) and 0-d masks and bools, in any order."""
+    key: list[Any] = []
+    axis = 0
+    for _ in range(rng.randint(1, len(shape) + 2)):
+        side = shape[axis] if axis < len(shape) else 2
+        kind = rng.choice(["int", "slice", "None", "...", "array", "list", "mask", "0-d"])
+        if kind == "..." and Ellipsis not in key:
+            key.append(Ellipsis)
+        elif kind == "None":
+            key.append(None)
+        elif kind == "0-d":
+            key.append(rng.choice([True, False, ("I", True, "bool")]))
+        elif kind == "int":
+            key.append(rng.randint(-side - 1, side))
+            axis += 1
+        elif kind == "slice":
+            key.append(slice(rng.choice([None, 0, 1, -1]), rng.choice([None, 2, -1]),
+                             rng.choice([None, 1, -1, 2])))
+            axis += 1
+        elif kind in ("array", "list"):
+            hi = side - (rng.random() < 0.95)  # (now and then out of bounds)
+            rows = rng.choice([None, 1, 2])
+            n = rng.randint(0, 3)
+            i = [rng.randint(-side, hi) if hi >= -side else 0 for _ in range(n * (rows or 1))]
+            data = i if rows is None else [i[r * n:(r + 1) * n] for r in range(rows)]
+            key.append(data if kind == "list" and rows is None else ("I", data, "int64"))
+            axis += 1
+        elif kind == "mask":
+            two = rng.random() < 0.3 and axis + 1 < len(shape)
+            sides = (side, shape[axis + 1]) if two else (side + (rng.random() < 0.05),)
+            flat = [rng.random() < 0.5 for _ in range(int(np.prod(sides)))]
+            key.append(("I", np.array(flat, dtype=bool).reshape(sides).tolist(), "bool"))
+            axis += len(sides)
+    return tuple(key)
+
+
 def _index_call(rng: random.Random) -> tuple[str, Callable[[str], Any]]:
     x, key, value = ("A", rng.randrange(len(DATA))), rng.choice(KEYS), _operand(rng)
+    if rng.random() < 0.6:  # (a key made for x's shape: the fixed ones mostly miss it)
+        key = _random_key(rng, np.shape(DATA[x[1]]))
     setting = rng.random() < 0.4
 
     def run(d: str) -> Any:
@@ -180,11 +231,14 @@ def _draw(rng: random.Random, functions: list[tuple[str, Callable[..., Any], ins
 
 def _host_draw(draw: Any) -> Any:
     """A draw as host data: what _make makes on a device, as NumPy arrays."""
-    if isinstance(draw, tuple) and draw and draw[0] == "A":
+    tag = _tag(draw)
+    if tag == "A":
         return np.array(DATA[draw[1]])
-    if isinstance(draw, tuple) and draw and draw[0] in "SV":
+    if tag == "I":
+        return np.array(draw[1], dtype=draw[2])
+    if tag in ("S", "V"):
         return draw[1]
-    if isinstance(draw, tuple) and draw and draw[0] == "L":
+    if tag == "L":
         return [_host_draw(e) for e in draw[1]]
     if isinstance(draw, tuple):
         return tuple(_host_draw(e) if isinstance(e, tuple) else e for e in draw)

@@ -295,22 +295,31 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
 
     def f(*args: Any, **kwargs: Any) -> Any:
         arrays = []
+        sequences = False  # (concat, stack, meshgrid: arrays inside a list or tuple)
         for a in args:  # (one pass: this runs on every linalg and fft call)
-            if isinstance(a, ndarray):
+            if type(a) is ndarray:
                 arrays.append(a)
             elif isinstance(a, (list, tuple)):
                 arrays.extend(e for e in a if isinstance(e, ndarray))
-        if kwargs:
-            arrays.extend(v for v in kwargs.values() if isinstance(v, ndarray))
-        dev = check_device(*arrays) if arrays else CPU
+                sequences = True
+        keyword_arrays = False
+        for v in kwargs.values():
+            if type(v) is ndarray:
+                arrays.append(v)
+                keyword_arrays = True
+        dev = arrays[0]._device if len(arrays) == 1 else check_device(*arrays) if arrays else CPU
         try:
             fn = funcs.get(dev)
             if fn is None:
                 ns = namespace_for(dev)
                 fn = funcs[dev] = getattr(getattr(ns, module_path) if module_path else ns, name)
-            nargs = [native(a) if not isinstance(a, (list, tuple)) else
-                     type(a)(native(e) for e in a) for a in args]
-            if kwargs:
+            if sequences:
+                nargs = [native(a) if not isinstance(a, (list, tuple)) else
+                         type(a)(native(e) for e in a) for a in args]
+            else:
+                nargs = [a._array if type(a) is ndarray and a._array is not None else native(a)
+                         for a in args]
+            if keyword_arrays:
                 kwargs = {k: native(v) for k, v in kwargs.items()}
         except NoBackendError as e:
             raise cpu_error_first(f, args, kwargs, e) from None
@@ -320,6 +329,8 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
             raise axis_past_c_long(name, (), kwargs.get("axis")) or e
         if type(r) is _np_ndarray:
             return wrap(r, CPU)
+        if isinstance(r, np.generic):  # (NumPy's reductions to a scalar: a 0-d array)
+            return wrap(np.asarray(r), CPU)
         if arrays:  # (a CuPy view of a read-only array)
             inherit_read_only(native(arrays[0]), r)
         return wrap_result(r, dev)

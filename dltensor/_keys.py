@@ -29,6 +29,9 @@ from ._interop import asarray
 from ._manipulation import broadcast_of  # (ours: NumPy's stops at 32 dimensions)
 
 _np_ndarray = np.ndarray
+# NumPy 2.3 and later raise for an index out of bounds where the result is empty (a slice of
+# nothing beside it); 2.2 warned and returned the empty result, so its keys are checked here.
+_NUMPY_CHECKS_ALL = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
 
 
 def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
@@ -353,7 +356,8 @@ def check_all_bounds(x: ndarray, key: Sequence[Any], arrays: list[tuple[int, Any
     """check_bounds for each (axis, index array) of backend key ``key`` into ``x``, unless its
     index arrays and ints broadcast to no elements: NumPy then checks none (nothing is read or
     written), and CuPy, which checks none ever, must not raise where NumPy does not."""
-    if arrays and type(arrays[0][1]) is not _np_ndarray and not math.prod(broadcast_indices(
+    if arrays and (type(arrays[0][1]) is not _np_ndarray or not _NUMPY_CHECKS_ALL) and \
+            not math.prod(broadcast_indices(
             *(() if type(k) is int else k.shape for k in key
               if type(k) is not slice and k is not None and k is not Ellipsis))):
         return
@@ -366,12 +370,14 @@ def check_bounds(k: Any, x: ndarray, axis: Any) -> None:
     [-n, n), n the axis's size (an axis that is not there is the backend's to report).
 
     NumPy checks them itself, except uint64 ones past intp, which it casts to intp, wrapping
-    2**64 - 1 to -1 (the last element, silently). CuPy checks none: it wraps every index
-    (its take computes ``i % n``), so on a GPU all are checked here (two reductions)."""
+    2**64 - 1 to -1 (the last element, silently), and before 2.3 where the result is empty
+    (a DeprecationWarning, then an empty result). CuPy checks none: it wraps every index (its
+    take computes ``i % n``), so on a GPU all are checked here (two reductions)."""
     if type(k) is _np_ndarray:
         if k.dtype == np.uint64 and k.size and int(k.max()) > np.iinfo(np.intp).max:
             raise IndexError(f"index {int(k.max())} is out of bounds (past the largest intp)")
-        return
+        if _NUMPY_CHECKS_ALL:
+            return
     try:
         n = x.shape[operator.index(axis)]
     except (TypeError, IndexError):

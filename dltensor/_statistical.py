@@ -20,7 +20,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._dispatch import axis_checked, axis_past_c_long, delegating, expect_array, flag
 from ._dispatch import namespace_for, native, native_dtype, native_or_cpu_error, on, real_number
-from ._dispatch import refuse_axes_of_0d, wrap_result
+from ._dispatch import refuse_axes_of_0d, strict_int, wrap_result
 from ._devices import CPU, CUDA_TYPE
 from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
@@ -101,9 +101,17 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         refuse_axes_of_0d(name, kwargs.get("axis"))
     if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
         refuse_complex_to_real(name, x.dtype, dtype)
-    r = getattr(namespace_for(dev), name)(a, dtype=nd, **kwargs)
+    fn: Callable[..., Any] = (_NUMPY_OWN.get(name) if dev is CPU else None) or \
+        getattr(namespace_for(dev), name)
+    r = fn(a, dtype=nd, **kwargs)
     result: ndarray = wrap_result(r, dev)
     return result
+
+
+# NumPy's own where it is the spec's (2.1+): array-api-compat's cumulative_* find the
+# namespace and concatenate the initial zero (~2 us a call over NumPy's 1).
+_NUMPY_OWN: dict[str, Callable[..., Any]] = {"cumulative_sum": np.cumulative_sum,
+                                             "cumulative_prod": np.cumulative_prod}
 
 
 @axis_checked
@@ -111,7 +119,8 @@ def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | Non
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
-    return _with_dtype("cumulative_sum", _one_d(x), dtype, _WIDEN, axis=axis,
+    return _with_dtype("cumulative_sum", _one_d(x), dtype, _WIDEN,
+                       axis=_running_axis("cumulative_sum", axis),
                        include_initial=include_initial)
 
 
@@ -120,8 +129,14 @@ def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | No
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    return _with_dtype("cumulative_prod", _one_d(x), dtype, _WIDEN, axis=axis,
+    return _with_dtype("cumulative_prod", _one_d(x), dtype, _WIDEN,
+                       axis=_running_axis("cumulative_prod", axis),
                        include_initial=include_initial)
+
+
+def _running_axis(name: str, axis: Any) -> int | None:
+    """One axis, an int (NumPy's cumulative_sum took the tuple (0,), its cumsum refused it)."""
+    return None if axis is None else strict_int(axis, f"{name}'s axis")
 
 
 def _one_d(x: ndarray) -> ndarray:

@@ -120,6 +120,11 @@ CASES: list[Case] = [
                     a(d, R)[a(d, [False, False, False]), a(d, [[7]])])),
     Case("setitem-empty-broadcast-out-of-bounds",
          lambda d: _setitem(a(d, R), (a(d, [[5]]), a(d, np.zeros(0, np.int64))), 1.0)),
+    # (beside a slice of nothing: NumPy 2.3+ raises, 2.2 warned and gave the empty result)
+    Case("getitem-out-of-bounds-beside-an-empty-slice",
+         lambda d: a(d, R)[a(d, [[3], [0]]), 1:1], IndexError),
+    Case("setitem-out-of-bounds-beside-an-empty-slice",
+         lambda d: _setitem(a(d, R), (a(d, [3]), slice(2, 2)), 1.0), IndexError),
     Case("setitem-value-too-many-dims",
          lambda d: _setitem(a(d, R), (0, 1), a(d, [[[5.0]]])), ValueError),
     Case("setitem-negative-zero", lambda d: dt.copysign(1.0, _setitem(a(d, R), (0, 0), -0.0))),

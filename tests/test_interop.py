@@ -855,7 +855,9 @@ def test_other_libraries_index_arrays_index_as_arrays_not_integers():
     x = dltensor.arange(5)
     for key, shape in ((torch.tensor([1]), (1,)), (torch.tensor(True), (1, 5)),
                        (torch.tensor([[True]]), None), ((torch.tensor([1]),), (1,)),
-                       (np.array([1]), (1,)), (np.array([[1, 3]]), (1, 2))):
+                       (np.array([1]), (1,)), (np.array([[1, 3]]), (1, 2)),
+                       ((Ellipsis, torch.tensor(False)), (5, 0)),  # (0-d masks beside others:
+                       ((np.array(True), Ellipsis), (1, 5))):  # a RecursionError)
         if shape is None:  # (a 2-D mask of a 1-D array)
             with pytest.raises(IndexError):
                 x[key]

@@ -422,7 +422,6 @@ def __contains__(self: ndarray, value: object, /) -> bool:
         return bool((a == scalar).any())
 
 
-
 # --- transposes and copies -------------------------------------------------------------------
 
 def _T(self: ndarray) -> ndarray:

@@ -30,6 +30,7 @@ _REAL = frozenset({"real floating"})
 _Norm = Literal["backward", "ortho", "forward"]
 _NORMS = ("backward", "ortho", "forward")
 
+
 def _transform_on_backend(name: str) -> Callable[..., ndarray]:
     """The backend's transform ``name`` of an array: NumPy's own on the CPU (NumPy 2 keeps
     single precision, which array-api-compat's wrappers are for; they and the generic delegate

@@ -128,8 +128,11 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         raise _too_few(axes, ndim)
     # The index arrays, read only now: a badly formed key is an IndexError also where they are
     # held (computing on them raises NoBackendError).
+    # The axes index arrays' bounds are checked on: where the backend is NumPy 2.3+, which
+    # checks them itself, none are needed but a mask's
+    exact = type(x._array) is not _np_ndarray or not _NUMPY_CHECKS_ALL
     axis_at = {place: axis for place, axis, _ in key_axes(out, ndim)} \
-        if arrays and (mask or not setting) else {}  # (the axes bounds are checked on)
+        if arrays and (mask or exact and not setting) else {}
     beside = mask and len(parts) != 1  # masks beside other indices: their nonzero() arrays
     if beside:  # (their shapes checked before any array is read: held ones too)
         for i in arrays or ():
@@ -151,7 +154,7 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             out[i] = in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
             if not setting:  # (__setitem__ checks them after the value, as NumPy does)
-                unchecked.append((axis_at[i], a))
+                unchecked.append((axis_at.get(i, -1), a))  # (-1: NumPy checks the axis)
             out[i] = a
     if beside:  # (the masks' nonzero() arrays in their place)
         out = [j for k in out for j in (k if type(k) is tuple else (k,))]

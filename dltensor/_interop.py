@@ -255,6 +255,7 @@ _python_importers: dict[type, Callable[[Any], ndarray]] = {
     tp: _scalar_importer(_DEFAULT_FOR_KIND[np.dtype(tp).kind])
     for tp in (bool, int, float, complex)}
 _python_importers[list] = _python_importers[tuple] = lambda v: _from_python(v, None, None, None)
+_PYTHON_SEQUENCE_OR_SCALAR = frozenset((list, tuple, bool, int, float, complex))
 
 
 def _torch_exchangeable(t: Any) -> Device | int | None:
@@ -388,6 +389,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
     if device is not None:
         device = as_device(device)  # (see from_dlpack)
+    if type(obj) in _PYTHON_SEQUENCE_OR_SCALAR:  # (the commonest with a dtype or device: past
+        return _from_python(obj, dtype, device, copy)  # the protocols, none of which it has)
     if isinstance(obj, ndarray):
         return _finish(obj, dtype, device, copy)
     if isinstance(obj, _np_ndarray):

@@ -232,10 +232,11 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     if a.dtype in _WIDEN:
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide
-    if type(a) is np.ndarray:  # (NumPy's own method: compat's wrapper adds ~2.5 us)
-        r = getattr(a, name)(axis=axis, ddof=correction, keepdims=keepdims)
+    if type(a) is np.ndarray:  # (the array's own method: array-api-compat's wrapper calls it,
+        r = getattr(a, name)(axis=axis, ddof=correction, keepdims=keepdims)  # ~2.5 us later)
     else:
-        r = getattr(ns, name)(a, axis=axis, correction=correction, keepdims=keepdims)
+        with on(dev):  # (a method runs on CuPy's current GPU, not the array's)
+            r = getattr(a, name)(axis=axis, ddof=correction, keepdims=keepdims)
     axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) \
         else (operator.index(axis),)  # (a NumPy integer too)
     n = 1

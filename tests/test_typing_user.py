@@ -39,6 +39,7 @@ m = (x != 1) & (x < y) | (x >= 2.0)
 z: ndarray = x[0:1]
 z = x[..., None, 0]
 z = x[(slice(None), i)]
+z = x[[1, 0], ...]
 x[0] = 3.0
 x[i > 1] = y
 b: bool = bool(x[0] > 0)

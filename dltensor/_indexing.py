@@ -393,6 +393,15 @@ def __iter__(self: ndarray, /) -> Iterator[ndarray]:
     return (wrap(inherit_read_only(a, a[i, ...]), dev) for i in range(a.shape[0]))
 
 
+def __len__(self: ndarray, /) -> int:
+    """The length of the first axis, as in NumPy and PyTorch (the spec has no ``len``; a 0-d
+    array has none: TypeError, NumPy's words)."""
+    if self.ndim == 0:
+        raise TypeError("len() of a 0-d array (it has no first axis)")
+    n: int = self.shape[0]
+    return n
+
+
 def __contains__(self: ndarray, value: object, /) -> bool:
     """``value in x``: whether any element equals ``value`` (NumPy's and PyTorch's meaning,
     for any shape; not the spec's, which leaves ``in`` unspecified). A number compares by its
@@ -440,7 +449,7 @@ def __deepcopy__(self: ndarray, memo: object) -> ndarray:
 
 
 for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
-           __format__, __iter__, __contains__, __copy__, __deepcopy__):
+           __format__, __iter__, __len__, __contains__, __copy__, __deepcopy__):
     setattr(ndarray, _f.__name__, _f)
 setattr(ndarray, "mT", property(matrix_transpose,
                                 doc="The last two axes swapped (stacked transposes)."))

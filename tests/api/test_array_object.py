@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import dltensor as dlt
+import producers as P
 
 CONVERSIONS = [  # (method, NumPy dtype, value, expected Python result)
     ("__bool__", np.bool_, True, True), ("__bool__", np.float64, np.nan, True),
@@ -124,8 +125,13 @@ def test_format_specs_format_0d_arrays_as_their_scalar():
         f"{dlt.asarray([1.0]):.2f}"
 
 
-def test_the_array_has_no_len():
-    assert not hasattr(dlt.ndarray, "__len__")  # not in the spec: use x.shape[0]
+def test_len_is_the_first_axis_as_in_numpy_and_pytorch():
+    # (not in the spec, which says x.shape[0]; NumPy, PyTorch, CuPy and JAX answer len(x))
+    assert len(dlt.asarray(np.zeros((3, 2)))) == 3 and len(dlt.zeros((0, 4))) == 0
+    with pytest.raises(TypeError, match="0-d"):
+        len(dlt.asarray(1.5))
+    held = dlt.from_dlpack(P.from_numpy(np.zeros((5, 2), np.float32), device=(P.ROCM, 0)))
+    assert len(held) == 5  # (metadata: never read)
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (4, 2, 3), (1, 5, 0, 2)])

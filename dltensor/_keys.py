@@ -192,9 +192,10 @@ def _foreign_index(k: Any, x: ndarray) -> ndarray:
 
 def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
     """IndexError unless mask ``m`` beside other indices has the shape of the axes of ``x`` it
-    indexes from ``axis``, as NumPy asks (its nonzero() indices are then in bounds)."""
+    indexes from ``axis``, each length that axis's or 0, as NumPy asks of any mask and the
+    conformance suite of a sole one (its nonzero() indices are then in bounds)."""
     want = x.shape[axis:axis + m.ndim]
-    if m.shape != want:
+    if len(want) != m.ndim or any(n != w and n != 0 for n, w in zip(m.shape, want)):
         raise IndexError(f"a boolean index of shape {m.shape} does not match the axes of "
                          f"shape {want} it indexes")
 

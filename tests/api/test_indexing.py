@@ -163,7 +163,9 @@ def test_integer_arrays_beside_slices_take_numpys_meaning(key):
     (np.array([True, False]), 1, slice(None)), (np.array([1, 0, 1, 1, 0, 0]), A[0] % 2 == 0),
     (slice(None), np.array([True, False, True]), np.array([0, 3])),
     (np.zeros((2, 3), dtype=bool), Ellipsis), (None, np.array([True, False]), 2, Ellipsis),
-    (slice(1, None), np.ones((3, 4), dtype=bool))],
+    (slice(1, None), np.ones((3, 4), dtype=bool)),
+    (Ellipsis, np.zeros((0, 4), dtype=bool)), (0, np.zeros((3, 0), dtype=bool))],  # (a length
+    # 0 matches any axis, in NumPy and in the conformance suite's sole masks)
     ids=lambda k: repr(k).replace("\n", ""))
 def test_masks_beside_other_indices_take_numpys_meaning(key):
     # (the spec leaves them to the library: NumPy reads a mask there as its nonzero() arrays,

@@ -35,7 +35,8 @@ _NUMPY_CHECKS_ALL = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
 
 
 def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
-    """The key as the backend takes it, after checking it is one the spec defines."""
+    """The key as the backend takes it, after checking it is one the spec defines (or one it
+    leaves to the library that has NumPy's meaning: see the module's docstring)."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
     if len(parts) == 1 and (type(parts[0]) is bool or type(parts[0]) is np.bool_):
         # x[True]: a 0-d mask, as NumPy, PyTorch and CuPy read it (the spec's 0-d boolean array)

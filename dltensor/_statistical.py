@@ -228,7 +228,6 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     keepdims = flag(name, "keepdims", keepdims)
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
-    ns = namespace_for(dev)
     if a.dtype in _WIDEN:
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide
@@ -245,6 +244,7 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     if n - correction <= 0:
         # The spec: NaN. NumPy and CuPy divide by max(N - correction, 0), so inf for data
         # that varies.
+        ns = namespace_for(dev)
         r = ns.full_like(r, ns.nan)
     result: ndarray = wrap_result(r, dev)
     return result

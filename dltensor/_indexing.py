@@ -132,6 +132,18 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                 return wrap(a[key], self._device)
             except TypeError:  # a slice of floats or other non-integers
                 raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
+        if t is tuple and type(a) is _np_ndarray and len(key) == a.ndim:
+            # The next: an int or a slice for each axis (x[i, j], X[:, 0]), whose meaning in
+            # NumPy is the spec's: NumPy indexes (a view; with the ellipsis never a NumPy
+            # scalar), and any error is left to the checked path below to say in its words.
+            for k in key:
+                if type(k) is not int and type(k) is not slice:
+                    break
+            else:
+                try:
+                    return wrap(a[key + (Ellipsis,)], self._device)
+                except (IndexError, OverflowError, TypeError, ValueError):
+                    pass
         if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
             # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
             # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ._array import held, ndarray
-from ._devices import CPU
+from ._devices import CPU, Device
 from ._dispatch import check_device, namespace_for, on, strict_int, type_name
 from ._dtypes import INTEGER_KINDS, int64
 from ._interop import asarray
@@ -209,11 +209,8 @@ def _check_held_key(x: ndarray, key: list[Any]) -> None:
         if type(k) is int:
             if not -n <= k < n:
                 raise out_of_bounds(k, n)
-        elif k._device is CPU and k.dtype.kind != "b" and k.size:
-            a = k._compute()
-            lo, hi = int(a.min()), int(a.max())
-            if hi >= n or lo < -n:
-                raise out_of_bounds(hi if hi >= n else lo, n)
+        elif k._device is CPU and k.dtype.kind != "b":
+            _check_range(k._compute(), n, CPU)
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")
@@ -388,9 +385,15 @@ def check_bounds(k: Any, x: ndarray, axis: Any) -> None:
         n = x.shape[operator.index(axis)]
     except (TypeError, IndexError):
         return
+    _check_range(k, n, x._device)
+
+
+def _check_range(k: Any, n: int, device: Device) -> None:
+    """IndexError for any index of backend array ``k`` outside [-n, n) (two reductions, run on
+    ``device``, the indices' GPU where they are on one)."""
     if not k.size:
         return
-    with on(x._device):  # (the reductions run on the indices' GPU)
+    with on(device):
         lo, hi = int(k.min()), int(k.max())
     if hi >= n or lo < -n:
         raise out_of_bounds(hi if hi >= n else lo, n)

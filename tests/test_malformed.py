@@ -20,53 +20,67 @@ from dltensor._dlpack import consume_capsule, live_count
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 I64_MAX = 2**63 - 1
 
-# name: producer fields that break one rule (over a valid 3x4 float32 tensor on the CPU)
+# name: (producer fields that break one rule, over a valid 3x4 float32 tensor on the CPU;
+#        the words the BufferError must say, so that each rule is the one that refused)
+VERSION, DEVICE, CODE = "unsupported DLPack version", "unknown DLPack device type", "dtype code"
+BITS, NDIM, SPAN = "dltensor has no .*-bit", "invalid ndim", "overflow the address space"
+NULL, OUTSIDE = "elements but a NULL data pointer", "outside the 64-bit address space"
 MALFORMED = {
-    "version major 2": dict(version=(2, 0)),
-    "version major 0 in a versioned capsule": dict(version=(0, 9)),
-    "version major huge": dict(version=(2**32 - 1, 0)),
-    "dtype code 18": dict(dtype=(18, 8, 1)),
-    "dtype code 255": dict(dtype=(255, 32, 1)),
-    "device code 0": dict(device=(0, 0)),
-    "device code 5": dict(device=(5, 0)),
-    "device code 6": dict(device=(6, 0)),
-    "device code 19": dict(device=(19, 0)),
-    "device code negative": dict(device=(-1, 0)),
-    "lanes 0": dict(dtype=(2, 32, 0)),
-    "lanes 2": dict(dtype=(2, 32, 2)),
-    "lanes 4": dict(dtype=(2, 32, 4)),
-    "float with 8 bits": dict(dtype=(2, 8, 1)),
-    "float with 128 bits": dict(dtype=(2, 128, 1)),
-    "int with 128 bits": dict(dtype=(0, 128, 1)),
-    "int with 0 bits": dict(dtype=(0, 0, 1)),
-    "uint with 12 bits": dict(dtype=(1, 12, 1)),
-    "bool with 1 bit": dict(dtype=(6, 1, 1)),
-    "bool with 32 bits": dict(dtype=(6, 32, 1)),
-    "bfloat with 32 bits": dict(dtype=(4, 32, 1)),
-    "complex with 32 bits": dict(dtype=(5, 32, 1)),
-    "float8 with 16 bits": dict(dtype=(8, 16, 1)),
-    "float6 with 8 bits": dict(dtype=(15, 8, 1)),
-    "float4 with 8 bits": dict(dtype=(17, 8, 1)),
-    "negative ndim": dict(ndim=-1),
-    "most negative ndim": dict(ndim=-2**31),
-    "ndim 65": dict(ndim=65, shape=(1,) * 65, strides=(1,) * 65),
-    "negative extent": dict(shape=(3, -4), strides=(4, 1)),
-    "negative extent, NULL strides": dict(shape=(-1,), strides=None),
-    "element count overflows int64": dict(shape=(2**32, 2**32), strides=(2**32, 1)),
-    "element count overflows int64, NULL strides": dict(
-        shape=(2**40, 2**40, 2**40), strides=None),
-    "byte span overflows int64": dict(shape=(2**62,), strides=(1,)),
-    "byte span overflows int64, NULL strides": dict(shape=(2**62,), strides=None),
-    "huge stride": dict(shape=(3, 4), strides=(I64_MAX, 1)),
-    "huge negative stride": dict(shape=(3, 4), strides=(-I64_MAX, 1)),
-    "byte_offset over int64": dict(byte_offset=2**63),
-    "NULL data with elements": dict(data=0),
-    "NULL data, 0-d (one element)": dict(data=0, shape=(), strides=()),
-    "elements past the end of memory": dict(data=2**64 - 32),
-    "byte_offset past the end of memory": dict(data=2**64 - 64, byte_offset=128, shape=(1,),
-                                               strides=(1,)),
-    "0-d past the end of memory": dict(data=2**64 - 2, shape=(), strides=()),
-    "negative strides before address 0": dict(data=16, shape=(3,), strides=(-4,)),
+    "version major 2": (dict(version=(2, 0)), VERSION),
+    "version major 0 in a versioned capsule": (dict(version=(0, 9)), VERSION),
+    "version major huge": (dict(version=(2**32 - 1, 0)), VERSION),
+    "dtype code 18": (dict(dtype=(18, 8, 1)), CODE),
+    "dtype code 255": (dict(dtype=(255, 32, 1)), CODE),
+    "device code 0": (dict(device=(0, 0)), DEVICE),
+    "device code 5": (dict(device=(5, 0)), DEVICE),
+    "device code 6": (dict(device=(6, 0)), DEVICE),
+    "device code 19": (dict(device=(19, 0)), DEVICE),
+    "device code negative": (dict(device=(-1, 0)), DEVICE),
+    "lanes 0": (dict(dtype=(2, 32, 0)), "lanes=0"),
+    "lanes 2": (dict(dtype=(2, 32, 2)), "lanes=2"),
+    "lanes 4": (dict(dtype=(2, 32, 4)), "lanes=4"),
+    "float with 8 bits": (dict(dtype=(2, 8, 1)), BITS),
+    "float with 128 bits": (dict(dtype=(2, 128, 1)), BITS),
+    "int with 128 bits": (dict(dtype=(0, 128, 1)), BITS),
+    "int with 0 bits": (dict(dtype=(0, 0, 1)), BITS),
+    "uint with 12 bits": (dict(dtype=(1, 12, 1)), BITS),
+    "bool with 1 bit": (dict(dtype=(6, 1, 1)), BITS),
+    "bool with 32 bits": (dict(dtype=(6, 32, 1)), BITS),
+    "bfloat with 32 bits": (dict(dtype=(4, 32, 1)), BITS),
+    "complex with 32 bits": (dict(dtype=(5, 32, 1)), BITS),
+    "float8 with 16 bits": (dict(dtype=(8, 16, 1)), BITS),
+    "float6 with 8 bits": (dict(dtype=(15, 8, 1)), BITS),
+    "float4 with 8 bits": (dict(dtype=(17, 8, 1)), BITS),
+    "negative ndim": (dict(ndim=-1), NDIM),
+    "most negative ndim": (dict(ndim=-2**31), NDIM),
+    "ndim 65": (dict(ndim=65, shape=(1,) * 65, strides=(1,) * 65), NDIM),
+    "negative extent": (dict(shape=(3, -4), strides=(4, 1)), "negative extent"),
+    "negative extent, NULL strides": (dict(shape=(-1,), strides=None), "negative extent"),
+    "element count overflows int64": (dict(shape=(2**32, 2**32), strides=(2**32, 1)),
+                                      "more elements than fit in int64"),
+    "element count one past int64's largest": (dict(shape=(2**62, 2), strides=(0, 0)),
+                                               "more elements than fit in int64"),
+    "element count overflows int64, NULL strides": (
+        dict(shape=(2**40, 2**40, 2**40), strides=None), "too large for int64 strides"),
+    "byte span overflows int64": (dict(shape=(2**62,), strides=(1,)), SPAN),
+    "byte span overflows int64, NULL strides": (dict(shape=(2**62,), strides=None), SPAN),
+    "byte span one past int64's largest": (dict(dtype=(0, 8, 1), shape=(3,),
+                                                strides=(2**62,)), SPAN),
+    "huge stride": (dict(shape=(3, 4), strides=(I64_MAX, 1)), SPAN),
+    "huge negative stride": (dict(shape=(3, 4), strides=(-I64_MAX, 1)), SPAN),
+    "byte_offset over int64": (dict(byte_offset=2**63), "invalid byte_offset"),
+    # (the header's other fields valid at their limits: the byte_offset is what is refused)
+    "byte_offset over int64, 0-d": (dict(byte_offset=2**63, shape=(), strides=()),
+                                    "invalid byte_offset"),
+    "byte_offset over int64, ndim 64": (dict(byte_offset=2**63, shape=(1,) * 64,
+                                             strides=(1,) * 64), "invalid byte_offset"),
+    "NULL data with elements": (dict(data=0), NULL),
+    "NULL data, 0-d (one element)": (dict(data=0, shape=(), strides=()), NULL),
+    "elements past the end of memory": (dict(data=2**64 - 32), OUTSIDE),
+    "byte_offset past the end of memory": (dict(data=2**64 - 64, byte_offset=128, shape=(1,),
+                                                strides=(1,)), OUTSIDE),
+    "0-d past the end of memory": (dict(data=2**64 - 2, shape=(), strides=()), OUTSIDE),
+    "negative strides before address 0": (dict(data=16, shape=(3,), strides=(-4,)), OUTSIDE),
 }
 
 
@@ -86,11 +100,11 @@ def _producer(**kw):
     return P.Producer(**fields)
 
 
-@pytest.mark.parametrize("fields", MALFORMED.values(), ids=MALFORMED.keys())
-def test_from_dlpack_refuses_and_returns_ownership(fields):
+@pytest.mark.parametrize("fields, words", MALFORMED.values(), ids=MALFORMED.keys())
+def test_from_dlpack_refuses_and_returns_ownership(fields, words):
     p = _producer(**fields)
     before = live_count()
-    with pytest.raises(BufferError):
+    with pytest.raises(BufferError, match=words):
         dltensor.from_dlpack(p)
     assert len(p.exports) == 1
     assert p.deleter_calls == 1, "the refused tensor must go back to its producer at once"
@@ -98,11 +112,11 @@ def test_from_dlpack_refuses_and_returns_ownership(fields):
     assert p.deleter_calls == 1
 
 
-@pytest.mark.parametrize("fields", MALFORMED.values(), ids=MALFORMED.keys())
-def test_asarray_refuses_a_bare_capsule(fields):
+@pytest.mark.parametrize("fields, words", MALFORMED.values(), ids=MALFORMED.keys())
+def test_asarray_refuses_a_bare_capsule(fields, words):
     p = _producer(**fields)
     cap = p.__dlpack__(max_version=(1, 3))
-    with pytest.raises(BufferError):
+    with pytest.raises(BufferError, match=words):
         dltensor.asarray(cap)
     assert P.capsule_name(cap).startswith(b"used_")
     del cap
@@ -136,6 +150,15 @@ VALID = {
     "flags with unknown bits": dict(flags=1 << 40),
     "the last bytes of memory": dict(data=2**64 - 48),  # (3 x 4 float32: never read)
     "negative strides down to address 0": dict(data=32, shape=(3,), strides=(-4,)),
+    # each limit reached, not passed (the refusals one past them are in MALFORMED)
+    "int64's largest element count (a broadcast)": dict(dtype=(0, 8, 1), shape=(I64_MAX,),
+                                                        strides=(0,)),
+    "int64's largest byte span": dict(data=64, dtype=(0, 8, 1), shape=(2,), strides=(I64_MAX,)),
+    "int64's largest byte_offset, no elements": dict(data=0, shape=(0, 4), strides=(4, 1),
+                                                     byte_offset=I64_MAX),
+    "0-d in the last bytes of memory": dict(data=2**64 - 4, shape=(), strides=()),
+    "a 4-bit element in the last byte of memory": dict(data=2**64 - 1, dtype=(17, 4, 1),
+                                                       shape=(1,), strides=(1,)),
 }
 
 
@@ -367,35 +390,56 @@ def test_crash_prone_tensor_is_refused_in_a_subprocess(fields):
     assert r.stdout.splitlines() == ["from_dlpack BufferError 1", "asarray capsule BufferError 1"]
 
 
+# Device types whose data pointer is an address (CPU, CUDA with its pinned and managed memory,
+# ROCm with its pinned memory, oneAPI's USM) and some where it is a buffer handle (OpenCL,
+# Vulkan, Metal, WebGPU).
+ADDRESSES, HANDLES = (1, 2, 3, 10, 11, 13, 14), (4, 7, 8, 15)
+
+
+@pytest.mark.parametrize("device", ADDRESSES + HANDLES)
+def test_elements_past_the_address_space_are_refused_where_the_pointer_is_an_address(device):
+    # NumPy and CuPy take no pointer past 2**64 (an OverflowError at the first computation, not
+    # at the import); a handle is a number no element's address is computed from. (The
+    # pointers are never touched.)
+    p = _producer(device=(device, 0), data=2**64 - 32)
+    if device in HANDLES:
+        assert dltensor.from_dlpack(p).shape == (3, 4)
+    else:
+        with pytest.raises(BufferError, match=OUTSIDE):
+            dltensor.from_dlpack(p)
+    assert p.deleter_calls == 1
+
+
 # --- more malformed tensors (catalogue: MALFORMED above plus these) --------------------------
 
 MALFORMED_MORE = {
-    "lanes 65535": dict(dtype=(2, 32, 65535)),
-    "opaque handle with 7 bits": dict(dtype=(3, 7, 1)),
-    "int with 3 bits": dict(dtype=(0, 3, 1)),
-    "float4 with 4 bits and 8 lanes": dict(dtype=(17, 4, 8)),
-    "device code 21 (after DLPack 1.3)": dict(device=(21, 0)),
-    "device code int32 max": dict(device=(2**31 - 1, 0)),
-    "ndim 64 with one negative extent": dict(shape=(1,) * 63 + (-1,), strides=(1,) * 64),
-    "size 0 beside a negative extent": dict(shape=(0, -1), strides=(1, 1)),
-    "byte span overflows only in bytes": dict(shape=(2**61 + 1,), strides=(1,)),
-    "spans overflow only when summed": dict(shape=(3, 3), strides=(2**61, 2**61)),
-    "byte_offset uint64 max": dict(byte_offset=2**64 - 1),
-    "NULL data, NULL strides, with elements": dict(data=0, strides=None),
-    "most negative extent": dict(shape=(-2**63, 1), strides=(1, 1)),
-    "negative device id": dict(device=(2, -1)),
+    "lanes 65535": (dict(dtype=(2, 32, 65535)), "lanes=65535"),
+    "opaque handle with 7 bits": (dict(dtype=(3, 7, 1)), BITS),
+    "int with 3 bits": (dict(dtype=(0, 3, 1)), BITS),
+    "float4 with 4 bits and 8 lanes": (dict(dtype=(17, 4, 8)), "lanes=8"),
+    "device code 21 (after DLPack 1.3)": (dict(device=(21, 0)), DEVICE),
+    "device code int32 max": (dict(device=(2**31 - 1, 0)), DEVICE),
+    "ndim 64 with one negative extent": (dict(shape=(1,) * 63 + (-1,), strides=(1,) * 64),
+                                         "negative extent"),
+    "size 0 beside a negative extent": (dict(shape=(0, -1), strides=(1, 1)), "negative extent"),
+    "byte span overflows only in bytes": (dict(shape=(2**61 + 1,), strides=(1,)), SPAN),
+    "spans overflow only when summed": (dict(shape=(3, 3), strides=(2**61, 2**61)), SPAN),
+    "byte_offset uint64 max": (dict(byte_offset=2**64 - 1), "invalid byte_offset"),
+    "NULL data, NULL strides, with elements": (dict(data=0, strides=None), NULL),
+    "most negative extent": (dict(shape=(-2**63, 1), strides=(1, 1)), "negative extent"),
+    "negative device id": (dict(device=(2, -1)), "invalid DLPack device id"),
 }
 
 
-@pytest.mark.parametrize("fields", MALFORMED_MORE.values(), ids=MALFORMED_MORE.keys())
+@pytest.mark.parametrize("fields, words", MALFORMED_MORE.values(), ids=MALFORMED_MORE.keys())
 @pytest.mark.parametrize("versioned", ["auto", False], ids=["versioned", "legacy"])
-def test_more_malformed_tensors_are_refused_and_given_back(fields, versioned):
+def test_more_malformed_tensors_are_refused_and_given_back(fields, words, versioned):
     p = _producer(versioned=versioned, **fields)
     before = live_count()
-    with pytest.raises(BufferError):
+    with pytest.raises(BufferError, match=words):
         dltensor.from_dlpack(p)
     cap = p.__dlpack__(max_version=(1, 3))
-    with pytest.raises(BufferError):
+    with pytest.raises(BufferError, match=words):
         dltensor.asarray(cap)
     assert P.capsule_name(cap).startswith(b"used_")
     del cap

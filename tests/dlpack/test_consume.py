@@ -180,3 +180,25 @@ def test_dlpack_layer_exports_its_names():
     for name in ("ManagedTensor", "consume_capsule", "live_count", "request_capsule",
                  "make_capsule", "is_capsule", "capsule_name", "DLManagedTensorVersioned"):
         assert name in _dlpack.__all__ and hasattr(_dlpack, name)
+
+
+def test_a_view_may_reach_int64s_largest_byte_offset_but_not_pass_it():
+    # (on Vulkan, whose data pointer is a handle: the offset alone says where a view starts)
+    cap, _ = P.make_capsule(data=4096, device=(7, 0), dtype=(0, 8, 1), shape=(2,), strides=(1,),
+                            byte_offset=2**63 - 2)
+    t = consume_capsule(cap)
+    assert t.view((1,), (1,), 1).byte_offset == 2**63 - 1
+    with pytest.raises(BufferError, match="bytes past this tensor's data pointer"):
+        t.view((0,), (1,), 2)
+
+
+def test_a_view_keeps_the_tensor_it_describes_until_both_are_gone():
+    cap, e = _capsule()
+    t = consume_capsule(cap)
+    v = t.view((4,), (1,), 16)
+    w = v.view((2,), (2,), 4)  # (a view of a view keeps the first tensor, not the view)
+    assert v.base is t and w.base is t and v.pointer == t.pointer + 16
+    del t, v
+    assert e.deleter_calls == 0
+    del w
+    assert e.deleter_calls == 1

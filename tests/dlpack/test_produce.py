@@ -47,6 +47,7 @@ def test_versioned_layout(version):
     f = P.tensor_fields(cap)
     assert f == dict(data=o.keep.ctypes.data, device=(1, 0), dtype=(2, 64, 1), ndim=2,
                      shape=(2, 5), strides=(5, 1), byte_offset=16)
+    assert P.capsule_struct(_export(Owner())).flags == 0  # (no flags unless asked)
 
 
 def test_legacy_layout():

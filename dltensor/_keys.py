@@ -209,7 +209,7 @@ def _check_held_key(x: ndarray, key: list[Any]) -> None:
         if type(k) is int:
             if not -n <= k < n:
                 raise out_of_bounds(k, n)
-        elif k._device is CPU and k.dtype.kind != "b":
+        elif type(k) is not slice and k._device is CPU and k.dtype.kind != "b":
             _check_range(k._compute(), n, CPU)
 
 

@@ -92,6 +92,8 @@ CASES: list[Case] = [
     Case("getitem-int-array-beside-slices", lambda d: (a(d, R)[a(d, [2, 0]), ::-1],
                                                        a(d, R)[..., a(d, [[3], [-4]])],
                                                        a(d, R)[1:, a(d, [1]), None])),
+    Case("getitem-int-array-before-a-slice-out-of-bounds",  # (3 is in bounds of the last axis)
+         lambda d: a(d, R)[a(d, [0, 3]), 1:], IndexError),
     Case("getitem-int-array-after-ellipsis-out-of-bounds",
          lambda d: a(d, R)[..., a(d, [0, 4])], IndexError),
     Case("setitem-int-array-beside-a-slice",

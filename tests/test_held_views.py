@@ -431,6 +431,25 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         assert issubclass(_outcome(f, h), RuntimeError)
 
 
+@pytest.mark.parametrize("key, words", [
+    (([0, 2], Ellipsis), "index 2 is out of bounds"),  # (the axis's length itself)
+    (([0, -3], Ellipsis), "index -3 is out of bounds"),
+    ((slice(None), [1, 4]), "index 4 is out of bounds"),  # (beside a slice: an AttributeError)
+    (([1], 3), "index 3 is out of bounds"),  # (an int beside)
+    (([1], -4), "index -4 is out of bounds")])
+def test_lists_out_of_bounds_into_held_memory_are_the_cpus_index_error(key, words, device):
+    # A list is an index array made on the CPU for held memory, so its indices (and the ints
+    # beside it) are checked there before the refusal to compute on the memory itself.
+    cpu = dt.asarray(np.zeros((2, 3), np.float32))
+    h = _held(np.zeros((2, 3), np.float32), device)
+    for x in (cpu, h):
+        with pytest.raises(IndexError, match=words):
+            x[key]
+    for key in (([1, -2], ...), (slice(None), [0, 2]), ([1], -3)):  # (in bounds: refused as
+        with pytest.raises(RuntimeError, match="cannot compute"):  # computing on the memory)
+            h[key]
+
+
 def _like(x, a):
     """``a`` on x's device: held where x is."""
     return dt.asarray(a) if x.device == dt.Device(1, 0) else _held(a, tuple(x.__dlpack_device__()))

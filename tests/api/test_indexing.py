@@ -601,6 +601,77 @@ def test_a_64d_array_indexed_by_64_integer_arrays(long_axis):
         x[k()] = 0.0
 
 
+@pytest.mark.parametrize("first, ok", [(0, True), (-1, True), (1, False), (-2, False)])
+def test_a_64d_key_checks_the_indices_of_the_axis_numpy_cannot_take(first, ok):
+    # NumPy takes 63 index arrays: the 64th, of the first axis of length 1, becomes the int 0
+    # once every index of it is checked to be 0 or -1 (1 or -2 would read element 0).
+    x = dlt.reshape(dlt.arange(2.0), (2,) + (1,) * 63)
+    key = [np.array([1, 0])] + [np.zeros(2, np.int64)] * 63
+    key[1] = np.array([0, first])  # (axis 1: the first of length 1)
+
+    def k():
+        return tuple(dlt.asarray(i) for i in key)
+    if ok:
+        assert np.asarray(x[k()]).tolist() == [1.0, 0.0]
+        return
+    for call in (lambda: x[k()], lambda: x.__setitem__(k(), 5.0)):
+        with pytest.raises(IndexError, match="out of bounds for axis 1 of size 1"):
+            call()
+
+
+def test_too_few_indices_say_how_many_were_given():
+    y = dlt.asarray(A)
+    with pytest.raises(IndexError, match="^1 index given for a 3-D array"):
+        y[0]
+    with pytest.raises(IndexError, match="^2 indices given for a 3-D array"):
+        y[0, 1]
+
+
+@pytest.mark.parametrize("i", [2, -3, 5])
+def test_an_int_out_of_bounds_is_told_before_a_value_that_does_not_fit(i):
+    # NumPy's order (a value of more axes than the selection is checked here, before NumPy)
+    x, a = dlt.zeros((2, 3, 4)), np.zeros((2, 3, 4))
+    with pytest.raises(IndexError, match=f"index {i} is out of bounds"):
+        a[i, ...] = np.ones((2, 3, 4))
+    for key in ((i, ...), (i, slice(None), slice(None)), (i, slice(None), 0)):
+        with pytest.raises(IndexError, match=f"index {i} is out of bounds"):
+            x[key] = dlt.ones((2, 3, 4))
+    with pytest.raises(ValueError, match="does not broadcast"):
+        x[1, ...] = dlt.ones((2, 3, 4))
+
+
+def test_slice_bounds_past_int64_clip_beside_open_ones():
+    # (clipped to int64 for CuPy, which converts them to C integers; None stays None)
+    a = np.arange(5)
+    x, y = dlt.asarray(a), dlt.asarray(a[None])
+    for s in (slice(None, 2**100), slice(-2**100, None), slice(None, None, 2**70),
+              slice(2**64, None, -1), slice(None, -2**80, -1), slice(-2**70, 2**70, -2**70)):
+        assert np.asarray(x[s]).tolist() == a[s].tolist(), s
+        assert np.asarray(y[:, s]).tolist() == a[None][:, s].tolist(), s
+        assert np.asarray(y[..., s]).tolist() == a[None][..., s].tolist(), s  # (checked keys)
+
+
+@pytest.mark.parametrize("key", [
+    (np.array(True), Ellipsis), (Ellipsis, np.array(False)), (np.array(True), 0, 1, slice(None)),
+    (np.ones((2, 3), bool), np.array(True), slice(None)), (A[:, :, 0] % 2 == 0, True, 3),
+    (np.array([[1], [0]]), True, np.array([2, 0]), Ellipsis)],
+    ids=lambda k: repr(k).replace("\n", ""))
+def test_numpy_0d_masks_beside_masks_and_index_arrays_index_as_in_numpy(key):
+    # NumPy's own arrays in the key, not converted first (a NumPy 0-d mask beside other
+    # indices once recursed without end); a 0-d mask beside a 2-D mask or index array
+    got = dlt.asarray(A)[key]
+    assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
+
+
+def test_pytorch_0d_masks_beside_other_indices_index_as_in_numpy():
+    import torch
+    x = dlt.asarray(A)
+    for key, np_key in (((torch.tensor(True), Ellipsis), (True, Ellipsis)),
+                        ((0, torch.tensor(False), 1, slice(None)), (0, False, 1, slice(None)))):
+        got = x[key]
+        assert np.array_equal(np.asarray(got), A[np_key]) and got.shape == A[np_key].shape
+
+
 def _random_key(rng, shape):
     """A key of ints, slices, None, at most one ..., integer arrays, lists, 1-D masks and 0-d
     ones (bools too)."""

@@ -23,7 +23,7 @@ import numpy as np
 
 from ._array import held, ndarray
 from ._devices import CPU, Device
-from ._dispatch import check_device, namespace_for, on, strict_int, type_name
+from ._dispatch import check_device, fresh, namespace_for, on, strict_int, type_name
 from ._dtypes import INTEGER_KINDS, int64
 from ._interop import asarray
 from ._manipulation import broadcast_of  # (ours: NumPy's stops at 32 dimensions)
@@ -177,13 +177,13 @@ def _too_few(axes: int, ndim: int) -> IndexError:
 
 
 def _foreign_index(k: Any, x: ndarray) -> ndarray:
-    """Another library's index array, or a list, as asarray takes it (a list on x's device,
-    the CPU for memory held, to check the key: NumPy's index array; empty, of integers as in
-    NumPy, not asarray's float64)."""
+    """Another library's index array, or a list, as asarray takes it (a list on x's device;
+    the CPU's for pinned memory, which NumPy computes on, and for memory held, to check the
+    key: NumPy's index array; empty, of integers as in NumPy, not asarray's float64)."""
     try:
         if type(k) is not list:
             return asarray(k)
-        device = CPU if held(x) else x._device
+        device = CPU if held(x) else fresh(x._device)  # (pinned memory's are the CPU's)
         a = asarray(k, device=device)
         return a if a.size or a.dtype.spec_kind != "real floating" else \
             asarray(k, dtype=int64, device=device)

@@ -603,3 +603,18 @@ def test_the_cupy_namespace_applies_its_departures(monkeypatch):
     assert ns.argsort(np.array([0.0, -0.0]), stable=True).tolist() == [0, 1]
     assert ns.linalg.det(np.eye(2)) == 1.0  # (submodules: wrapped the same way)
 
+
+
+def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
+    # A view is the same pinned memory (a GPU library may read it as such); an integer-array
+    # or mask key gathers into new memory NumPy allocates: pageable, so `cpu`.
+    import producers as P
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    h = dt.asarray(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
+    for view in (h[1:, ...], h[0, ...], h[..., ::2], h[None, ...]):
+        assert view.device == h.device and str(h.device) == "cuda_host:0"
+    for gather in (h[dt.asarray([1, 0]), ...], h[h > 2.0], h[[0], ...]):
+        assert gather.device == dt.ones(1).device
+    h[[1], ...] = 9.0  # (a list was made on cuda_host, where NumPy cannot allocate)
+    h[[0, 0], [2, 1]] = -1.0
+    assert a.tolist() == [[0.0, -1.0, -1.0], [9.0, 9.0, 9.0]]

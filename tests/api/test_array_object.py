@@ -115,6 +115,19 @@ def test_in_compares_a_number_by_value_whatever_the_dtype():
             v in i
 
 
+def test_complex_of_a_nan_keeps_its_imaginary_part_and_a_real_nan_gets_a_nan_one():
+    # (the spec: complex() of a real NaN is NaN + NaN j; a complex NaN is as it is)
+    z = complex(dlt.asarray(complex(math.nan, 2.0)))
+    assert math.isnan(z.real) and z.imag == 2.0
+    z = complex(dlt.asarray(math.nan))
+    assert math.isnan(z.real) and math.isnan(z.imag)
+
+
+def test_in_at_the_ends_of_the_integer_range():
+    lo, hi = dlt.asarray([-2**63], dtype=dlt.int64), dlt.asarray([2**64 - 1], dtype=dlt.uint64)
+    assert -2**63 in lo and 2**64 - 1 in hi and -2**63 - 1 not in lo and 2**64 not in hi
+
+
 def test_format_specs_format_0d_arrays_as_their_scalar():
     # As NumPy and PyTorch do: f"{loss:.3f}" is the common way to print a result.
     assert f"{dlt.asarray(1.5):.2f}" == "1.50"

@@ -267,7 +267,7 @@ def test_index_arrays_must_share_the_device():
 
 # --- take, take_along_axis --------------------------------------------------------------------
 
-@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("axis", [0, 1, -1, -3])
 def test_take_matches_strict(axis):
     x, s = both(A)
     i = np.array([2, 0, -1, 0])[: A.shape[axis] + 1] % A.shape[axis]
@@ -670,6 +670,39 @@ def test_pytorch_0d_masks_beside_other_indices_index_as_in_numpy():
                         ((0, torch.tensor(False), 1, slice(None)), (0, False, 1, slice(None)))):
         got = x[key]
         assert np.array_equal(np.asarray(got), A[np_key]) and got.shape == A[np_key].shape
+
+
+def test_take_from_no_elements_checks_no_index_as_numpy():
+    # (NumPy selects nothing, so checks nothing, where x has no elements but the axis has)
+    for shape in ((0, 1), (0, 3)):
+        assert dlt.take(dlt.zeros(shape), dlt.asarray([5]), axis=1).shape == (0, 1)
+    with pytest.raises(IndexError):  # (an empty axis of a non-empty take: NumPy's words)
+        dlt.take(dlt.zeros((2, 0)), dlt.asarray([0]), axis=1)
+
+
+def test_writes_at_the_ends_of_an_axis_and_of_a_dtype():
+    x = dlt.zeros(2, dtype=dlt.float32)
+    with pytest.raises(OverflowError):  # (the value's, at index -n: in bounds)
+        x[-2] = 2**1100
+    with pytest.raises(IndexError, match="index 2 is out of bounds for an axis of size 2"):
+        x[2] = 1.0
+    i8 = dlt.zeros(2, dtype=dlt.int8)
+    i8[0], i8[-1] = -128, 127  # (each end of int8 fits)
+    assert np.asarray(i8).tolist() == [-128, 127]
+    with pytest.raises(OverflowError):
+        i8[0] = -129
+    bf = dlt.zeros(2, dtype=dlt.bfloat16)  # (an int into an ml_dtypes float, as a float)
+    bf[1] = 3
+    assert float(bf[1]) == 3.0
+
+
+def test_index_array_writes_broadcast_a_value_of_as_many_axes():
+    x = dlt.zeros((3, 4))
+    x[dlt.asarray([0, 2]), :] = dlt.asarray([[1.0, 2.0, 3.0, 4.0]])  # (1, 4) into (2, 4)
+    x[dlt.asarray([1]), :] = dlt.asarray([[7.0]])  # (1, 1) into (1, 4)
+    assert np.asarray(x).tolist() == [[1, 2, 3, 4], [7, 7, 7, 7], [1, 2, 3, 4]]
+    with pytest.raises(ValueError):
+        x[dlt.asarray([0, 2]), :] = dlt.ones((3, 4))
 
 
 def _random_key(rng, shape):

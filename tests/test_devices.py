@@ -208,6 +208,14 @@ class _CAI:
                                          **more}
 
 
+def test_a_cuda_array_interface_of_no_elements_may_say_pointer_0():
+    # (version 3: "the pointer may be 0 where the array has no elements")
+    for shape in ((0,), (2, 0, 3)):
+        x = dt.asarray(_CAI(0, shape, "<f4"))
+        assert x.shape == shape and x.size == 0 and str(x.device) == "cuda:0"
+        assert x.__cuda_array_interface__["data"] == (0, False)
+
+
 def test_cuda_array_interface_stream_is_handed_on_when_held():
     x = dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", stream=0xBEEF))
     assert x.__cuda_array_interface__["stream"] == 0xBEEF

@@ -626,3 +626,24 @@ def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
     h[[1], ...] = 9.0  # (a list was made on cuda_host, where NumPy cannot allocate)
     h[[0, 0], [2, 1]] = -1.0
     assert a.tolist() == [[0.0, -1.0, -1.0], [9.0, 9.0, 9.0]]
+
+
+def test_a_producer_that_ignores_dl_device_is_moved_or_refused_here():
+    # from_dlpack(x, device="cpu") asks the producer for a host copy; one that hands its own
+    # memory instead is moved here (pinned: relabelled) or refused (ROCm: no copy dltensor
+    # can make), never returned on its device.
+    import gc
+    import producers as P
+
+    class IgnoresDlDevice(P.Producer):
+        def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+            return super().__dlpack__(stream=stream, max_version=max_version)
+
+    a = np.arange(3, dtype=np.float32)
+    pinned = IgnoresDlDevice(buffer=a, shape=(3,), strides=(1,), device=(P.CUDA_HOST, 0))
+    assert str(dt.from_dlpack(pinned, device="cpu").device) == "cpu"
+    rocm = IgnoresDlDevice(buffer=a, shape=(3,), strides=(1,), device=(10, 0))
+    with pytest.raises(BufferError, match="cannot move memory from rocm:0 to cpu"):
+        dt.from_dlpack(rocm, device="cpu")
+    gc.collect()
+    assert rocm.deleter_calls == len(rocm.exports) == 1

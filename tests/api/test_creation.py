@@ -537,3 +537,17 @@ def test_a_bool_is_no_shape():
         for bad in (True, False, np.True_, (True, 2)):
             with pytest.raises(TypeError):
                 f(bad)
+
+
+def test_asarray_with_a_dtype_of_sequences_holding_arrays_or_objects():
+    # (arrays in the sequence are cast as astype casts them; Python ints beside them must fit
+    # an integer dtype, and nothing else is checked against one)
+    x = dlt.asarray([dlt.asarray(1.0), 2.5], dtype=dlt.float32)
+    assert x.dtype == dlt.float32 and np.asarray(x).tolist() == [1.0, 2.5]
+    i8 = dlt.asarray([dlt.asarray(1, dtype=dlt.int8), -128, 127], dtype=dlt.int8)  # (the ends)
+    assert np.asarray(i8).tolist() == [1, -128, 127]
+    for past in (-129, 128):
+        with pytest.raises(OverflowError):
+            dlt.asarray([dlt.asarray(1, dtype=dlt.int8), past], dtype=dlt.int8)
+    with pytest.raises(TypeError):  # (NumPy's: None is no int; not a float64 NaN cast to int)
+        dlt.asarray([None], dtype=dlt.int64)

@@ -1,0 +1,115 @@
+"""Mutation testing by hand (not part of CI): do the tests fail when the code is wrong?
+
+Changes one thing at a time in a module (a comparison flipped, ``and``/``or`` swapped, a
+``not`` dropped, an integer constant plus one), runs a test command against each mutant in a
+copy of the repository, and prints those the command still passes ("survivors"). Each survivor
+is a test to write, or a change that is equivalent (docs/reliability.md, "Mutation testing").
+
+    python tests/mutation.py dltensor/_keys.py "python -m pytest -q -x tests/api/test_indexing.py"
+    python tests/mutation.py MODULE COMMAND --workers 2 --only LOG   # rerun a log's survivors
+
+The command runs in the copy with PYTHONPATH set to it (so the mutant is what it imports);
+it must exit non-zero to kill a mutant. Source is rewritten with ast.unparse (comments go;
+meaning stays).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+        ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn,
+        ast.NotIn: ast.In}
+Site = tuple[int, int, str, int]  # (line, column, kind, which operator of a chain)
+
+
+def sites(tree: ast.AST) -> list[Site]:
+    out: list[Site] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            out += [(node.lineno, node.col_offset, "cmp", i)
+                    for i, op in enumerate(node.ops) if type(op) in FLIP]
+        elif isinstance(node, ast.BoolOp):
+            out.append((node.lineno, node.col_offset, "bool", 0))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            out.append((node.lineno, node.col_offset, "not", 0))
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            out.append((node.lineno, node.col_offset, "int", 0))
+    return out
+
+
+class _Mutate(ast.NodeTransformer):
+    def __init__(self, site: Site):
+        self.site = site
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        node = super().generic_visit(node)
+        line, col, kind, i = self.site
+        if getattr(node, "lineno", None) != line or getattr(node, "col_offset", None) != col:
+            return node
+        if kind == "cmp" and isinstance(node, ast.Compare):
+            node.ops[i] = FLIP[type(node.ops[i])]()
+        elif kind == "bool" and isinstance(node, ast.BoolOp):
+            node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        elif kind == "not" and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return node.operand
+        elif kind == "int" and isinstance(node, ast.Constant) and type(node.value) is int:
+            node.value += 1
+        return node
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("module", help="a path relative to the repository root")
+    ap.add_argument("command", help="the test command, run with the copy as working directory")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", help="a log of an earlier run: rerun its survivors only")
+    args = ap.parse_args()
+    source = open(os.path.join(ROOT, args.module)).read()
+    tree, lines = ast.parse(source), source.splitlines()
+    todo = sites(tree)
+    if args.only:
+        wanted = {ast.literal_eval(m) for m in
+                  re.findall(r"SURVIVED (\(.*?\))", open(args.only).read())}
+        todo = [s for s in todo if s in wanted]
+    print(len(todo), "mutants", flush=True)
+    survived: list[Site] = []
+    lock = threading.Lock()
+
+    def work(w: int) -> None:
+        where = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"dltensor-mutant-{w}")
+        shutil.rmtree(where, ignore_errors=True)
+        shutil.copytree(ROOT, where, ignore=shutil.ignore_patterns(
+            ".git", "docs", "*.egg-info", "__pycache__", ".whl", ".aat"))
+        target = os.path.join(where, args.module)
+        for site in todo[w::args.workers]:
+            with open(target, "w") as f:
+                f.write(ast.unparse(_Mutate(site).visit(copy.deepcopy(tree))))
+            r = subprocess.run(args.command, shell=True, cwd=where, capture_output=True,
+                               env=dict(os.environ, PYTHONPATH=where), timeout=1800)
+            if r.returncode == 0:
+                with lock:
+                    survived.append(site)
+                    print("SURVIVED", site, lines[site[0] - 1].strip()[:100], flush=True)
+        shutil.rmtree(where, ignore_errors=True)
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(args.workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(f"killed {len(todo) - len(survived)} survived {len(survived)}")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

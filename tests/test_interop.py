@@ -979,3 +979,12 @@ def test_tensorflow_shares_both_ways_where_it_is_installed():
     read_only = dltensor.asarray(np.frombuffer(bytes(16), dtype=np.float32))
     with pytest.raises(BufferError):  # (a legacy capsule cannot say read-only)
         back(read_only.__dlpack__())
+
+
+def test_pytorch_0d_masks_beside_other_indices_index_as_in_numpy():
+    A = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    x = dltensor.asarray(A)
+    for key, np_key in (((torch.tensor(True), Ellipsis), (True, Ellipsis)),
+                        ((0, torch.tensor(False), 1, slice(None)), (0, False, 1, slice(None)))):
+        got = x[key]
+        assert np.array_equal(np.asarray(got), A[np_key]) and got.shape == A[np_key].shape

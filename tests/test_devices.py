@@ -28,6 +28,9 @@ def _fake(device, shape=(2, 3), dtype=(2, 32, 1)):
 @pytest.mark.parametrize("spec, text", [
     ((1, 0), "cpu"), ((2, 0), "cuda:0"), ((2, 3), "cuda:3"), ((10, 1), "rocm:1"),
     ((8, 0), "metal:0"), ((7, 2), "vulkan:2"), ((14, 0), "oneapi:0"), ((3, 0), "cuda_host:0"),
+    ((4, 1), "opencl:1"), ((9, 0), "vpi:0"), ((11, 2), "rocm_host:2"), ((12, 0), "ext_dev:0"),
+    ((13, 1), "cuda_managed:1"), ((15, 0), "webgpu:0"), ((16, 1), "hexagon:1"),
+    ((17, 0), "maia:0"), ((18, 4), "trn:4"),  # (every DLPack 1.3 device type)
 ])
 def test_device_prints_and_parses(spec, text):
     d = Device(*spec)
@@ -35,6 +38,16 @@ def test_device_prints_and_parses(spec, text):
     assert as_device(text) == d == as_device(spec)
     assert d.__dlpack_device__() == spec
     assert hash(d) == hash(as_device(text))
+
+
+def test_device_defaults_and_aliases():
+    # No index is device 0; "gpu" is CuPy's and JAX's word for CUDA
+    assert Device(2) == Device("cuda") == as_device("cuda") == Device(2, 0)
+    assert as_device("gpu:1") == Device(2, 1) and str(Device("gpu")) == "cuda:0"
+    as_device((2, 0))  # (cached: a pair that equals it, (2, 0.0), must not find it)
+    for pair in ((2, 0.0), (1, 0.0)):
+        with pytest.raises(TypeError, match="pair of ints"):
+            as_device(pair)
 
 
 def test_device_strings_are_checked():

@@ -176,3 +176,27 @@ def test_scalars_of_every_extension_float_are_python_floats_as_numpys_are():
                    ml_dtypes.float8_e5m2(1.5), np.float32(1.5)):
         r = x + scalar
         assert r.dtype == x.dtype and host(r).tolist() == [2.5, 3.5]
+
+
+def test_every_dlpack_float_code_has_its_width_and_a_byte_per_element_at_least():
+    # (held dtypes: float8/6/4 keep DLPack's bits; an element takes at least a byte)
+    from dltensor._dlpack.abi import DLDataTypeCode as C
+    from dltensor._dtypes import dtype_from_dlpack
+    for code in C:
+        name = code.name[3:].lower()
+        bits = {"float6": 6, "float4": 4}.get(name[:6], 8 if name.startswith("float8") else 0)
+        if bits:
+            d = dtype_from_dlpack(code, bits)
+            assert (d.name, d.bits, d.itemsize) == (name, bits, 1)
+    for d, size in ((dt.bfloat16, 2), (dt.float64, 8), (dt.complex128, 16), (dt.bool, 1)):
+        assert d.itemsize == size
+
+
+def test_promotion_refusals_say_why():
+    one = lambda d: dt.ones(1, dtype=d)  # noqa: E731
+    for a, b, why in ((dt.bfloat16, dt.float32, "bfloat16 is no dtype of its table"),
+                      (dt.float32, dt.bfloat16, "bfloat16 is no dtype of its table"),
+                      (dt.int8, dt.uint64, "promotes no signed integer with uint64"),
+                      (dt.int64, dt.float64, "promotes no kind to another")):
+        with pytest.raises(TypeError, match=why):
+            one(a) + one(b)

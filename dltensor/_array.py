@@ -650,6 +650,7 @@ def _export_to(x: ndarray, dl_device: tuple[int, int], stream: Any,
                           "library that reaches both devices")
     return _make(x.to_device(CPU), max_version, extra_flags=DLPACK_FLAG_BITMASK_IS_COPIED)
 
+
 def _check_host_stream(dev: Device, stream: Any, to_cpu: bool = False) -> None:
     """Streams for CPU-readable memory: None, or (not for an export to the CPU, where the spec
     asks None) a CUDA stream int for pinned and managed memory, which a GPU consumer reads on

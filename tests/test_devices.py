@@ -127,6 +127,9 @@ def test_to_device_refuses_a_stream_where_no_cuda_device_is_involved():
     assert x.to_device("cpu", stream=None) is x
     with pytest.raises(ValueError, match="stream"):
         _fake((METAL, 0)).to_device("metal:0", stream=0)
+    # held CUDA memory (no CuPy to name a stream): nothing moves, nothing to order
+    held = _fake((CUDA, 0))
+    assert held.to_device("cuda:0", stream=5) is held
 
 
 def test_device_keyword_takes_every_spelling():
@@ -299,7 +302,7 @@ def test_no_cross_device_move_without_a_backend(device):
     for move in (lambda: x.to_device("cpu"), lambda: dt.from_dlpack(x, device="cpu"),
                  lambda: dt.asarray(x, device="cpu"),
                  lambda: x.__dlpack__(max_version=(1, 0), dl_device=(1, 0))):
-        with pytest.raises(BufferError):
+        with pytest.raises(BufferError, match=f"cannot move memory from {x.device} to cpu"):
             move()
     with pytest.raises(BufferError, match="copy=False"):
         dt.from_dlpack(x, device="cpu", copy=False)

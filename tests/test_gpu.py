@@ -177,7 +177,7 @@ def test_cuda_array_interface_says_read_only_where_the_array_is(cupy):
     frozen = dt.broadcast_arrays(dt.arange(8.0, device="cuda:0"),
                                  dt.zeros((2, 8), device="cuda:0"))[0]
     for a in (b, frozen, frozen[1:, :], dt.flip(frozen, axis=1), b[..., ::2]):
-        assert a.read_only and a.__cuda_array_interface__["data"][1] is True
+        assert a.read_only and a.__cuda_array_interface__["data"] == (a.data_ptr, True)
     assert x.__cuda_array_interface__["data"][1] is False
 
 
@@ -554,8 +554,11 @@ def test_dtypes_cupy_has_not_are_held_and_moved(cupy, torch):
     assert np.asarray(bf.to_device("cpu")).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
-def test_read_only_and_copied_exports(cupy, torch):
+@pytest.mark.parametrize("computed", [False, True])
+def test_copied_exports(cupy, computed):
     x = dt.asarray(cupy.arange(4, dtype=cupy.float32))
+    if computed:  # (CuPy's own producer exports what CuPy computed: not for a copy)
+        x = x + 0
     cap = x.__dlpack__(max_version=(1, 0), copy=True, stream=1)
     c = dt.from_dlpack(cap)
     assert c._tensor.flags & _dlpack.DLPACK_FLAG_BITMASK_IS_COPIED and c.data_ptr != x.data_ptr
@@ -563,6 +566,9 @@ def test_read_only_and_copied_exports(cupy, torch):
     assert y.device == x.device and float(dt.sum(y)) == 6.0
     ro = dt.from_dlpack(dt.from_dlpack(x).__dlpack__(max_version=(1, 0)))  # writable
     assert not ro.read_only
+
+
+def test_read_only_exports(cupy, torch):
     t = torch.arange(4.0, device="cuda")
     held = dt.from_dlpack(t)
     held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
@@ -573,11 +579,13 @@ def test_read_only_and_copied_exports(cupy, torch):
         held.__dlpack__(stream=1)  # a legacy capsule cannot say read-only
 
 
-def test_read_only_reaches_views_of_read_only_imports(cupy, torch):
+@pytest.mark.parametrize("producer", ["cupy", "torch"])
+def test_read_only_reaches_views_of_read_only_imports(cupy, request, producer):
     # CuPy arrays have no writeable flag: dltensor marks them (views of a read-only import,
     # broadcasts: the test below), and writes, in-place operators and exports all see it.
-    t = torch.arange(4.0, device="cuda")
-    held = dt.from_dlpack(t)
+    t = cupy.arange(4.0) if producer == "cupy" else \
+        request.getfixturevalue("torch").arange(4.0, device="cuda")
+    held = dt.from_dlpack(t.__dlpack__(max_version=(1, 0), stream=1))  # (a capsule: imported)
     held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
     ro = dt.from_dlpack(held.__dlpack__(max_version=(1, 0), stream=1))
     for view in (ro[1:], dt.reshape(ro, (2, 2)), dt.flip(ro), ro[None, :].mT):
@@ -597,10 +605,13 @@ def test_read_only_reaches_broadcasts_and_their_views(cupy):
     with pytest.raises(ValueError, match="read-only"):
         b[0, 0] = 5.0
     # (b[0, ...], not b[0]: dltensor refuses fewer indices than axes without an ellipsis)
-    for view in (b[0, ...], b.mT, dt.flip(b), list(b)[1], dt.broadcast_arrays(b, b)[0][1:, ...]):
+    for view in (b, b[0, ...], b.mT, dt.flip(b), list(b)[1],
+                 dt.broadcast_arrays(b, b)[0][1:, ...]):
         assert view.read_only  # (a CuPy view's base is the root, x: marked as made)
         with pytest.raises(ValueError, match="read-only"):
             view[...] = 5.0
+        # (not by CuPy's producer, whose flags say writable)
+        assert dt.from_dlpack(view.__dlpack__(max_version=(1, 0), stream=1)).read_only
 
 
 # --- the conformance suite with CUDA as the default device -------------------------------------

@@ -77,6 +77,8 @@ def test_repr():
     with np.printoptions(threshold=5):
         assert repr(dltensor.arange(8)) == \
             "dltensor.ndarray([0, 1, 2, ..., 5, 6, 7], shape=(8,), dtype=int64)"
+        # at the threshold NumPy prints every element, and so no shape
+        assert repr(dltensor.arange(5)) == "dltensor.ndarray([0, 1, 2, 3, 4], dtype=int64)"
         with np.printoptions(legacy="1.25"):  # (2.1 is NumPy 2.2's: not at the floor)
             assert "shape" not in repr(dltensor.arange(6))
 
@@ -96,6 +98,10 @@ def test_cpu_readable_memory_computes_and_moves_to_cpu_without_a_copy(dev):
     assert np.asarray(x)[5] == 5 and ptr(np.asarray(x)) == ptr(a)
     y = x.to_device("cpu")
     assert y.device == dltensor.Device(1, 0) and y.data_ptr == ptr(a)
+    # computed on (a NumPy view made), its exports still say its own device, not NumPy's CPU
+    assert float(x[5]) == 5 and x._array is not None
+    for kwargs in ({}, {"max_version": (1, 0)}, {"max_version": (1, 0), "copy": False}):
+        assert P.tensor_fields(x.__dlpack__(**kwargs))["device"] == (dev, 0)
 
 
 def test_array_protocol():
@@ -180,7 +186,7 @@ def test_negative_max_versions_are_read_as_numpys_producer_reads_them(make):
         cap = x.__dlpack__(max_version=(1, -1), copy=copy)
         assert P.capsule_name(cap) == b"dltensor_versioned"
         assert P.capsule_struct(cap).version.major == 1
-        assert P.capsule_struct(cap).version.minor >= 0
+        assert P.capsule_struct(cap).version.minor == 0  # (1.0, not 1.1: NumPy's reading)
         if not x.read_only:  # (a legacy capsule cannot say read-only)
             # (-2**70: NumPy's producer, asked again after its OverflowError, raised it)
             for mv in ((-1, 0), (0, -1), (-2**70, 0), (-2**70, -2**70)):
@@ -274,7 +280,7 @@ def test_pinned_memory_exports_to_cpu_without_a_copy(dev):
         cap = x.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=copy)
         f = P.tensor_fields(cap)
         assert f["device"] == (1, 0) and f["data"] + f["byte_offset"] == ptr(a)
-        assert not P.capsule_flags(cap) & P.IS_COPIED
+        assert P.capsule_flags(cap) == 0  # (neither IS_COPIED nor READ_ONLY)
     cap = x.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=True)
     assert P.capsule_flags(cap) & P.IS_COPIED and P.tensor_fields(cap)["data"] != ptr(a)
 
@@ -396,6 +402,23 @@ def test_padded_sub_byte_tensors_say_so_when_handed_on(dtype):
     packed = dltensor.from_dlpack(P.from_numpy(buf, dtype=dtype, shape=(8,), strides=(1,)))
     assert not P.capsule_flags(packed.__dlpack__(max_version=(1, 3))) & PADDED
     assert P.capsule_name(packed.__dlpack__()) == b"dltensor"
+
+
+@pytest.mark.parametrize("dtype", [(0, 8, 1), (1, 8, 1), (2, 16, 1)], ids=["int8", "uint8",
+                                                                          "float16"])
+def test_padded_means_nothing_for_whole_bytes_and_is_not_handed_on(dtype):
+    # (a producer setting it on 8-bit elements, the smallest whole byte, says nothing; handed
+    # on, it would make a DLPack 1.0 consumer refuse a tensor it can read)
+    x = dltensor.from_dlpack(P.from_numpy(np.zeros(4, np.uint8), dtype=dtype,
+                                          shape=(4 * 8 // dtype[1],), flags=PADDED))
+    assert not P.capsule_flags(x.__dlpack__(max_version=(1, 3))) & PADDED
+    assert P.capsule_name(x.__dlpack__()) == b"dltensor"
+
+
+def test_a_null_pointer_with_no_elements_is_handed_on_as_null():
+    x = dltensor.from_dlpack(P.Producer(data=0, shape=(0,)))
+    for kwargs in ({}, {"max_version": (1, 0), "copy": False}):
+        assert P.tensor_fields(x.__dlpack__(**kwargs))["data"] == 0
 
 
 @pytest.mark.parametrize("make", [v for k, v in READ_ONLY.items() if k != "held"],

@@ -444,18 +444,14 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
     funcs: dict[Device, Callable[..., Any]] = {}
-    n_args, keywords, required = _accepted(signature)
+    n_args, keywords = _accepted(signature)
     flags = tuple(p.name for p in (signature.parameters.values() if signature else ())
                   if p.annotation == "bool" and p.kind is p.KEYWORD_ONLY)
-    n_required = len(required)
-    # the required parameters not given by position, for each count of positional arguments
-    by_keyword = [frozenset(required[i:]) for i in range(n_required)]
     views_held = name in VIEWS  # (a metadata-only function: made on held memory too)
 
     def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         n = len(args)
-        if n > n_args or kwargs and keywords is not None and not keywords.issuperset(kwargs) \
-                or n < n_required and not by_keyword[n].issubset(kwargs):
+        if n > n_args or kwargs and keywords is not None and not keywords.issuperset(kwargs):
             raise _outside(name, signature, x, args, kwargs)
         if kwargs and flags:
             for k in flags:
@@ -529,26 +525,22 @@ def _run_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
     return run
 
 
-def _accepted(signature: inspect.Signature | None
-              ) -> tuple[float, frozenset[str] | None, tuple[str, ...]]:
-    """How many arguments may follow the first by position, the keywords accepted (None: any,
-    for dltensor's own calls, which pass no signature), and the required parameters after the
-    first that may come by position (a positional-or-keyword one, squeeze's axis, by keyword)."""
+def _accepted(signature: inspect.Signature | None) -> tuple[float, frozenset[str] | None]:
+    """How many arguments may follow the first by position, and the keywords accepted (None:
+    any, for dltensor's own calls, which pass no signature). Every parameter after the first
+    has a default (``delegating`` asserts it), so no call is short of one."""
     params = list(signature.parameters.values())[1:] if signature else []
     if signature is None or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
-        return float("inf"), None, ()
-    positional = [p for p in params if p.kind is not p.KEYWORD_ONLY]
-    return (len(positional),
-            frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY),
-            tuple(p.name for p in positional if p.default is p.empty))
+        return float("inf"), None
+    return (sum(p.kind is not p.KEYWORD_ONLY for p in params),
+            frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY))
 
 
 def _outside(name: str, signature: inspect.Signature | None, x: Any, args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> TypeError:
     """The TypeError for a call outside the spec's signature: a keyword-only parameter given by
-    position, one of NumPy's own (``out=``, ``initial=``, ``where=``, ``kind=``), which the
-    backend would take and answer for something else, or a required one left out (NumPy's
-    squeeze takes no axis as every length-1 axis)."""
+    position, or one of NumPy's own (``out=``, ``initial=``, ``where=``, ``kind=``), which the
+    backend would take and answer for something else."""
     assert signature is not None  # (only calls checked against one get here)
     try:
         signature.bind(x, *args, **kwargs)
@@ -560,46 +552,26 @@ def _outside(name: str, signature: inspect.Signature | None, x: Any, args: tuple
     raise AssertionError("a call refused by its signature's counts that binds to it")
 
 
-def _expecting_arrays(name: str, f: Callable[..., Any], params: list[inspect.Parameter]
-                      ) -> Callable[..., Any]:
-    """``f`` checking first that the positional arguments typed ``ndarray`` are arrays."""
-    n_fixed = sum(p.kind is p.POSITIONAL_ONLY for p in params)
-    fixed = [i for i, p in enumerate(params[:n_fixed]) if str(p.annotation) == "ndarray"]
-    rest = any(p.kind is p.VAR_POSITIONAL and str(p.annotation) == "ndarray" for p in params)
-
-    def g(*args: Any, **kwargs: Any) -> Any:
-        expect_array(name, *(args[i] for i in fixed if i < len(args)))
-        if rest:
-            expect_array(name, *args[n_fixed:])
-        return f(*args, **kwargs)
-
-    g.__name__ = g.__qualname__ = name
-    return g
-
-
 def delegating(template: _F, widen: Callable[..., Any] | None = None,
                backend: Callable[[Any], Callable[..., Any]] | None = None) -> _F:
-    """Decorator: the plain ``_dispatch.delegate`` of the template's name, carrying the
+    """Decorator: ``delegate_first`` of the template's name, for a function of one array (its
+    first parameter, positional-only) whose other parameters all have defaults, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
-
-    Where the signature says only the first parameter is an array, a faster delegate is used
-    (``widen``: computing ml_dtypes' floats in float32, ``backend``: see ``delegate_first``;
-    ``functools.partial(delegating, widen=in_float32)`` as the decorator).
+    ``widen``: computing ml_dtypes' floats in float32, ``backend``: see ``delegate_first``
+    (``functools.partial(delegating, widen=in_float32)`` as the decorator). Functions of
+    several arrays are written out (concat, where) or call ``delegate``.
     """
     sig = inspect.signature(template)
     params = list(sig.parameters.values())
-    only_first = (params and params[0].kind is params[0].POSITIONAL_ONLY
-                  and str(params[0].annotation) == "ndarray"
-                  and not any("ndarray" in str(p.annotation) for p in params[1:]))
-    if only_first:
-        axis = sig.parameters.get("axis")
-        axis_at = (None if axis is None else
-                   -1 if axis.kind is axis.KEYWORD_ONLY else params.index(axis) - 1)
-        default = None if axis is None or axis.default is axis.empty else axis.default
-        f = delegate_first(template.__name__, axis_at, default, sig, widen, backend)
-    else:
-        assert backend is None, "a backend function for a delegate of several arrays"
-        f = _expecting_arrays(template.__name__, delegate(template.__name__), params)
+    assert (params and params[0].kind is params[0].POSITIONAL_ONLY
+            and str(params[0].annotation) == "ndarray"
+            and not any("ndarray" in str(p.annotation) or p.default is p.empty
+                        for p in params[1:])), f"{template.__name__}: not a function of one array"
+    axis = sig.parameters.get("axis")
+    axis_at = None if axis is None else -1 if axis.kind is axis.KEYWORD_ONLY \
+        else params.index(axis) - 1
+    default = None if axis is None else axis.default
+    f = delegate_first(template.__name__, axis_at, default, sig, widen, backend)
     setattr(f, "__signature__", sig)  # (a function attribute inspect reads)
     f.__doc__ = template.__doc__
     f.__module__ = template.__module__

@@ -225,6 +225,10 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
             keepdims: bool) -> ndarray:
     expect_array(name, x)
     correction = real_number(name, "correction", correction)
+    # The backends subtract an int correction from N in C int64, which wraps for one far
+    # below zero (var(x, correction=-2**63) was inf); past float64's exact ints a float
+    # divides the same.
+    ddof = correction if -1 << 53 <= correction <= 1 << 53 else float(correction)
     keepdims = flag(name, "keepdims", keepdims)
     dev = x._device
     a = native_or_cpu_error(x, lambda y: _spread(name, y, axis, correction, keepdims), x)
@@ -232,10 +236,10 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide
     if type(a) is np.ndarray:  # (the array's own method: array-api-compat's wrapper calls it,
-        r = getattr(a, name)(axis=axis, ddof=correction, keepdims=keepdims)  # ~2.5 us later)
+        r = getattr(a, name)(axis=axis, ddof=ddof, keepdims=keepdims)  # ~2.5 us later)
     else:
         with on(dev):  # (a method runs on CuPy's current GPU, not the array's)
-            r = getattr(a, name)(axis=axis, ddof=correction, keepdims=keepdims)
+            r = getattr(a, name)(axis=axis, ddof=ddof, keepdims=keepdims)
     axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) \
         else (operator.index(axis),)  # (a NumPy integer too)
     n = 1

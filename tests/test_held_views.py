@@ -496,6 +496,19 @@ BAD_ARGUMENTS = {
     "operator.index of a float": lambda m: m(_Z((), np.float32)).__index__(),
     "float of a complex": lambda m: float(m(_Z((), np.complex64))),
     "int of a complex": lambda m: int(m(_Z((), np.complex64))),
+    # at the check's bounds, checked (each past them by one: PAST_THE_CHECK below)
+    "sum axis at the checked size": lambda m: dt.sum(m(_Z(2**10, np.float32)), axis=1),
+    "repeat at the checked bound": lambda m: dt.repeat(m(_Z(1)), 2**20, axis=1),
+    "repeat at the bound by shape": lambda m: dt.repeat(m(_Z(2**10)), 2**10, axis=1),
+    "two ranks at the bound": lambda m: dt.repeat(m(_Z((1, 1))), m(np.ones(1, np.int64)),
+                                                  axis=2**20),
+}
+# The same calls past the check's bounds: refused as they are, whatever the CPU would say.
+PAST_THE_CHECK = {
+    "sum axis": lambda m: dt.sum(m(_Z(2**10 + 1, np.float32)), axis=1),
+    "repeat": lambda m: dt.repeat(m(_Z(1)), 2**20 + 1, axis=1),
+    "repeat by shape": lambda m: dt.repeat(m(_Z(2**10)), 2**10 + 1, axis=1),
+    "two ranks": lambda m: dt.repeat(m(_Z((1, 1))), m(np.ones(1, np.int64)), axis=2**20 + 1),
 }
 _Point = __import__("collections").namedtuple("_Point", "a b")
 # Calls the CPU check must not misjudge: values (zeros are singular), sizes past the checked
@@ -521,6 +534,14 @@ def test_bad_arguments_get_the_cpus_error_on_held_memory_too(call, device):
     cpu = _outcome(call, dt.asarray)
     assert cpu is not None and not issubclass(cpu, RuntimeError)
     assert _outcome(call, lambda a: _held(a, device)) is cpu
+
+
+@pytest.mark.parametrize("call", PAST_THE_CHECK.values(), ids=PAST_THE_CHECK.keys())
+def test_bad_arguments_past_the_checks_bounds_are_refused(call, device):
+    cpu = _outcome(call, dt.asarray)
+    assert cpu is not None and not issubclass(cpu, RuntimeError)
+    got = _outcome(call, lambda a: _held(a, device))
+    assert got is not None and issubclass(got, RuntimeError)
 
 
 @pytest.mark.parametrize("call", GOOD_ARGUMENTS.values(), ids=GOOD_ARGUMENTS.keys())

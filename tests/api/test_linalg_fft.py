@@ -561,3 +561,23 @@ def test_fft_axes_out_of_range_are_axis_errors():
         with pytest.raises(np.exceptions.AxisError, match="out of bounds for an array of "
                                                           "dimension 2"):
             call()
+
+
+def test_functions_of_several_arrays_take_imports_not_yet_computed_on():
+    # An imported array's compute view is made on first use: each array handed to the backend
+    # must be that view (its _array was passed as it was, None, for a fresh import).
+    import producers as P
+
+    def fresh(a):
+        x = dlt.from_dlpack(P.from_numpy(np.asarray(a, dtype=np.float64)))
+        assert x._array is None
+        return x
+
+    a, b = np.array([[2.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0])
+    v, w = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
+    for got, want in ((dlt.linalg.solve(fresh(a), fresh(b)), np.linalg.solve(a, b)),
+                      (dlt.linalg.cross(fresh(v), fresh(w)), np.cross(v, w)),
+                      (dlt.linalg.outer(fresh(v), fresh(w)), np.outer(v, w)),
+                      (dlt.diff(fresh(v), prepend=fresh(w)), np.diff(v, prepend=w)),
+                      (dlt.fft.rfft(fresh(v)), np.fft.rfft(v))):
+        np.testing.assert_allclose(np.asarray(got), want)

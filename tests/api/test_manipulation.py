@@ -297,8 +297,10 @@ def test_sizes_and_numbers_past_c_integers():
             "except ValueError:\n    print('refused')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == "refused", done
-    with pytest.raises(ValueError, match="past the largest array"):
-        dlt.tile(dlt.asarray([1.0]), (2**62 + 1, 4))
+    # (2**63 bytes and an extent of 2**63 beside a 0: each the first past the largest)
+    for reps in ((2**62 + 1, 4), (2**60,), (2**63, 0)):
+        with pytest.raises(ValueError, match="past the largest array"):
+            dlt.tile(dlt.asarray([1.0]), reps)
     x = dlt.reshape(dlt.arange(6.0), (2, 3))
     assert dlt.linalg.diagonal(x, offset=-2**63).shape == (0,)  # (was OverflowError)
     assert float(dlt.linalg.trace(x, offset=2**40)) == 0.0

@@ -237,6 +237,18 @@ def test_no_degrees_of_freedom_left_is_nan(f):
     assert float(f(x, correction=2)) > 0  # one degree left: finite
 
 
+def test_a_correction_at_int64s_ends_divides_as_the_spec_says():
+    # N - correction in the backends' C int64 wrapped: var(x, correction=-2**63) was inf
+    x = dlt.asarray([1.0, 2.0, 3.0])  # (squared deviations sum to 2)
+    for c in (-2**63, -2**63 + 1, -2**62, -2**53 - 1, -2**53):
+        want = 2 / (3 - c)
+        assert float(dlt.var(x, correction=c)) == pytest.approx(want, rel=1e-15, abs=0)
+        assert float(dlt.std(x, correction=c)) == pytest.approx(want ** 0.5, rel=1e-15, abs=0)
+    with np.errstate(all="ignore"):
+        for c in (2**63 - 1, 2**63, 2**70):
+            assert np.isnan(float(dlt.var(x, correction=c)))
+
+
 def test_diff_joins_only_arrays_and_by_the_spec_promotion():
     # NumPy joined a scalar or a list to x and promoted: uint8 with -1 gave int64.
     x = dlt.asarray([1, 2], dtype=dlt.uint8)

@@ -51,7 +51,10 @@ CASES = {
     "meshgrid xy": lambda xp: xp.meshgrid(xp.arange(3), xp.arange(2)),
     "meshgrid ij": lambda xp: xp.meshgrid(xp.arange(3), xp.arange(2), xp.arange(4),
                                           indexing="ij"),
+    "meshgrid xy of three": lambda xp: xp.meshgrid(xp.arange(3), xp.arange(2), xp.arange(4)),
+    "meshgrid one": lambda xp: xp.meshgrid(xp.arange(3)),
     "meshgrid none": lambda xp: xp.meshgrid(),
+    "triu": lambda xp: xp.triu(xp.asarray(CUBE)),
     "tril": lambda xp: xp.tril(xp.asarray(CUBE)),
     "tril k": lambda xp: xp.tril(xp.asarray(CUBE), k=1),
     "triu k": lambda xp: xp.triu(xp.asarray(I8), k=-1),
@@ -193,6 +196,7 @@ def test_arange_of_ints_is_int64_exactly_or_overflows():
     ((-2**63, 2**63 - 1, 2**62 + 1), None), ((2**63 - 1, -2**63, -(2**61 + 1)), None),
     ((0, 2**64 - 1, 2**62), "uint64"), ((2**64 - 1, 0, -2**62), "uint64"),
     ((2**62 + 1, 0, -2**60), "uint64"), ((0, 2**53 + 3, 2**51), None),
+    ((-2**62 - 1, 1, 2**60), None),  # (a negative start on the exact path)
 ])
 def test_arange_of_ints_counts_exactly_past_2_to_53(args, dtype):
     # The spec: ceil((stop - start) / step) elements, start + i * step; NumPy and CuPy count
@@ -204,6 +208,7 @@ def test_arange_of_ints_counts_exactly_past_2_to_53(args, dtype):
 
 @pytest.mark.parametrize("args, dtype", [
     ((10**8, 10**8 + 100, 5), "float32"), ((10**8, 10**8 + 20, 1), "float32"),
+    ((10**8, 10**8 + 15, 5), "float32"),  # (3 elements: the fewest where NumPy's spacing errs)
     ((2.0**53, 2.0**53 + 30, 3.0), None), ((2.0**53 + 30, 2.0**53, -3.0), None),
     ((2048, 2100, 3), "float16"), ((1e8, 1e8 - 50, -5), "float32"),
     ((2**24, 2**24 + 30, 3), "complex64"), ((2**53, 2**53 + 30, 3), "complex128"),
@@ -551,3 +556,52 @@ def test_asarray_with_a_dtype_of_sequences_holding_arrays_or_objects():
             dlt.asarray([dlt.asarray(1, dtype=dlt.int8), past], dtype=dlt.int8)
     with pytest.raises(TypeError):  # (NumPy's: None is no int; not a float64 NaN cast to int)
         dlt.asarray([None], dtype=dlt.int64)
+
+
+def test_float_arange_of_one_element_and_numpys_spacing_for_other_steps():
+    # a span of at most one step is one element (the span's first bound), not none
+    for args, want in (((0.0, 0.5), [0.0]), ((2.5, 3.0, 1.0), [2.5]), ((1.0, 2.0), [1.0]),
+                       ((0.0, 1e-300, 1.0), [0.0])):
+        assert np.asarray(dlt.arange(*args)).tolist() == want
+    # a step that is not an integer may be inexact, the spec says: NumPy's values, bit for bit
+    # ((1/3 + 0.1) - 1/3 is not 0.1: NumPy steps by that difference)
+    for args in ((1 / 3, 10, 0.1), (0.1, 5, 0.7), (-2.5, 7.25, 0.35)):
+        assert np.array_equal(np.asarray(dlt.arange(*args)), np.arange(*args))
+
+
+def test_tril_and_triu_default_to_the_main_diagonal():
+    x = dlt.reshape(dlt.arange(1, 10), (3, 3))
+    assert np.array_equal(np.asarray(dlt.tril(x)), np.tril(np.arange(1, 10).reshape(3, 3)))
+    assert np.array_equal(np.asarray(dlt.triu(x)), np.triu(np.arange(1, 10).reshape(3, 3)))
+
+
+@pytest.mark.parametrize("args, dtype", [
+    ((2**63 - 2, 2**63), None), ((-2**63 + 1, -2**63 - 1, -1), None),
+    ((250, 256), "uint8"), ((-126, -129, -1), "int8"),
+])
+def test_arange_of_ints_reaches_its_dtypes_ends(args, dtype):
+    x = dlt.arange(*args, dtype=getattr(dlt, dtype) if dtype else None)
+    assert _ints(x) == list(range(*args))
+
+
+def test_float_arange_keeps_the_dtype_asked_for_past_the_floats_and_when_empty():
+    # (stop - start past float64: counted by parts; the values then cast to the dtype)
+    x = dlt.arange(1e308, -1e308, -1e308, dtype=dlt.float32)
+    assert x.dtype == dlt.float32 and np.asarray(x).tolist() == [math.inf, 0.0]
+    assert dlt.arange(1.0, 0.0, dtype=dlt.float32).dtype == dlt.float32
+    assert dlt.arange(1.0, 0.0).dtype == dlt.float64
+
+
+def test_linspace_refuses_bool_bounds():
+    for bounds in ((True, 1.0), (0.0, False)):
+        with pytest.raises(TypeError, match="linspace takes int, float and complex bounds"):
+            dlt.linspace(*bounds, 3)
+
+
+def test_linspace_values_are_numpys_to_the_bit():
+    # the last value is stop also for two values (1e16 + (1.0 - 1e16) is 0.0), and a step of 1
+    # multiplies (i / 10 * 10 is 3.0000000000000004 for i = 3)
+    assert np.asarray(dlt.linspace(1e16, 1.0, 2)).tolist() == [1e16, 1.0]
+    assert np.asarray(dlt.linspace(0, 10, 11)).tolist() == list(map(float, range(11)))
+    for args in ((1e16, 1.0, 2), (0, 10, 11), (-1, 1, 7), (0.1, 0.7, 13)):
+        assert np.array_equal(np.asarray(dlt.linspace(*args)), np.linspace(*args))

@@ -533,6 +533,37 @@ def test_matmul_operator():
     p = m.data_ptr
     m @= dt.asarray(2 * np.eye(3))
     assert m.data_ptr == p and np.asarray(m).tolist() == (2 * np.eye(3)).tolist()
+    # a result of another shape, or of another dtype, is refused with the reason, not written
+    col = dt.ones((3, 1))
+    with pytest.raises(ValueError, match=r"shape \(3, 3\)\) cannot be written into"):
+        col @= dt.ones((1, 3))
+    i = dt.asarray(np.eye(3, dtype=np.int32))
+    with pytest.raises(TypeError, match="int64, shape .* cannot be written into the int32"):
+        i @= dt.asarray(np.eye(3, dtype=np.int64))
+    assert np.asarray(col).tolist() == [[1.0]] * 3 and np.asarray(i).tolist() == np.eye(3).tolist()
+
+
+def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():
+    import producers as P
+    x = dt.asarray([1.0, 2.0])
+    # == with a list or tuple: TypeError as for +, not Python's identity answer (False)
+    for other in ([1, 2], (1, 2)):
+        for compare in (operator.eq, operator.ne):
+            with pytest.raises(TypeError, match="takes dltensor arrays and Python scalars"):
+                compare(x, other)
+    # an import not yet computed on, on the right of the fast path
+    y = dt.from_dlpack(P.from_numpy(np.array([2.0, 3.0])))
+    assert y._array is None and np.asarray(x + y).tolist() == [3.0, 5.0]
+    # clip takes NumPy's scalars as the Python numbers they are
+    assert np.asarray(dt.clip(x, min=np.float64(1.5), max=np.float32(1.75))).tolist() == \
+        [1.5, 1.75]
+    ints = dt.clip(dt.asarray([1, 5]), min=np.int64(2), max=np.uint8(4))
+    assert ints.dtype == dt.int64 and np.asarray(ints).tolist() == [2, 4]
+    # no array at all: the error names the operand that is no Python scalar, on either side
+    for args, word in (((1, "a"), "not str"), (("a", 1), "not str"), (([1], 2), "not list"),
+                       ((2.0, [1]), "not list"), ((1, 2), "at least one array")):
+        with pytest.raises(TypeError, match=word):
+            dt.add(*args)
 
 
 def test_comparison_with_foreign_types_is_not_implemented():

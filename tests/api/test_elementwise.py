@@ -30,6 +30,7 @@ from dltensor._backends import cupy_departures
 from dltensor._array import wrap
 from dltensor._devices import Device
 from dltensor._dtypes import SPEC_DTYPES
+import producers as P
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -544,7 +545,6 @@ def test_matmul_operator():
 
 
 def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():
-    import producers as P
     x = dt.asarray([1.0, 2.0])
     # == with a list or tuple: TypeError as for +, not Python's identity answer (False)
     for other in ([1, 2], (1, 2)):

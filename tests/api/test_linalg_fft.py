@@ -13,6 +13,7 @@ import pytest
 import dltensor as dlt
 from dltensor._dtypes import dtype_from_dlpack
 import oracle
+import producers as P
 
 rng = np.random.default_rng(0)
 G = rng.standard_normal((3, 4, 4))                       # a stack of general matrices
@@ -566,7 +567,6 @@ def test_fft_axes_out_of_range_are_axis_errors():
 def test_functions_of_several_arrays_take_imports_not_yet_computed_on():
     # An imported array's compute view is made on first use: each array handed to the backend
     # must be that view (its _array was passed as it was, None, for a fresh import).
-    import producers as P
 
     def fresh(a):
         x = dlt.from_dlpack(P.from_numpy(np.asarray(a, dtype=np.float64)))

@@ -300,6 +300,5 @@ def test_bool_sums_and_products_and_a_mean_of_a_fresh_import():
     assert bool(dlt.sum(dlt.asarray([0j, 2j]), dtype=dlt.bool)) is True
     assert bool(dlt.prod(dlt.asarray([0.0, 2.0]), dtype=dlt.bool)) is False
     # mean's CPU fast path on an import not yet computed on
-    import producers as P
     y = dlt.from_dlpack(P.from_numpy(np.array([1.0, 2.0, 4.0], np.float32)))
     assert y._array is None and float(dlt.mean(y)) == pytest.approx(7 / 3, rel=1e-6)

@@ -288,20 +288,14 @@ def _stand_in(v: Any) -> Any:
 def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
     """A function that calls the backend namespace's ``name`` on unwrapped arguments.
 
-    Arrays may be positional, keyword, or inside a list/tuple positional argument (concat,
-    stack, meshgrid); all must share one device, which the result stays on.
+    Arrays may be positional or keyword (none arrives inside a list: the functions of
+    sequences of arrays, concat, stack, meshgrid, are written out); all must share one
+    device, which the result stays on.
     """
     funcs: dict[Device, Callable[..., Any]] = {}  # (the backend's, looked up once a device)
 
     def f(*args: Any, **kwargs: Any) -> Any:
-        arrays = []
-        sequences = False  # (concat, stack, meshgrid: arrays inside a list or tuple)
-        for a in args:  # (one pass: this runs on every linalg and fft call)
-            if type(a) is ndarray:
-                arrays.append(a)
-            elif isinstance(a, (list, tuple)):
-                arrays.extend(e for e in a if isinstance(e, ndarray))
-                sequences = True
+        arrays = [a for a in args if type(a) is ndarray]  # (every linalg and fft call)
         keyword_arrays = False
         for v in kwargs.values():
             if type(v) is ndarray:
@@ -313,12 +307,8 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
             if fn is None:
                 ns = namespace_for(dev)
                 fn = funcs[dev] = getattr(getattr(ns, module_path) if module_path else ns, name)
-            if sequences:
-                nargs = [native(a) if not isinstance(a, (list, tuple)) else
-                         type(a)(native(e) for e in a) for a in args]
-            else:
-                nargs = [a._array if type(a) is ndarray and a._array is not None else native(a)
-                         for a in args]
+            nargs = [a._array if type(a) is ndarray and a._array is not None else native(a)
+                     for a in args]
             if keyword_arrays:
                 kwargs = {k: native(v) for k, v in kwargs.items()}
         except NoBackendError as e:

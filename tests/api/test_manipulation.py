@@ -12,6 +12,7 @@ from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
 from oracle import same
+import producers as P
 
 xps = make_strategies_namespace(dlt)
 
@@ -30,6 +31,7 @@ CASES = {
     "concat promotes": lambda xp: xp.concat((xp.asarray(I8), xp.asarray(U8))),
     "concat axis None": lambda xp: xp.concat([xp.asarray(A), xp.asarray(ROW)], axis=None),
     "concat negative axis": lambda xp: xp.concat([xp.asarray(B), xp.asarray(B)], axis=-1),
+    "concat axis -ndim": lambda xp: xp.concat([xp.asarray(B), xp.asarray(B)], axis=-2),
     "expand_dims": lambda xp: xp.expand_dims(xp.asarray(B), axis=1),
     "expand_dims tuple": lambda xp: xp.expand_dims(xp.asarray(I8), axis=(0, -1)),
     "flip": lambda xp: xp.flip(xp.asarray(A)),
@@ -321,3 +323,43 @@ def test_axes_may_be_lists_of_ints_as_numpy_and_strict_take_them():
     for bad in ([1.0, 0], [True, 0], [[1], 0]):
         with pytest.raises(TypeError):
             dlt.permute_dims(x, bad)
+
+
+def test_bounds_of_the_largest_array_are_the_results_not_their_neighbours():
+    # A result within the largest array is made: 2**62 one-byte elements (bool), an extent
+    # of 2**62 beside a 0 (tile pads the shorter of x's shape and the repetitions with 1s;
+    # repeat multiplies only its axis); so are shapes with a 0 extent.
+    flag, nothing = dlt.asarray(True), dlt.zeros((0,), dtype=dlt.bool)
+    assert dlt.broadcast_to(flag, (2**62,)).shape == (2**62,)
+    assert dlt.tile(nothing, (2**62, 1)).shape == (2**62, 0)
+    assert dlt.tile(dlt.zeros((2**62, 0), dtype=dlt.bool), (1,)).shape == (2**62, 0)
+    assert dlt.repeat(dlt.zeros((2, 0), dtype=dlt.bool), 2**62, axis=1).shape == (2, 0)
+    assert dlt.broadcast_shapes((0, 3), (1, 3)) == (0, 3)
+    # repeat's count is checked on its axis counted from either end; an axis past the end is
+    # NumPy's AxisError, not a result past the largest (run apart: NumPy 2.4's repeat by
+    # 2**62 crashed the process)
+    code = ("import dltensor as dt\n"
+            "x = dt.ones((2, 2))\n"
+            "try:\n    dt.repeat(x, 2**62, axis=-2)\n"
+            "except ValueError as e:\n    print('refused' if 'largest' in str(e) else e)\n"
+            "try:\n    dt.repeat(x, 2**62, axis=2)\n"
+            "except IndexError as e:\n    print(type(e).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["refused", "AxisError"], done
+
+
+def test_expand_dims_finds_a_position_repeated_from_either_end():
+    # (0, -3) of a 1-d array are the same position of the 3-d result: an invalid axis, the
+    # spec's IndexError (NumPy's own check raised a plain ValueError)
+    for axis in ((0, -3), (-3, 0), (2, -1)):
+        with pytest.raises(IndexError, match="repeated axis"):
+            dlt.expand_dims(dlt.zeros(3), axis=axis)
+
+
+def test_reshape_of_something_not_an_array_or_an_import_not_yet_computed_on():
+    with pytest.raises(TypeError, match="takes dltensor arrays"):
+        dlt.reshape([1, 2], (2,))
+    x = dlt.from_dlpack(P.from_numpy(np.arange(6.0)))
+    assert x._array is None  # (a fresh import: the fast path for NumPy arrays is not for it)
+    assert dlt.reshape(x, (2, 3)).shape == (2, 3)
+    assert np.asarray(dlt.reshape(x, (3, 2)))[2, 1] == 5.0

@@ -210,7 +210,7 @@ CASES: list[Case] = [
         dt.isin(a(d, np.array([1, 2**64 - 1], np.uint64)), 2**64 - 1),
         dt.isin(a(d, [1.0]), 10**400))),
     Case("isin-of-signed-and-unsigned", lambda d: (  # (CuPy compares in C++: -1 == 2**64 - 1)
-        dt.isin(a(d, [-1, 5]), a(d, np.array([2**64 - 1, 5], np.uint64))),
+        dt.isin(a(d, [-1, 0, 5]), a(d, np.array([2**64 - 1, 0, 5], np.uint64))),
         dt.isin(a(d, np.array([2**64 - 1, 5, 2**63], np.uint64)), a(d, [-1, 5, -2**63])),
         dt.isin(a(d, [-1, 7], dt.int32), a(d, [2**32 - 1, 7], dt.uint32)),
         dt.isin(a(d, [255, 2], dt.uint8), a(d, [-1, 2], dt.int8), invert=True),

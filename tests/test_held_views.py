@@ -608,7 +608,8 @@ def test_held_memory_beside_cpu_memory_says_so(device):
     x, m = _held(np.ones((2, 3), np.float32), device), _held(np.ones((2, 3), bool), device)
     c = dt.zeros((2, 3), dtype=dt.float32)
     for call in (lambda: dt.diff(x, prepend=c), lambda: x.__setitem__(m, c),
-                 lambda: dt.broadcast_arrays(x, c)):
+                 lambda: dt.broadcast_arrays(x, c), lambda: dt.where(m, c, c),
+                 lambda: dt.where(c > 0, x, c), lambda: dt.where(c > 0, c, x)):
         with pytest.raises(ValueError, match="different devices"):
             call()
     with pytest.raises(BufferError, match=f"cannot export {x.device} memory to device"):

@@ -72,12 +72,20 @@ def test_unique_counts_every_nan_apart():
 
 
 @pytest.mark.parametrize("shape, axis", [((1,) * 32 + (3,), -1), ((2,) + (1,) * 40 + (3, 2), 0),
-                                         ((1,) * 62 + (0, 2), 31), ((1,) * 63 + (4,), -1)])
+                                         ((1,) * 62 + (0, 2), 31), ((1,) * 63 + (4,), -1),
+                                         ((1,) * 31 + (4, 3), None)])
 @pytest.mark.parametrize("descending", [False, True])
 def test_sorts_of_more_than_32_dimensions(shape, axis, descending):
-    # (NumPy's sorts stop at 32: RuntimeError; the spec's arrays go to 64)
+    # (NumPy's sorts stop at 32: RuntimeError; the spec's arrays go to 64. axis None: not
+    # given, the last)
     a = np.random.default_rng(0).integers(0, 3, shape).astype(np.float64)
     x = dlt.asarray(a)
+    if axis is None:
+        assert np.array_equal(np.asarray(dlt.sort(x, descending=descending)),
+                              np.asarray(dlt.sort(x, axis=-1, descending=descending)))
+        assert np.array_equal(np.asarray(dlt.argsort(x, descending=descending)),
+                              np.asarray(dlt.argsort(x, axis=-1, descending=descending)))
+        axis = -1
     rows = np.moveaxis(a, axis, -1)
     want = np.sort(rows.reshape(-1, rows.shape[-1]), axis=-1, kind="stable")
     want = np.moveaxis((want[:, ::-1] if descending else want).reshape(rows.shape), -1, axis)
@@ -191,6 +199,18 @@ def test_isin_compares_a_float_scalar_in_the_arrays_dtype():
     assert bool(dlt.isin(0.1, f32))
     assert bool(dlt.isin(dlt.asarray(1 + 0.1j, dtype=dlt.complex64), 1 + 0.1j))
     assert np.from_dlpack(dlt.isin(dlt.asarray([1, 2]), 1.0)).tolist() == [True, False]
+
+
+def test_isin_of_an_int_at_the_ends_of_the_integers_compared():
+    # An int within the dtype's integers (at either end) is compared; one past them equals
+    # no element. Beside floats an int past int64 and uint64 is the float it equals exactly,
+    # if any: 2**64 is one, 2**64 + 1 and -2**63 - 1 are none (their floats would be found).
+    i8 = dlt.asarray([127, -128], dtype=dlt.int8)
+    assert bool(dlt.isin(127, i8)) and bool(dlt.isin(-128, i8))
+    assert not dlt.isin(128, i8) and not dlt.isin(-129, i8)
+    f = dlt.asarray([2.0**64, -2.0**63, 1.0])
+    assert bool(dlt.isin(2**64, f)) and bool(dlt.isin(-2**63, f))
+    assert not dlt.isin(2**64 + 1, f) and not dlt.isin(-2**63 - 1, f)
 
 
 @pytest.mark.parametrize("fn", [dlt.sort, dlt.argsort])

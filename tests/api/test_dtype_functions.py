@@ -238,6 +238,26 @@ def test_result_type_checks_python_ints_fit_as_the_operators_do(dtype, value):
     assert dt.result_type(dtype, 1) == dtype
 
 
+@pytest.mark.parametrize("dtype", [dt.int8, dt.uint8, dt.int64, dt.uint64])
+def test_result_type_takes_python_ints_at_the_ends_of_the_dtype(dtype):
+    info = dt.iinfo(dtype)
+    assert dt.result_type(dtype, info.min) is dt.result_type(dtype, info.max) is dtype
+    for past in (info.min - 1, info.max + 1):
+        with pytest.raises(OverflowError):
+            dt.result_type(dtype, past)
+
+
+def test_scalar_refusals_say_whether_the_scalar_or_the_mix_is_wrong():
+    # a Python scalar the spec allows, of a kind it does not mix with the array's dtype; and
+    # something no Python scalar
+    flags = dt.asarray([True, False])
+    with pytest.raises(TypeError, match="cannot combine a Python int with an array of dtype "
+                                        "bool .*only Python bool"):
+        dt.where(flags, flags, 1)
+    with pytest.raises(TypeError, match="takes arrays and Python scalars .*not str"):
+        dt.where(flags, flags, "1")
+
+
 def test_astype_copy_takes_numpy_bools_as_asarray_does_but_not_none():
     x = dt.asarray([1, 2], dtype=dt.int32)
     y = dt.astype(x, dt.int32, copy=np.False_)

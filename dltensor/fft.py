@@ -87,7 +87,7 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         # of them).
         s = list(s)
         for i, (n, axis) in enumerate(zip(s, axes)):
-            if n == -1 and -x.ndim <= axis < x.ndim:  # (else NumPy says the axis is invalid)
+            if n == -1:  # (each axis is within x's: checked above)
                 last = name == "irfftn" and i == len(s) - 1
                 s[i] = 2 * (x.shape[axis] - 1) if last else x.shape[axis]
         kwargs["s"] = tuple(s)

@@ -280,6 +280,14 @@ CASES: list[Case] = [
                          axes=(1, 0)),
             dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 24, device=d), (2, 3, 4)),
                          axes=(-1, 0, -2))))),
+    Case("complex-ffts-and-shifts-of-axes-out-of-order", lambda d: (  # (no real transform:
+        # none is split into parts)
+        dt.fft.fftn(dt.reshape(dt.linspace(1, 12 - 5j, 12, device=d), (3, 4)), s=(2, 5),
+                    axes=(1, 0)),
+        dt.fft.ifftn(dt.reshape(dt.linspace(1, 24 + 1j, 24, device=d), (2, 3, 4)),
+                     axes=(2, 0, 1)),
+        dt.fft.fftshift(dt.reshape(dt.linspace(-1, 5, 12, device=d), (3, 4)), axes=(1, 0))),
+        rtol=1e-9),
     Case("linspace-of-negative-count", lambda d: dt.linspace(0, -1, -1, device=d),
          raises=ValueError),
     Case("eye-diagonal-past-a-c-long", lambda d: (  # (CuPy takes k as a C long)

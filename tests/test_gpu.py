@@ -645,6 +645,19 @@ def test_max_dimensions_is_what_cupy_allows(cupy):
 
 
 
+@pytest.mark.parametrize("shapes", [((3, 2, 2), (2, 4)), ((5, 1, 2, 2), (3, 2, 4)),
+                                    ((2, 2), (3, 2, 1))], ids=str)
+def test_solve_broadcasts_stacks_of_matrices(cupy, shapes):
+    # CuPy's solve takes stacks of one shape only; the spec broadcasts them
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal(shapes[0]) + 3 * np.eye(2)
+    b = rng.standard_normal(shapes[1])
+    got = dt.linalg.solve(dt.asarray(a, device="cuda:0"), dt.asarray(b, device="cuda:0"))
+    want = np.linalg.solve(a, b)
+    assert got.shape == want.shape and got.device == as_device("cuda:0")
+    np.testing.assert_allclose(np.asarray(got.to_device("cpu")), want, rtol=1e-12)
+
+
 def test_solve_broadcasts_a_vector_against_a_stack(cupy):
     # CuPy's solve takes a vector only beside one matrix; the spec broadcasts it.
     a = np.eye(3) * np.arange(1.0, 3.0)[:, None, None] + 0.1

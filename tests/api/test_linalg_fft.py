@@ -178,6 +178,12 @@ REFUSED = {
                                                      axis=1), ValueError),
     "outer of matrices": (lambda: dlt.linalg.outer(dlt.asarray(G[0]), dlt.asarray(G[0])),
                           ValueError),
+    "outer of a vector and a matrix": (lambda: dlt.linalg.outer(dlt.asarray(G[0, 0]),
+                                                                dlt.asarray(G[0])), ValueError),
+    "tensordot of three axis sequences": (lambda: dlt.tensordot(
+        dlt.asarray(G), dlt.asarray(G), axes=([0], [0], [0])), TypeError),
+    "cross of 3 and 2 elements": (lambda: dlt.linalg.cross(dlt.asarray(np.ones(3)),
+                                                           dlt.asarray(np.ones(2))), ValueError),
     "solve int": (lambda: dlt.linalg.solve(dlt.asarray(SPD), dlt.asarray(I16[0, 0])),
                   TypeError),
     "trace of bools": (lambda: dlt.linalg.trace(dlt.asarray(np.eye(2, dtype=bool))),
@@ -374,6 +380,13 @@ def test_fft_argument_rules():
     assert dlt.tensordot(dlt.asarray(G), dlt.asarray(G.T), axes=np.int64(1)).shape == \
         np.tensordot(G, G.T, axes=1).shape  # (a NumPy int is an int)
     assert dlt.fft.fft(dlt.asarray(C), n=np.int64(2)).shape[-1] == 2
+    # a length of 1 is the least (0 and -1 are ValueErrors, for n and s alike)
+    assert np.asarray(dlt.fft.fft(dlt.asarray([3 + 1j, 5j]), n=1)).tolist() == [3 + 1j]
+    assert dlt.fft.fftn(dlt.asarray(C), s=(1,), axes=(0,)).shape[0] == 1
+    for call in (lambda: dlt.fft.fft(dlt.asarray(C), n=0),
+                 lambda: dlt.fft.fftn(dlt.asarray(C), s=(0,), axes=(0,))):
+        with pytest.raises(ValueError, match="positive"):
+            call()
     for shift in (dlt.fft.fftshift, dlt.fft.ifftshift):  # all of no axes: x as it is
         r = shift(dlt.asarray(2.5))
         assert r.shape == () and float(r) == 2.5
@@ -483,6 +496,36 @@ def test_cross_of_more_than_32_dimensions():
                          dlt.asarray(b.reshape((1,) * 34 + b.shape)), axis=-2)
     assert r.shape == (1,) * 34 + want.shape
     np.testing.assert_allclose(np.asarray(r).reshape(want.shape), want)
+
+
+def test_cross_and_vector_norm_of_33_dimensions():
+    # (33: the first past NumPy's np.broadcast in cross; vector_norm is no function of
+    # matrices, whose stacks are folded: its axes are x's own)
+    a = np.random.default_rng(33).standard_normal((2,) + (1,) * 31 + (3,))
+    r = dlt.linalg.cross(dlt.asarray(a), dlt.asarray(a[::-1].copy()))
+    assert r.ndim == 33
+    np.testing.assert_allclose(np.asarray(r).reshape(2, 3),
+                               np.cross(a.reshape(2, 3), a[::-1].reshape(2, 3)))
+    n = dlt.linalg.vector_norm(dlt.asarray(a), axis=0)
+    assert n.shape == (1,) * 31 + (3,)
+    np.testing.assert_allclose(np.asarray(n).ravel(), np.linalg.norm(a.reshape(2, 3), axis=0))
+
+
+def test_diagonal_default_offset_and_float16_matrix_norms():
+    m = dlt.asarray(np.arange(9.0).reshape(3, 3))
+    assert np.asarray(dlt.linalg.diagonal(m)).tolist() == [0.0, 4.0, 8.0]
+    # (float16's refusal is for LAPACK's functions: a Frobenius norm needs none)
+    h = dlt.linalg.matrix_norm(dlt.asarray(np.full((2, 2), 2.0, np.float16)))
+    assert h.dtype == dlt.float16 and float(h) == 4.0
+
+
+def test_matrix_rank_tolerance_counts_the_matrix_not_the_stack():
+    # rtol's default is max(M, N) * eps of each matrix: a singular value of 10 eps beside 1
+    # counts, in a stack of 100 matrices as alone (not scaled by the stack's extent)
+    eps = np.finfo(np.float64).eps
+    m = np.broadcast_to(np.diag([1.0, 10 * eps]), (100, 2, 2)).copy()
+    assert np.asarray(dlt.linalg.matrix_rank(dlt.asarray(m))).tolist() == [2] * 100
+    assert np.linalg.matrix_rank(m[0]) == 2
 
 
 @pytest.mark.parametrize("ndim", [33, 63, 64])

@@ -1,7 +1,7 @@
 """cupy.linalg: NumPy's functions over the simulator's arrays; eig/eigvals complex for real
 input, as CuPy 14's (cusolver's geev), where NumPy's are real when the eigenvalues are, but
 of the input's dtype for no elements; norms of no elements raise where CuPy's max, min and
-take(0) of nothing do (NumPy's max takes initial=0)."""
+take(0) of nothing do (NumPy's max takes initial=0); solve broadcasts no stacks."""
 import numpy as _np
 
 from . import _fresh, _module_getattr, _namespace_attr
@@ -51,6 +51,18 @@ def eigvals(a):
     if a._a.size == 0:
         return _fresh(_of_nothing(a._a)[0], a._dev)
     return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
+
+
+def solve(a, b):
+    # As CuPy 14.2's (dltensor works around both, linalg.solve): the stacks of a and b are not
+    # broadcast (a vector b is, against a stack), and batched_gesv, for a stack, makes an
+    # arange of each matrix's address whose step is 0 for matrices or right-hand sides of no
+    # elements.
+    if b.ndim > 1 and (a.ndim != b.ndim or a.shape[:-1] != b.shape[:-1]):
+        raise ValueError("a must have (..., M, M) shape and b must have (..., M) or (..., M, K)")
+    if a.ndim > 2 and (a.shape[-1] == 0 or b.ndim > 1 and b.shape[-1] == 0):
+        raise ZeroDivisionError("step must not be zero")
+    return _namespace_attr(_np.linalg, "solve")(a, b)
 
 
 __getattr__ = _module_getattr(_np.linalg, globals(), _ABSENT)

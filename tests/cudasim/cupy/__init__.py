@@ -29,7 +29,8 @@ has a chance on the real thing:
   for an unsigned dtype: OverflowError), ``linspace`` takes ``float()`` of its step (complex
   bounds: TypeError) and writes its ends by ``fill`` and setitem, ``linalg.matrix_power``
   takes Python ints only,
-  ``linalg.eig``/``eigvals`` are complex for real input, a zero ``fill`` (so a scalar
+  ``linalg.eig``/``eigvals`` are complex for real input, ``linalg.solve`` broadcasts no stacks
+  of matrices and divides by zero for a stack of no elements, a zero ``fill`` (so a scalar
   written through a basic key, or a 0-d array made from host data) is a memset that makes -0.0
   +0.0, and a NumPy array written through a basic key is refused (ValueError);
 - ``ElementwiseKernel`` compiles its operation (CUDA C++ dltensor writes) with the host's C

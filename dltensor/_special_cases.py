@@ -182,7 +182,7 @@ def expm1(xp: Any, a: Any) -> Any:
         bad_y = ~xp.isfinite(y)
         re = xp.where(neg_inf, -1.0, xp.where(pos_inf & bad_y, xp.inf, re))
         re = xp.where((x == 0) & (y == 0), 0.0, re)  # -0 - 2*0**2 is -0; the spec wants +0
-        im = xp.where(neg_inf & bad_y, 0.0, xp.where(pos_inf & bad_y & (y != 0), xp.nan, im))
+        im = xp.where(neg_inf & bad_y, 0.0, xp.where(pos_inf & bad_y, xp.nan, im))
     return from_parts(xp, re, im, a.dtype)
 
 

@@ -174,6 +174,9 @@ CASES: list[Case] = [
                                            a(d, [7, 2**40], dt.uint64) / 4, 3 / a(d, [2, -4]))),
     Case("integer-true-divide-in-place", lambda d: _inplace(a(d, [1, 2]), "truediv", 2),
          TypeError),
+    Case("pow-of-one-half", lambda d: (  # (NumPy's x ** 0.5 is sqrt(x): -0 and -inf mended)
+        a(d, [-0.0, -np.inf, 4.0, 2.0]) ** 0.5, dt.pow(a(d, [-0.0, 9.0]), a(d, 0.5)),
+        dt.pow(a(d, [[-0.0], [1.0]], dt.float32), 0.5))),
     Case("integer-pow-negative-exponent", lambda d: a(d, [2]) ** a(d, [-1]), ValueError),
     Case("integer-pow-negative-python-exponent", lambda d: a(d, [2, 3]) ** -2, ValueError),
     # (CuPy: floor(a / b) and a - floor(a / b) * b; dltensor computes NumPy's divmod there)

@@ -15,6 +15,7 @@ import math
 import operator
 import pathlib
 import types
+import warnings
 
 import array_api_strict as xs
 import numpy as np
@@ -137,6 +138,36 @@ def test_complex_expm1_is_accurate():
     got = np.asarray(dt.expm1(dt.asarray(z)))
     want = np.array([_expm1_ref(v) for v in z])
     np.testing.assert_allclose(got, want, rtol=1e-14)
+
+
+def test_special_case_fix_ups_on_the_cpu_warn_of_nothing_they_mend():
+    # (their formulas are evaluated everywhere, then selected: NumPy's overflow and invalid
+    # warnings there are about values the result does not hold)
+    inf, nan = math.inf, math.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e = np.asarray(dt.expm1(dt.asarray([complex(inf, nan), complex(-inf, inf)])))
+        s = np.asarray(dt.sign(dt.asarray([1e308 - 1e308j, complex(inf, nan)])))
+    assert math.isinf(e[0].real) and e[1] == -1 and np.isnan(s[1])
+    np.testing.assert_allclose(s[0], (1 - 1j) / math.sqrt(2))
+
+
+def test_acosh_of_a_zero_and_nan_is_nan_and_a_quarter_turn():
+    # (C11 and the spec: acosh(±0 + NaN j) = NaN + πj/2; CuPy's and NumPy 2.2's NaN + NaN j)
+    for dtype in (dt.complex64, dt.complex128):
+        r = np.asarray(dt.acosh(dt.asarray([complex(0.0, math.nan), complex(-0.0, math.nan)],
+                                           dtype=dtype)))
+        assert np.isnan(r.real).all()
+        np.testing.assert_allclose(r.imag, math.pi / 2, rtol=1e-7)
+
+
+def test_integers_divide_by_python_ints_at_the_ends_of_their_dtype():
+    x = dt.asarray([127, -128], dtype=dt.int8)
+    assert np.asarray(dt.divide(x, 127)).tolist() == [1.0, -128 / 127]
+    assert np.asarray(dt.divide(x, -128)).tolist() == [-127 / 128, 1.0]
+    for past in (128, -129):
+        with pytest.raises(OverflowError):
+            dt.divide(x, past)
 
 
 def test_complex_log1p_is_accurate_near_zero():

@@ -232,8 +232,9 @@ def test_diff_of_order_0_joins_the_edges_and_checks_the_axis():
     r[0, 0] = 100
     assert int(x[0, 0]) == 1, "a new array, not x's memory"
     for bad in (lambda: dlt.diff(x, n=0, axis=5), lambda: dlt.diff(dlt.asarray(1), n=0),
-                lambda: dlt.diff(dlt.asarray(1.0))):
-        with pytest.raises(IndexError):
+                lambda: dlt.diff(dlt.asarray(1.0)), lambda: dlt.diff(x, n=0, axis=2),
+                lambda: dlt.diff(x, n=0, axis=-3)):
+        with pytest.raises(IndexError, match="^diff: axis"):  # (diff's own words, not concat's)
             bad()
 
 

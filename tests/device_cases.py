@@ -168,7 +168,8 @@ CASES: list[Case] = [
     Case("pow-and-floor-divide", lambda d: (a(d, [2, -3, 5]) ** a(d, [3, 2, 0]),
                                             a(d, [7, -7, 0]) // a(d, [2, 2, 3]),
                                             a(d, [7.0, -7.0, 1.0]) // a(d, [0.0, 2.0, -0.0]),
-                                            a(d, [5, -5], dt.int8) % 3)),
+                                            a(d, [5, -5], dt.int8) % 3,
+                                            a(d, [2, -3]) ** 0, a(d, [2, 3], dt.uint8) ** 1)),
     # (integers divide into float64 on every device, as NumPy and CuPy divide them)
     Case("integer-true-divide", lambda d: (a(d, [7, -7, 0, 1], dt.int8) / a(d, [2, 2, 5, 0], dt.int8),
                                            a(d, [7, 2**40], dt.uint64) / 4, 3 / a(d, [2, -4]))),

@@ -9,6 +9,7 @@ writes, so a consumer that is not ordered after it reads the old values.
 from __future__ import annotations
 
 import os
+import re
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX shares the GPU here
 import subprocess
@@ -207,6 +208,9 @@ def test_a_gpu_this_machine_lacks_is_held_and_bad_device_ids_are_refused(cupy):
     for call in (lambda: x + 1, lambda: dt.zeros(2, device=f"cuda:{N_GPUS}")):
         with pytest.raises(RuntimeError, match=f"cuda:{N_GPUS}.*CuPy sees {N_GPUS} GPU"):
             call()
+    seen = "cuda:0)" if N_GPUS == 1 else f"cuda:0 to cuda:{N_GPUS - 1})"  # (the last there)
+    with pytest.raises(RuntimeError, match=re.escape(seen)):
+        dt.zeros(2, device=f"cuda:{N_GPUS}")
     with pytest.raises(BufferError, match=f"cuda:{N_GPUS}"):
         dt.ones(2).to_device(f"cuda:{N_GPUS}")
     for device in ((2, -1), (3, -1), (13, -1)):

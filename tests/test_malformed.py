@@ -566,11 +566,13 @@ def test_an_unhashable_dlpack_device_does_not_leak_a_raw_error():
     assert x.data_ptr == a.ctypes.data
 
 
-def test_a_huge_stride_on_an_axis_of_extent_one_is_harmless():
+@pytest.mark.parametrize("stride", [2**62, 2**60, -2**60, I64_MAX, -2**63])
+def test_a_huge_stride_on_an_axis_of_extent_one_is_harmless(stride):
     # Never used, so any int64 is valid there (NumPy and PyTorch take it); NumPy's view of it
-    # used to overflow a C long on every use.
+    # used to overflow a C long on every use. (2**60 elements of 8 bytes: the first stride in
+    # bytes past a C long; -2**60: the least within it)
     a = np.arange(3.0)
-    x = dltensor.from_dlpack(P.from_numpy(a, shape=(1, 3), strides=(2**62, 1)))
+    x = dltensor.from_dlpack(P.from_numpy(a, shape=(1, 3), strides=(stride, 1)))
     assert np.asarray(x + 1).tolist() == [[1.0, 2.0, 3.0]]
     assert np.asarray(x).__array_interface__["data"][0] == a.ctypes.data
     assert "1., 2." in repr(x)

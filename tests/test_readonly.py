@@ -236,3 +236,11 @@ def test_the_table_of_read_only_cupy_arrays_follows_their_lives():
     a = np.ones(2)
     mark_read_only(a)
     assert not a.flags.writeable
+
+
+@pytest.mark.parametrize("flags, writable", [(0, True), (1, False)])
+def test_an_empty_import_is_as_writable_as_its_producer_said(flags, writable):
+    # (an empty tensor's NumPy view is made apart, with no memory to share: its flag set there)
+    x = dltensor.from_dlpack(P.from_numpy(np.empty((0, 3)), flags=flags))
+    assert x.read_only is not writable
+    assert np.asarray(x).flags.writeable is writable

@@ -97,3 +97,40 @@ def test_a_gpu_framework_without_a_gpu_is_skipped_and_a_copying_jax_explained():
     result["matrix"]["numpy"]["jax"] = {"zero_copy": False, "copied_by": "target", "us": 1.0}
     text = report._format_matrix(result)
     assert "NO*" in text and "64 bytes" in text
+
+
+def test_data_pointer_asks_each_framework_and_numpy_for_the_rest():
+    import array_api_strict as xs
+    import jax.numpy as jnp
+    import torch
+
+    from producers import from_numpy
+    a = np.arange(4, dtype=np.float32)
+    t, j = torch.arange(4.0), jnp.arange(4.0)
+    assert report.data_pointer(t) == t.data_ptr()
+    assert report.data_pointer(j) == j.unsafe_buffer_pointer()
+    s = xs.asarray(a)
+    assert report.data_pointer(s) == report.data_pointer(s._array)
+    # (any other DLPack producer: NumPy's import of it, which never copies)
+    assert report.data_pointer(from_numpy(a)) == a.__array_interface__["data"][0]
+
+
+def test_cells_say_who_copied_and_errors_are_cut_at_40_characters():
+    copying = report._cell(np.arange(4.0), np.array)  # (the target copies; dltensor did not)
+    assert copying["zero_copy"] is False and copying["copied_by"] == "target"
+    assert report._format_cell(copying).startswith("NO* ")
+    assert report._format_cell({"zero_copy": False, "copied_by": "dltensor", "us": 1.0}) \
+        .startswith("NO  ")
+    forty = "E" * 40
+    assert report._format_cell({"error": forty}) == "refused: " + forty
+    assert report._format_cell({"error": forty + "F"}) == "refused: " + "E" * 37 + "..."
+
+
+def test_devices_and_imports_say_what_is_missing():
+    import torch
+    assert report._import("no_such_module_xyz").startswith("ModuleNotFoundError: ")
+    lines = report.devices()
+    if not torch.cuda.is_available():
+        assert f"cuda (torch {torch.__version__}): none visible" in lines
+    if report._dist_version("cupy") == "missing":
+        assert "cuda (CuPy): not installed" in lines

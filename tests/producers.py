@@ -25,7 +25,8 @@ __all__ = [
     "RaisingProducer", "AlwaysTypeErrorProducer", "OldProducer", "NonCapsuleProducer",
     "capsule_struct", "capsule_flags", "capsule_name", "capsule_pointer",
     "CPU", "CUDA", "CUDA_HOST", "VULKAN", "METAL", "ROCM", "ROCM_HOST", "CUDA_MANAGED",
-    "READ_ONLY", "IS_COPIED", "CapsuleHolder",
+    "READ_ONLY", "IS_COPIED", "CapsuleHolder", "ExchangeAPI", "EXCHANGE_FROM_PY",
+    "EXCHANGE_STREAM",
 ]
 
 CPU, CUDA, CUDA_HOST, VULKAN, METAL, ROCM, ROCM_HOST, CUDA_MANAGED = 1, 2, 3, 7, 8, 10, 11, 13
@@ -407,3 +408,20 @@ class CapsuleHolder:
 
     def __dlpack_device__(self):
         return (1, 0)
+
+
+# --- the C exchange API (DLPack 1.3's __dlpack_c_exchange_api__), as PyTorch offers it -------
+
+class ExchangeAPI(ctypes.Structure):
+    """DLPackExchangeAPI: its header (major, minor, prev), then the function pointers."""
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("prev", ctypes.c_void_p),
+                ("allocator", ctypes.c_void_p), ("from_py", ctypes.c_void_p),
+                ("to_py", ctypes.c_void_p), ("dltensor_from_py", ctypes.c_void_p),
+                ("current_work_stream", ctypes.c_void_p)]
+
+
+# int (*)(void* py_object, DLManagedTensorVersioned** out)
+EXCHANGE_FROM_PY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+# int (*)(DLDeviceType, int32_t device_id, void** out_current_stream)
+EXCHANGE_STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32,
+                                    ctypes.c_void_p)

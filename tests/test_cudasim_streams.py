@@ -15,7 +15,7 @@ import pytest
 import dltensor as dt
 from dltensor import _dlpack, _interop
 from dltensor._dlpack import capsule as cap
-from producers import Producer
+from producers import EXCHANGE_FROM_PY, EXCHANGE_STREAM, ExchangeAPI, Producer
 
 try:
     import cupy
@@ -104,23 +104,12 @@ def test_a_move_on_a_stream_waits_for_the_source_and_is_waited_for(log):
 
 # --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
 
-class _API(ctypes.Structure):  # DLPackExchangeAPI (DLPack 1.3): header, then function pointers
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("prev", ctypes.c_void_p),
-                ("allocator", ctypes.c_void_p), ("from_py", ctypes.c_void_p),
-                ("to_py", ctypes.c_void_p), ("dltensor_from_py", ctypes.c_void_p),
-                ("current_work_stream", ctypes.c_void_p)]
-
-
-_FROM_PY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-_STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
-
-
 def _exchanging_type(stream: int):
     """A type whose instances (4 float64s of simulated CUDA memory) come out of its C exchange
     API with their work on ``stream`` (0: the default stream), and whose __dlpack__ fails."""
     live: dict[int, object] = {}
 
-    @_FROM_PY
+    @EXCHANGE_FROM_PY
     def from_py(obj_id, out):
         obj = live[obj_id]
         if obj.refused:  # (-1 with no Python error set: a callback in Python cannot set one)
@@ -133,13 +122,13 @@ def _exchanging_type(stream: int):
         ctypes.c_void_p.from_address(out).value = address
         return 0
 
-    @_STREAM
+    @EXCHANGE_STREAM
     def current_work_stream(device_type, device_id, out):
         assert (device_type, device_id) == (2, 0)
         ctypes.c_void_p.from_address(out).value = stream
         return 0
 
-    api = _API(1, 3, None, None, ctypes.cast(from_py, ctypes.c_void_p).value, None, None,
+    api = ExchangeAPI(1, 3, None, None, ctypes.cast(from_py, ctypes.c_void_p).value, None, None,
                ctypes.cast(current_work_stream, ctypes.c_void_p).value)
 
     class Exchanging:

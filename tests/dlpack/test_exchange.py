@@ -1,8 +1,8 @@
 """The C exchange API reader (DLPack 1.3's ``__dlpack_c_exchange_api__``): which types it takes.
 
-The functions here are never called (their pointers are read, not followed): a type is taken
-only with a capsule of the API's name, at major version 1, and each getter only where its
-function pointer is set. (Calls through the API: tests/test_cudasim_streams.py, test_gpu.py.)
+A type is taken only with a capsule of the API's name, at major version 1, and each getter
+only where its function pointer is set (the pointers are read; only the work-stream function
+here is ever called). (Calls through the API: tests/test_cudasim_streams.py, test_gpu.py.)
 """
 
 import ctypes
@@ -11,19 +11,10 @@ import pytest
 
 from dltensor import _dlpack
 from dltensor._dlpack import capsule as cap
+from producers import EXCHANGE_STREAM, ExchangeAPI
 
 
-class _API(ctypes.Structure):  # DLPackExchangeAPI: its header, then the function pointers
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("prev", ctypes.c_void_p),
-                ("allocator", ctypes.c_void_p), ("from_py", ctypes.c_void_p),
-                ("to_py", ctypes.c_void_p), ("dltensor_from_py", ctypes.c_void_p),
-                ("current_work_stream", ctypes.c_void_p)]
-
-
-_STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
-
-
-@_STREAM
+@EXCHANGE_STREAM
 def _null_stream(device_type, device_id, out):  # (the default stream: a NULL handle)
     ctypes.c_void_p.from_address(out).value = None
     return 0
@@ -34,7 +25,7 @@ _SOME_FUNCTION = ctypes.cast(_null_stream, ctypes.c_void_p).value
 
 def _offering(major=1, from_py=_SOME_FUNCTION, stream=_SOME_FUNCTION,
               name=b"dlpack_exchange_api"):
-    api = _API(major, 3, None, None, from_py, None, None, stream)
+    api = ExchangeAPI(major, 3, None, None, from_py, None, None, stream)
     return type("Offering", (), {"__dlpack_c_exchange_api__": cap.PyCapsule_New(
         ctypes.addressof(api), name, None), "keep": api})
 

@@ -295,11 +295,19 @@ def test_roll_shifts_and_axes_pair_up():
 def test_sizes_and_numbers_past_c_integers():
     # NumPy 2.4's repeat by 2**62 crashed the process (its size wrapped to 0); the rest raised
     # OverflowError where a C integer took them (CuPy's sizes wrap silently: see device_cases)
+    # (and the count is checked on repeat's axis counted from either end; an axis past the
+    # end is NumPy's AxisError, not a result past the largest)
     code = ("import dltensor as dt\n"
             "try:\n    dt.repeat(dt.asarray([1.0, 2.0]), 2**62)\n"
-            "except ValueError:\n    print('refused')\n")
+            "except ValueError:\n    print('refused')\n"
+            "x = dt.ones((2, 2))\n"
+            "try:\n    dt.repeat(x, 2**62, axis=-2)\n"
+            "except ValueError as e:\n    print('refused' if 'largest' in str(e) else e)\n"
+            "try:\n    dt.repeat(x, 2**62, axis=2)\n"
+            "except IndexError as e:\n    print(type(e).__name__)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.strip() == "refused", done
+    assert done.returncode == 0 and done.stdout.split() == ["refused", "refused", "AxisError"], \
+        done
     # (2**63 bytes and an extent of 2**63 beside a 0: each the first past the largest)
     for reps in ((2**62 + 1, 4), (2**60,), (2**63, 0)):
         with pytest.raises(ValueError, match="past the largest array"):
@@ -336,17 +344,7 @@ def test_bounds_of_the_largest_array_are_the_results_not_their_neighbours():
     assert dlt.tile(dlt.zeros((2**62, 0), dtype=dlt.bool), (1,)).shape == (2**62, 0)
     assert dlt.repeat(dlt.zeros((2, 0), dtype=dlt.bool), 2**62, axis=1).shape == (2, 0)
     assert dlt.broadcast_shapes((0, 3), (1, 3)) == (0, 3)
-    # repeat's count is checked on its axis counted from either end; an axis past the end is
-    # NumPy's AxisError, not a result past the largest (run apart: NumPy 2.4's repeat by
-    # 2**62 crashed the process)
-    code = ("import dltensor as dt\n"
-            "x = dt.ones((2, 2))\n"
-            "try:\n    dt.repeat(x, 2**62, axis=-2)\n"
-            "except ValueError as e:\n    print('refused' if 'largest' in str(e) else e)\n"
-            "try:\n    dt.repeat(x, 2**62, axis=2)\n"
-            "except IndexError as e:\n    print(type(e).__name__)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.split() == ["refused", "AxisError"], done
+    # (repeat's count at its axis's bounds: test_sizes_and_numbers_past_c_integers, run apart)
 
 
 def test_expand_dims_finds_a_position_repeated_from_either_end():

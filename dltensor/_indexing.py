@@ -345,11 +345,34 @@ _SCALAR_RULE = _scalar_rules()
 def _scalar(x: ndarray, name: str) -> Any:
     if x.ndim != 0:
         raise TypeError(f"{name}() needs a 0-d array, not one of shape {x.shape}")
+    return _on_host(x)
+
+
+def _on_host(x: ndarray) -> Any:
+    # The NumPy array of x's elements: its compute view, copied to the host from a GPU on
+    # CuPy's stream there (asked by name, as float() asks: not a silent copy).
     a = x._compute()
     if x._device.device_type == CUDA_TYPE:
-        with on(x._device):  # (the copy to the host runs on CuPy's stream of this GPU)
+        with on(x._device):
             return a.get()
     return a
+
+
+def tolist(self: ndarray, /) -> Any:
+    """The elements as nested lists of Python scalars (a scalar for a 0-d array), as NumPy's,
+    PyTorch's, CuPy's and JAX's ``tolist()`` give them; from a GPU, through a copy to the
+    host. Not in the standard, which has ``float(x)`` and the others for 0-d arrays only."""
+    return _on_host(self).tolist()
+
+
+def item(self: ndarray, /) -> bool | int | float | complex:
+    """The one element of a one-element array, of any shape, as a Python scalar (NumPy's and
+    PyTorch's ``item()``; ValueError for another size, as in NumPy)."""
+    if self.size != 1:
+        raise ValueError(f"item() needs an array of one element, not {self.size} "
+                         f"(shape {self.shape})")
+    v: bool | int | float | complex = _on_host(self).item()
+    return v
 
 
 def __bool__(self: ndarray, /) -> bool:
@@ -461,7 +484,7 @@ def __deepcopy__(self: ndarray, memo: object) -> ndarray:
 
 
 for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
-           __format__, __iter__, __len__, __contains__, __copy__, __deepcopy__):
+           __format__, __iter__, __len__, __contains__, __copy__, __deepcopy__, tolist, item):
     setattr(ndarray, _f.__name__, _f)
 setattr(ndarray, "mT", property(matrix_transpose,
                                 doc="The last two axes swapped (stacked transposes)."))

@@ -288,6 +288,16 @@ def test_index_arrays_of_other_libraries_on_a_gpu(cupy):
         x[np.array([0, 2])]
 
 
+def test_tolist_and_item_copy_to_the_host_as_cupy_does(cupy):
+    c = cupy.arange(6, dtype=cupy.float32).reshape(2, 3)
+    x = dt.asarray(c)
+    assert x.tolist() == c.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert type(x.tolist()[1][2]) is float
+    assert x[1:, 2:].item() == 5.0 and type(x[1:, 2:].item()) is float
+    with pytest.raises(ValueError, match="one element"):
+        x.item()
+
+
 def test_where_cupy_departs_from_the_spec(cupy):
     x = dt.asarray(cupy.asarray([1.0, -2.0, 3.0]))
     # -0.0 scalars keep their sign (CuPy's asarray of 0.0 fills with a memset)

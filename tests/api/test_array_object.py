@@ -138,6 +138,51 @@ def test_format_specs_format_0d_arrays_as_their_scalar():
         f"{dlt.asarray([1.0]):.2f}"
 
 
+TOLIST = [np.arange(6.0).reshape(2, 3), np.array([[True], [False]]), np.array(7, np.int8),
+          np.array([2**64 - 1], np.uint64), np.array([1 - 2j, np.nan], np.complex64),
+          np.zeros((0, 3), np.float32), np.zeros((2, 0), np.int16),
+          np.arange(24, dtype=np.int32).reshape(2, 3, 4)[:, ::-2, 1:]]
+
+
+@pytest.mark.parametrize("a", TOLIST, ids=[f"{a.dtype.name}{a.shape}" for a in TOLIST])
+def test_tolist_gives_numpys_lists_of_python_scalars(a):
+    # (not in the standard; NumPy, PyTorch, CuPy and JAX all have it, and code uses it)
+    got = dlt.asarray(a).tolist()
+    assert repr(got) == repr(a.tolist())  # (the same nesting, types and values, NaN too)
+    leaves = [got]
+    while leaves and type(leaves[0]) is list:
+        leaves = [v for row in leaves for v in row]
+    assert all(type(v) in (bool, int, float, complex) for v in leaves)
+
+
+def test_tolist_and_item_of_a_dtype_numpy_has_not_natively():
+    torch = pytest.importorskip("torch")
+    x = dlt.asarray(torch.tensor([[1.5, -2.0]], dtype=torch.bfloat16))
+    assert x.tolist() == [[1.5, -2.0]] and type(x.tolist()[0][0]) is float
+    assert x[0, 1].item() == -2.0 and type(x[0, 1].item()) is float
+
+
+@pytest.mark.parametrize("a, want", [
+    (np.array(True), True), (np.array([[-3]], np.int16), -3), (np.array([2.5], np.float32), 2.5),
+    (np.ones((1, 1, 1), np.complex128) * 1j, 1j), (np.array([2**64 - 1], np.uint64), 2**64 - 1)])
+def test_item_is_the_one_element_as_a_python_scalar(a, want):
+    got = dlt.asarray(a).item()
+    assert got == want and type(got) is type(want) is type(a.item())
+
+
+@pytest.mark.parametrize("shape", [(2,), (0,), (1, 0), (3, 1)])
+def test_item_refuses_arrays_of_other_sizes(shape):
+    with pytest.raises(ValueError, match=f"one element, not {int(np.prod(shape))}"):
+        dlt.zeros(shape).item()
+
+
+def test_tolist_and_item_of_held_memory_name_its_device():
+    held = dlt.from_dlpack(P.from_numpy(np.zeros((1,), np.float32), device=(P.ROCM, 0)))
+    for method in (held.tolist, held.item):
+        with pytest.raises(Exception, match="rocm:0.*from_dlpack"):
+            method()
+
+
 def test_len_is_the_first_axis_as_in_numpy_and_pytorch():
     # (not in the spec, which says x.shape[0]; NumPy, PyTorch, CuPy and JAX answer len(x))
     assert len(dlt.asarray(np.zeros((3, 2)))) == 3 and len(dlt.zeros((0, 4))) == 0

@@ -1,5 +1,6 @@
 """Packaging: the wheel installs into a fresh virtual environment and works from there, and the
-suite passes at the declared dependency floors and with the newest NumPy."""
+suite passes at the declared dependency floors, with the newest NumPy, and on the oldest
+Python declared."""
 
 from __future__ import annotations
 
@@ -103,36 +104,50 @@ def test_the_declared_minimum_versions_pass_the_tests(tmp_path):
     _suite_passes(python)
 
 
-def _newer_python() -> str | None:
-    """An interpreter of Python 3.12 or later (the newest NumPy releases need one; CI runs
-    3.11), from PATH or pyenv's versions, else None."""
+def _python_where(condition: str) -> str | None:
+    """The newest interpreter for which ``condition`` (an expression over ``sys``) holds, from
+    PATH or pyenv's versions, else None."""
     pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    found = [shutil.which(f"python3.{m}") for m in range(20, 11, -1)]
-    found += sorted((str(p) for p in pyenv.glob("3.1[2-9]*/bin/python3")), reverse=True)
+    found = [shutil.which(f"python3.{m}") for m in range(20, 9, -1)]
+    found += sorted((str(p) for p in pyenv.glob("3.*/bin/python3")), reverse=True,
+                    key=lambda p: [int(n) for n in re.findall(r"\d+", Path(p).parts[-3])])
     for python in filter(None, found):
-        ok = subprocess.run([python, "-c", "import sys, venv; assert sys.version_info >= (3, 12)"],
+        ok = subprocess.run([python, "-c", f"import sys, venv; assert {condition}"],
                             capture_output=True)
         if ok.returncode == 0:
             return python
     return None
 
 
+# What needs PyTorch, whose CPU build is here for Python 3.11 only: left out on the others.
+_WITHOUT_TORCH = [
+    *(f"--ignore=tests/{m}.py" for m in ("test_interop", "test_leaks", "test_ownership",
+                                          "test_readonly", "test_shutdown", "test_threads")),
+    *(f"--deselect=tests/{t}" for t in (
+        "dlpack/test_capsule.py::"
+        "test_other_libraries_retyping_ctypes_pythonapi_does_not_break_dltensor",
+        "test_main.py::test_data_pointer_asks_each_framework_and_numpy_for_the_rest",
+        "test_main.py::test_devices_and_imports_say_what_is_missing"))]
+# What the core suite needs besides numpy and array-api-compat, in a venv of its own.
+_TEST_NEEDS = ["pytest", "hypothesis", "psutil", "ml_dtypes", "array-api-strict"]
+
+
 def test_the_newest_numpy_passes_the_tests(tmp_path):
     """The newest NumPy and array-api-compat on a newer Python, where a fresh install lands
-    (NumPy 2.5 refused devices with another exception class than 2.4). PyTorch has no CPU
-    build for that Python here, so the modules that need it are left out."""
-    base = _newer_python()
+    (NumPy 2.5 refused devices with another exception class than 2.4)."""
+    base = _python_where("sys.version_info >= (3, 12)")
     if base is None:
         pytest.skip("no Python 3.12 or later besides this one")
-    python = _venv(tmp_path / "venv", "numpy", "array-api-compat", "pytest", "hypothesis",
-                   "psutil", "ml_dtypes", "array-api-strict", base=base)
+    python = _venv(tmp_path / "venv", "numpy", "array-api-compat", *_TEST_NEEDS, base=base)
     assert _release(_versions(python)[0]) >= (2, 5), _versions(python)
-    torch_modules = ["test_interop", "test_leaks", "test_ownership", "test_readonly",
-                     "test_shutdown", "test_threads"]
-    torch_tests = ["tests/dlpack/test_capsule.py::"
-                   "test_other_libraries_retyping_ctypes_pythonapi_does_not_break_dltensor",
-                   "tests/test_main.py::"
-                   "test_data_pointer_asks_each_framework_and_numpy_for_the_rest",
-                   "tests/test_main.py::test_devices_and_imports_say_what_is_missing"]
-    _suite_passes(python, *(f"--ignore=tests/{m}.py" for m in torch_modules),
-                  *(f"--deselect={t}" for t in torch_tests))
+    _suite_passes(python, *_WITHOUT_TORCH)
+
+
+def test_the_oldest_python_passes_the_tests(tmp_path):
+    """Python 3.10, the oldest pyproject.toml admits, with the newest NumPy it has (2.2):
+    nothing of 3.11 (a `Self`, an `except*`, a TOML reader) has crept in."""
+    base = _python_where("sys.version_info[:2] == (3, 10)")
+    if base is None:
+        pytest.skip("no Python 3.10 here")
+    python = _venv(tmp_path / "venv", "numpy", "array-api-compat", *_TEST_NEEDS, base=base)
+    _suite_passes(python, *_WITHOUT_TORCH)

@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 import sklearn  # noqa: E402
 from sklearn.decomposition import PCA  # noqa: E402
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis  # noqa: E402
+from sklearn.model_selection import cross_val_score  # noqa: E402
 
 import dltensor as dt  # noqa: E402
 
@@ -34,6 +35,13 @@ def _data(seed: int = 0):
     return X, labels
 
 
+def accuracy(estimator, X, y):
+    """A scorer written with the array API, for any namespace: it answers a 0-d array, which
+    scikit-learn takes as a number through its ``item()``."""
+    xp = X.__array_namespace__()
+    return xp.mean(xp.astype(estimator.predict(X) == y, xp.float64))
+
+
 def main() -> dict:
     X_np, y_np = _data()
     X, y = dt.asarray(X_np), dt.asarray(y_np)
@@ -45,6 +53,8 @@ def main() -> dict:
         proj = lda.transform(X)
         pca = PCA(n_components=2, svd_solver="full").fit(X)
         scores = pca.transform(X)
+        training = accuracy(lda, X, y).item()
+        folds = cross_val_score(LinearDiscriminantAnalysis(), X, y, cv=3, scoring=accuracy)
     finally:
         sklearn.set_config(array_api_dispatch=False)
 
@@ -62,12 +72,15 @@ def main() -> dict:
     np.testing.assert_allclose(np.abs(np.asarray(scores)), np.abs(pca_np.transform(X_np)),
                                rtol=1e-7, atol=1e-9)   # components are defined up to sign
 
-    accuracy = float(dt.mean(dt.astype(pred == y, dt.float64)))
+    # Cross-validation scored in the namespace, fold by fold: NumPy's scores exactly.
+    np.testing.assert_array_equal(
+        folds, cross_val_score(LinearDiscriminantAnalysis(), X_np, y_np, cv=3, scoring=accuracy))
+
     ratio = pca.explained_variance_ratio_
-    print(f"LDA training accuracy {accuracy:.3f}; predictions are a {type(pred).__name__} "
-          f"of {pred.dtype}")
+    print(f"LDA training accuracy {training:.3f}; predictions are a {type(pred).__name__} "
+          f"of {pred.dtype}; 3-fold cross-validation accuracy {folds}")
     print(f"PCA explained variance ratio {ratio}")
-    return {"accuracy": accuracy, "pred": pred, "scores": scores}
+    return {"accuracy": training, "pred": pred, "scores": scores, "folds": folds}
 
 
 if __name__ == "__main__":

@@ -67,7 +67,8 @@ def test_sklearn_fits_on_dltensor_arrays():
     out = _run_in_fresh_interpreter("sklearn_array_api", (
         "assert type(result['pred']) is dt.ndarray and type(result['scores']) is dt.ndarray\n"
         "assert result['pred'].dtype == dt.int64 and result['scores'].shape == (300, 2)\n"
-        "assert result['accuracy'] > 0.9\n"
+        "assert result['accuracy'] > 0.9 and type(result['accuracy']) is float\n"
+        "assert result['folds'].shape == (3,) and (result['folds'] > 0.9).all()\n"
         "print('CHECKED')\n"))
     assert "CHECKED" in out and "LDA training accuracy" in out
 

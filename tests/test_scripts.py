@@ -4,9 +4,12 @@ and whose mistakes would cost a GPU session its few minutes)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,6 +28,23 @@ def test_conformance_says_plainly_when_no_suite_is_given(tmp_path):
 def test_conformance_refuses_a_folder_that_is_not_the_suite(tmp_path):
     done = _run("conformance/run.sh", tmp_path, ARRAY_API_TESTS_DIR=str(tmp_path))
     assert done.returncode == 2 and "not an array-api-tests checkout" in done.stderr
+
+
+def test_consumers_runs_scipys_array_api_tests_on_dltensor(tmp_path):
+    # SciPy's tests of one module, with dltensor under array-api-strict's name: the stand-in
+    # says it is dltensor, and SciPy's tests ran on it (which of them fail is SciPy's to
+    # change from release to release: docs/interop.md keeps the figures).
+    pytest.importorskip("scipy")
+    done = _run("conformance/consumers.sh", tmp_path, SUITE="scipy.special.tests.test_logsumexp")
+    assert "array_api_strict is dltensor" in done.stdout, done.stdout + done.stderr
+    assert done.returncode in (0, 1) and re.search(r"\b[1-9]\d+ passed", done.stdout), done.stdout
+    asked = re.search(r"SciPy's tests asked dltensor for (\d+) names", done.stdout)
+    assert asked and int(asked.group(1)) > 100, done.stdout
+
+
+def test_consumers_says_plainly_when_scipy_is_absent(tmp_path):
+    done = _run("conformance/consumers.sh", tmp_path, PYTHON="false")
+    assert done.returncode == 0 and "not run" in done.stdout
 
 
 def test_gpu_checks_run_their_steps_and_summarise(tmp_path):

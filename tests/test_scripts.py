@@ -1,5 +1,5 @@
-"""The scripts around the suite: conformance/run.sh and .ci/gpu (whose real run needs a GPU,
-and whose mistakes would cost a GPU session its few minutes)."""
+"""The scripts around the suite: conformance/run.sh, conformance/consumers.sh and .ci/gpu (whose
+real run needs a GPU, and whose mistakes would cost a GPU session its few minutes)."""
 
 from __future__ import annotations
 

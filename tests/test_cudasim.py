@@ -17,6 +17,8 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SIMULATOR = ROOT / "tests" / "cudasim"
 
@@ -32,9 +34,18 @@ def _env(*first: Path) -> dict[str, str]:
 
 
 def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-W", "error::pytest.PytestUnraisableExceptionWarning", *args],
-                          cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900)
+    # A run that stalls (once, in CI's Python 3.13 venv, 2026-11-29: these runs take 10-60 s
+    # and none stalled in 40 reruns) has every thread's stack printed after 240 s by pytest's
+    # faulthandler, and that is what the failure shows.
+    try:
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "-o", "faulthandler_timeout=240",
+                               "-W", "error::pytest.PytestUnraisableExceptionWarning", *args],
+                              cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900)
+    except subprocess.TimeoutExpired as e:
+        out, err = (b.decode(errors="replace") if isinstance(b, bytes) else b or ""
+                    for b in (e.stdout, e.stderr))
+        pytest.fail(f"pytest {' '.join(args)} ran past 900 s:\n{out[-2000:]}\n{err[-8000:]}")
 
 
 def _passed(r: subprocess.CompletedProcess[str]) -> int:

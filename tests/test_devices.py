@@ -79,7 +79,7 @@ def test_devices_are_immutable_and_their_repr_makes_them():
 def test_a_bad_environment_default_says_where_it_came_from():
     for value in ("", "bogus"):
         done = subprocess.run([sys.executable, "-c", "import dltensor; dltensor.zeros(3)"],
-                              capture_output=True, text=True,
+                              capture_output=True, text=True, timeout=120,
                               env={**os.environ, "DLTENSOR_DEVICE": value})
         assert "ValueError: $DLTENSOR_DEVICE is" in done.stderr, done.stderr
 
@@ -172,7 +172,7 @@ def test_default_device_from_the_environment():
     code = "import dltensor as dt; print(dt.get_default_device())"
     env = dict(os.environ, DLTENSOR_DEVICE="metal:1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout.strip()
+                         check=True, timeout=120).stdout.strip()
     assert out == "metal:1"
 
 

@@ -40,25 +40,27 @@ def _isinf(xp: Any, v: Any) -> Any:
 
 
 def floor_divide(xp: Any, a: Any, b: Any) -> Any:
-    return _infinite_quotients(xp, a, b, xp.floor_divide(a, b))
-
-
-def _infinite_quotients(xp: Any, a: Any, b: Any, r: Any) -> Any:
-    """``r``, a floor division's result, with the spec's quotients where one operand is
-    infinite. NumPy follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks
-    for the signed zero / infinity of the true quotient when exactly one operand is infinite:
-    as computed, so a Python scalar is taken in the result's dtype (1e39 and 2**200 are inf in
-    float32, 70000 in float16; in float64 a scalar NumPy could convert is finite)."""
-    scalar = (int, float) if r.dtype.kind == "f" and r.dtype is not _FLOAT64 else (float,)
+    """NumPy's floor division, but the spec's quotient where one operand is infinite. NumPy
+    follows Python: -1.0 // inf is -1.0 and inf // 1.0 is NaN. The spec asks for the signed
+    zero / infinity of the true quotient when exactly one operand is infinite: as computed, so
+    a Python scalar is taken in the result's dtype (1e39 and 2**200 are inf in float32, 70000
+    in float16; in float64 a scalar NumPy could convert is finite). Those elements are
+    divided as 1 // 1 by NumPy, so its warnings (and np.errstate) are of the others only:
+    inf // 2.0 raised "invalid value" of a NaN no one saw."""
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    dtype = db if da is None else da if db is None or da == db else np.result_type(da, db)
+    scalar = (int, float) if dtype.kind == "f" and dtype != _FLOAT64 else (float,)
     if type(a) in scalar or type(b) in scalar:
         with quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
-            a, b = (xp.full((), for_kernel(v, r.dtype), dtype=r.dtype) if type(v) in scalar
+            a, b = (xp.full((), for_kernel(v, dtype), dtype=dtype) if type(v) in scalar
                     else v for v in (a, b))
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
-    if one_inf.any():
-        with quiet(xp):
-            r = xp.where(one_inf, xp.divide(a, b), r)
-    return r
+    if not one_inf.any():
+        return xp.floor_divide(a, b)
+    r = xp.floor_divide(*(v if isinstance(v, int) else
+                          xp.where(one_inf, xp.ones((), dtype=v.dtype), v) for v in (a, b)))
+    with quiet(xp):
+        return xp.where(one_inf, xp.divide(a, b), r)
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:

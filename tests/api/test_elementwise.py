@@ -152,6 +152,28 @@ def test_special_case_fix_ups_on_the_cpu_warn_of_nothing_they_mend():
     np.testing.assert_allclose(s[0], (1 - 1j) / math.sqrt(2))
 
 
+@pytest.mark.parametrize("dtype", [dt.float16, dt.float32, dt.float64])
+def test_floor_divide_warns_of_the_elements_numpy_would_and_not_of_the_infinities_it_mends(
+        dtype):
+    # NumPy's inf // 2.0 is a NaN with an "invalid value" warning; the spec's is inf, and no
+    # NaN is left to warn of. 0.0 // 0.0 and inf // inf stay NaN: NumPy's warnings, as NumPy.
+    inf = math.inf
+    x = dt.asarray([inf, -inf, 7.0, -1.0], dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = [x // 2.0, 2 // x, x // dt.asarray([2.0, 3.0, inf, -inf], dtype=dtype),
+               dt.floor_divide(-inf, x[2:])]
+    assert [np.asarray(r).tolist() for r in got] == [
+        [inf, -inf, 3.0, -1.0], [0.0, -0.0, 0.0, -2.0], [inf, -inf, 0.0, 0.0], [-inf, inf]]
+    for a, b, warned in ((x, 0.0, "divide by zero"), (dt.asarray([0.0, inf], dtype=dtype),
+                         dt.asarray([0.0, 1.0], dtype=dtype), "invalid value")):
+        with pytest.warns(RuntimeWarning, match=warned):
+            r = np.asarray(a // b)
+        with np.errstate(all="raise"), pytest.raises(FloatingPointError, match=warned):
+            a // b
+    assert np.isnan(r[0]) and r[1] == inf
+
+
 def test_acosh_of_a_zero_and_nan_is_nan_and_a_quarter_turn():
     # (C11 and the spec: acosh(±0 + NaN j) = NaN + πj/2; CuPy's and NumPy 2.2's NaN + NaN j)
     for dtype in (dt.complex64, dt.complex128):

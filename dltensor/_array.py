@@ -130,6 +130,16 @@ class ndarray:
         return dtype_from_dlpack(t.code, t.bits)
 
     @property
+    def __numpy_dtype__(self) -> np.dtype[Any]:
+        """The NumPy dtype of the elements, which NumPy 2.4+ asks of an object that is not its
+        array (``np.result_type(x)``), as it reads ``x.dtype`` of array-likes whose dtype is
+        NumPy's (pandas, h5py). JAX's ``jnp.asarray(x)`` asks NumPy so: without this, NumPy
+        took ``x.dtype`` (a dtype it reads since 2.4) for an array's and refused it with a
+        ValueError, which JAX does not catch. AttributeError for a dtype only held."""
+        a = self._array
+        return a.dtype if a is not None else self.dtype.__numpy_dtype__
+
+    @property
     def device(self) -> Device:
         return self._device
 

@@ -47,8 +47,9 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     in float16; in float64 a scalar NumPy could convert is finite). Those elements are
     divided as 1 // 1 by NumPy, so its warnings (and np.errstate) are of the others only:
     inf // 2.0 raised "invalid value" of a NaN no one saw."""
-    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
-    dtype = db if da is None else da if db is None or da == db else np.result_type(da, db)
+    da: Any = getattr(a, "dtype", None)  # (one of them is an array)
+    db: Any = getattr(b, "dtype", da)
+    dtype = db if da is None or da == db else np.result_type(da, db)
     scalar = (int, float) if dtype.kind == "f" and dtype != _FLOAT64 else (float,)
     if type(a) in scalar or type(b) in scalar:
         with quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)

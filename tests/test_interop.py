@@ -421,6 +421,17 @@ def test_dltensor_to_jax(make):
     np.testing.assert_array_equal(np.asarray(j), values(x))
 
 
+def test_jax_asarray_takes_dltensor_arrays_as_numpys():
+    # (jnp.asarray reads an object's dtype through np.result_type, which took a dltensor
+    # dtype in x.dtype for an array's and raised ValueError: NumPy 2.4 and later)
+    for a in (np.arange(6, dtype=np.float32).reshape(2, 3), np.array([True, False]),
+              np.arange(4, dtype=np.int32)[::-2], np.array(2.5, dtype=np.float32)):
+        x = dltensor.asarray(a)
+        for j in (jnp.asarray(x), jnp.array(x), jnp.asarray([x, x])[0]):
+            assert j.dtype == a.dtype and j.shape == a.shape
+            np.testing.assert_array_equal(np.asarray(j), a)
+
+
 def test_jax_round_trip_through_dltensor():
     # JAX before 0.12 exports and asks for legacy capsules only, so an array that came from
     # JAX must stay exportable as one: importing it read-only (as NumPy does legacy capsules)

@@ -300,6 +300,9 @@ def test_a_dtypes_kind_is_numpys_letter_and_spec_kind_the_standards_name():
         assert np.zeros(2, dtype=dt.float32).dtype == np.float32
         assert np.arange(3).astype(dt.float64).dtype == np.float64
         assert np.dtype(dt.int8) == np.int8
+        # and an array's, as it takes pandas' (whose .dtype is NumPy's): JAX asks so
+        x = dt.asarray([1, 2], dtype=dt.uint16)
+        assert np.result_type(x) == np.uint16 and np.result_type(x, np.int8) == np.int32
     else:
         with pytest.raises(TypeError):
             np.dtype(dt.int8)

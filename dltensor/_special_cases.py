@@ -8,6 +8,7 @@ Where CuPy's kernels depart from NumPy's is CuPy's backend's: ``_backends.cupy_d
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -36,7 +37,8 @@ def for_kernel(scalar: Any, dt: np.dtype[Any]) -> Any:
 
 def _isinf(xp: Any, v: Any) -> Any:
     # (a Python int is never infinite, and isinf refuses one beyond int64 as an object)
-    return False if isinstance(v, int) else xp.isinf(v)
+    t = type(v)
+    return False if t is int else math.isinf(v) if t is float else xp.isinf(v)
 
 
 def floor_divide(xp: Any, a: Any, b: Any) -> Any:
@@ -50,7 +52,13 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     da: Any = getattr(a, "dtype", None)  # (one of them is an array)
     db: Any = getattr(b, "dtype", da)
     dtype = db if da is None or da == db else np.result_type(da, db)
-    scalar = (int, float) if dtype.kind == "f" and dtype != _FLOAT64 else (float,)
+    # Python scalars become 0-d arrays of the dtype where they round into it, and infinite
+    # ones, whose elements are replaced below; beside float64, a finite one is as it is.
+    if dtype != _FLOAT64:
+        scalar: tuple[type, ...] = (int, float) if dtype.kind == "f" else (float,)
+    else:
+        scalar = (float,) if math.isinf(a if type(a) is float else b if type(b) is float
+                                        else 0.0) else ()
     if type(a) in scalar or type(b) in scalar:
         with quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
             a, b = (xp.full((), for_kernel(v, dtype), dtype=dtype) if type(v) in scalar
@@ -58,7 +66,7 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     one_inf = _isinf(xp, a) ^ _isinf(xp, b)
     if not one_inf.any():
         return xp.floor_divide(a, b)
-    r = xp.floor_divide(*(v if isinstance(v, int) else
+    r = xp.floor_divide(*(v if type(v) in _REAL_SCALARS else
                           xp.where(one_inf, xp.ones((), dtype=v.dtype), v) for v in (a, b)))
     with quiet(xp):
         return xp.where(one_inf, xp.divide(a, b), r)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._dtypes import PYTHON_SCALARS
+from ._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS
 from ._dtype_functions import int_bounds
 from ._dispatch import NULL_CONTEXT
 
@@ -74,7 +74,7 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
 
 def power(xp: Any, a: Any, b: Any) -> Any:
     r = xp.power(a, b)
-    if getattr(b, "size", 1) == 1 and bool(b == 0.5):
+    if getattr(b, "size", 1) == 1 and bool(b == 0.5) and _some_at_most_zero(xp, a):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
         if type(a) in PYTHON_SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
@@ -84,6 +84,20 @@ def power(xp: Any, a: Any, b: Any) -> Any:
         # (a Python scalar base's abs is a float64: r's dtype kept)
         r = s if s.dtype == r.dtype else s.astype(r.dtype)
     return r
+
+
+def _some_at_most_zero(xp: Any, a: Any) -> bool:
+    """Whether ``a`` may hold a -0 or -inf for power to mend: asked of NumPy's arrays (a
+    comparison and a reduction, where the mending took five calls and an errstate); on a GPU
+    the answer would wait for it, so it is yes."""
+    if type(a) in PYTHON_SCALARS:
+        return bool(a <= 0)
+    if xp is not np:
+        return True
+    if a.dtype in EXTENSION_FLOATS:
+        with quiet(xp):  # (ml_dtypes' comparisons warn of NaN)
+            return bool(np.count_nonzero(a <= 0))
+    return bool(np.count_nonzero(a <= 0))
 
 
 def divide(xp: Any, a: Any, b: Any) -> Any:

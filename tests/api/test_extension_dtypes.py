@@ -5,6 +5,9 @@ so dltensor computes reductions, running sums, sorts, unique_* and searchsorted 
 float32 (which holds their values exactly) and casts back. Each case here failed before.
 """
 
+import math
+import warnings
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -167,6 +170,18 @@ def test_copysign_and_sign_of_float8s_without_negative_zero():
     assert host(dt.sign(a([2.0**-127, 1.0], ml_dtypes.float8_e8m0fnu))).tolist() == [1.0, 1.0]
     s = host(dt.sign(a([-0.0, 0.0, -3.0], ml_dtypes.bfloat16)))
     assert s.tolist() == [0.0, 0.0, -1.0] and not np.signbit(s[:2]).any()
+
+
+@pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
+def test_square_roots_by_pow_are_the_specs_and_quiet_beside_nan(dtype):
+    # (x ** 0.5 is NumPy's sqrt, mended at -0 and -inf; whether any is there is asked by a
+    # comparison, which warns of NaN in ml_dtypes' floats)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = host(a([math.nan, 4.0, -0.0], dtype) ** 0.5)
+        q = host(a([math.nan, 4.0], dtype) ** 0.5)
+    assert np.isnan(r[0]) and r[1:].tolist() == [2.0, 0.0] and not np.signbit(r[2])
+    assert np.isnan(q[0]) and q[1] == 2.0
 
 
 def test_scalars_of_every_extension_float_are_python_floats_as_numpys_are():

@@ -63,8 +63,12 @@ _DELETER_AT = {_cap.CAPSULE_NAME_VERSIONED: DLManagedTensorVersioned.deleter.off
 @DELETER  # type: ignore[untyped-decorator]  # ctypes' stubs type no callback factory
 def _py_deleter(address: int) -> None:  # (used only without the C pair: tests force it)
     with _holders_lock:
-        _holders.pop(address, None)
+        owner = _holders.pop(address, None)
     _cap.PyMem_Free(address)
+    # Released outside the lock: the owner's last reference may be this one, and an owner
+    # that holds an export of its own (an array imported from one) releases it, through this
+    # deleter, as it goes; inside the lock, which is not re-entrant, that waited forever.
+    del owner
 
 
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p)  # type: ignore[untyped-decorator]  # (as above)

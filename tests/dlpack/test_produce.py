@@ -148,6 +148,32 @@ def test_python_fallback_release():
     assert "Exception ignored" not in r.stderr, r.stderr
 
 
+# Exports of exports: z holds an export of y, whose last reference it is, and y holds one of x.
+_CHAIN = r"""
+import sys
+sys.path[:0] = sys.argv[1:3]
+import dltensor as dt, producers as P
+from dltensor._dlpack import produce
+produce._c_release.clear()  # (the Python fallback)
+p = P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(3,), dtype=(2, 32, 1))
+x = dt.from_dlpack(p)  # held: its exports are dltensor's own, never NumPy's
+for version in ((1, 0), None, (1, 0)):
+    y = dt.asarray(x.__dlpack__(max_version=version))
+    x = dt.asarray(y.__dlpack__(max_version=version))
+    del y
+held = len(produce._holders)
+del x  # each release drops the last reference to an array that releases the next
+print(held, len(produce._holders), p.deleter_calls)
+"""
+
+
+def test_the_python_fallback_releases_a_chain_of_exports():
+    # (it took its lock again while releasing an owner: a process that never ended)
+    r = subprocess.run([sys.executable, "-c", _CHAIN, ROOT, os.path.join(ROOT, "tests")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.split() == ["6", "0", "1"], r.stdout + r.stderr
+
+
 def test_memory_block_holds_shape_and_strides():
     # One allocation: shape and strides live right after the header, inside the block.
     o = Owner()

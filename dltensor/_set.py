@@ -55,13 +55,30 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
         return wide
     unique, keywords = _library_unique(a)
     with on(dev):  # (CuPy computes on its current GPU)
-        r = unique(a, return_index=index, return_inverse=inverse, return_counts=counts,
-                   **keywords)
+        if a.dtype.kind == "f" and array_module(a) is not np:
+            r = _by_first_occurrences(unique, keywords, a, index, inverse, counts)
+        else:
+            r = unique(a, return_index=index, return_inverse=inverse, return_counts=counts,
+                       **keywords)
     if not (index or inverse or counts):
         return result_type(wrap_result(r, dev))
     if inverse:  # (NumPy 2.0-2.1 and CuPy give it flat: numpy/numpy#20638)
         r = (*r[:1 + index], r[1 + index].reshape(a.shape), *r[2 + index:])
     return result_type(*(wrap_result(v, dev) for v in r))
+
+
+def _by_first_occurrences(unique: Callable[..., Any], keywords: dict[str, bool], a: Any,
+                          index: bool, inverse: bool, counts: bool) -> Any:
+    """CuPy's unique of floats as NumPy's: CuPy sorts them by their bits, -0.0 before 0.0,
+    so the zeros' first occurrence was a -0.0's, and their value its sign. Of ``a + 0.0``
+    (one zero; its sort is stable) the first occurrences are right, and give the values."""
+    flat = a.reshape(-1)
+    r = unique(flat + 0.0, return_index=True, return_inverse=inverse, return_counts=counts,
+               **keywords)
+    values = flat[r[1]]  # (-0.0 where a -0.0 came first, and NaNs as they were)
+    if not (index or inverse or counts):
+        return values
+    return (values, *r[1:]) if index else (values, *r[2:])
 
 
 _uniques: dict[type, tuple[Callable[..., Any], dict[str, bool]]] = {}

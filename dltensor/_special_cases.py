@@ -69,7 +69,8 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     r = xp.floor_divide(*(v if type(v) in _REAL_SCALARS else
                           xp.where(one_inf, xp.ones((), dtype=v.dtype), v) for v in (a, b)))
     with quiet(xp):
-        return xp.where(one_inf, xp.divide(a, b), r)
+        out = xp.where(one_inf, xp.divide(a, b), r)
+    return out if out.dtype == dtype else out.astype(dtype)  # (CuPy's where: no bfloat16 loop)
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:

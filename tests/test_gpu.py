@@ -8,6 +8,7 @@ writes, so a consumer that is not ordered after it reads the old values.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -574,6 +575,9 @@ def test_dtypes_cupy_has_not_are_held_and_moved(cupy, torch):
     assert cupy_backend.can_view(4, 16)  # CuPy computes on bfloat16 (it found ml_dtypes)
     bf = dt.asarray(torch.arange(4, dtype=torch.bfloat16, device="cuda"))
     assert float(dt.sum(bf)) == 6.0
+    # (the spec's inf // 2 mended with CuPy's where, which has no bfloat16 loop: float32)
+    q = dt.asarray(torch.tensor([math.inf, 3.0], dtype=torch.bfloat16, device="cuda")) // 2.0
+    assert q.dtype == dt.bfloat16 and q.tolist() == [math.inf, 1.0]
     assert np.asarray(bf.to_device("cpu")).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 

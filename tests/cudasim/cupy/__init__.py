@@ -508,6 +508,8 @@ def _module_function(fn, name=None):
         fn = _take
     elif name in ("sort", "argsort"):
         fn = _departures.radix_order(numpy_fn, name)
+    elif name == "unique":
+        fn = _departures.unique
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)
         fn = lambda *a, **k: _np.asarray(numpy_fn(*a, **k), dtype=_np.intp)  # noqa: E731
 

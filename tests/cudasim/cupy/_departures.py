@@ -82,6 +82,35 @@ def radix_order(fn, name):
 
 
 
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True):
+    """CuPy's unique of a flattened array (_unique_1d, cupy/_manipulation/add_remove.py): its
+    argsort or sort (radix for floats: -0.0 before 0.0), then a new value wherever neighbours
+    differ; so the zeros' index is a -0.0's. (axis= is NumPy's here.)"""
+    if axis is not None:
+        return _np.unique(ar, return_index, return_inverse, return_counts, axis=axis,
+                          equal_nan=equal_nan)
+    ar = _np.asarray(ar)
+    flat = ar.reshape(-1)
+    perm = radix_order(_np.argsort, "argsort")(flat, kind="stable")
+    aux = flat[perm]
+    mask = _np.empty(aux.shape, dtype=bool)
+    mask[:1] = True
+    mask[1:] = aux[1:] != aux[:-1]
+    if equal_nan and aux.dtype.kind in "fc":
+        mask[1:] &= ~_np.isnan(aux[:-1])
+    ret = (aux[mask],)
+    if return_index:
+        ret += (perm[mask],)
+    if return_inverse:
+        inv = _np.empty(mask.shape, dtype=_np.intp)
+        inv[perm] = _np.cumsum(mask) - 1
+        ret += (inv.reshape(ar.shape),)
+    if return_counts:
+        ret += (_np.diff(_np.append(_np.nonzero(mask)[0], mask.size)),)
+    return ret[0] if len(ret) == 1 else ret
+
+
 def take(a, indices, axis=None, out=None):
     """CuPy's take wraps every index (i % n)."""
     n = a.size if axis is None else a.shape[axis]

@@ -85,9 +85,17 @@ def _versions(python: str) -> list[str]:
 
 
 def _suite_passes(python: str, *args: str) -> None:
-    done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
-                           *_CORE_SUITE, *args], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    # (2-4 minutes: a stall shows every thread's stack after 10, and fails after 30, not at
+    # CI's 90-minute limit with nothing to read)
+    try:
+        done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                               "-o", "faulthandler_timeout=600", *_CORE_SUITE, *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=1800,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    except subprocess.TimeoutExpired as e:
+        out, err = (b.decode(errors="replace") if isinstance(b, bytes) else b or ""
+                    for b in (e.stdout, e.stderr))
+        pytest.fail(f"the suite ran past 30 minutes on {python}:\n{out[-4000:]}\n{err[-8000:]}")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 

@@ -68,6 +68,11 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if device is None and copy is None:
         return _importer_for(type(x))(x)
     if device is None and copy:
+        if _on_a_gpu_here(x):
+            # A GPU producer's copy is its own to order, and PyTorch's is not: its __dlpack__
+            # makes the consumer's stream wait, then clones on its own. Taken as it is (in
+            # order), the memory is copied here, on CuPy's stream.
+            return copied(_importer_for(type(x))(x))
         try:
             out = _import_capsule(x, True)
         except (BufferError, NotImplementedError):
@@ -175,6 +180,15 @@ def _gpus(device_id: int = 0) -> Any:
     """The CuPy backend where it computes on GPU ``device_id``; None where it cannot (no CuPy,
     or no such GPU here: such memory is held, as on any device dltensor cannot reach)."""
     return backend_or_none(as_device((CUDA_TYPE, device_id)))  # (cached: ~0.1 us)
+
+
+def _on_a_gpu_here(x: Any) -> bool:
+    """Whether producer ``x``'s memory is on a CUDA GPU CuPy computes on."""
+    try:
+        device_type, device_id = x.__dlpack_device__()
+    except Exception:
+        return False  # (__dlpack__ says what is wrong, in the producer's words)
+    return bool(device_type == CUDA_TYPE and _gpus(device_id) is not None)
 
 
 def _request(x: Any, copy: bool | None) -> object:

@@ -581,6 +581,29 @@ def test_dtypes_cupy_has_not_are_held_and_moved(cupy, torch):
     assert np.asarray(bf.to_device("cpu")).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_a_copy_of_a_gpu_producers_memory_is_made_here_in_stream_order(cupy):
+    # PyTorch's __dlpack__(copy=True, stream=s) makes s wait, then clones on its own stream:
+    # nothing ordered s after the clone. The memory is taken as it is and copied on CuPy's.
+    asked = []
+
+    class Recorder:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+        def __dlpack__(self, **kwargs):
+            asked.append(kwargs)
+            return self.a.__dlpack__(**kwargs)
+
+    c = cupy.arange(4, dtype=cupy.float32)
+    x = dt.from_dlpack(Recorder(c), copy=True)
+    assert asked and not any(k.get("copy") for k in asked), asked
+    assert x.device == as_device("cuda:0") and x.data_ptr != c.data.ptr and not x.read_only
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
 @pytest.mark.parametrize("computed", [False, True])
 def test_copied_exports(cupy, computed):
     x = dt.asarray(cupy.arange(4, dtype=cupy.float32))

@@ -70,8 +70,9 @@ def managed_tensor_taker(tp: type) -> Callable[[object], int] | None:
             out, address = local.slot
         except AttributeError:
             out, address = _slot()
-        # (ctypes raises the producer's own error, BufferError for requires_grad; a failure
-        # that set none would leave the slot holding the last call's tensor, owned already)
+        # (ctypes raises the producer's own error, PyTorch's RuntimeError; what its C path
+        # does not check, requires_grad and conjugate views, the caller refuses first. A
+        # failure that set none would leave the slot holding the last call's tensor, owned)
         if fn(id(obj), address):
             raise BufferError(f"{type(obj).__name__}'s C exchange API failed without an error")
         # c_void_p.value is None only for NULL; a producer that returned 0 set a pointer

@@ -165,6 +165,8 @@ def test_floor_divide_warns_of_the_elements_numpy_would_and_not_of_the_infinitie
                dt.floor_divide(-inf, x[2:])]
     assert [np.asarray(r).tolist() for r in got] == [
         [inf, -inf, 3.0, -1.0], [0.0, -0.0, 0.0, -2.0], [inf, -inf, 0.0, 0.0], [-inf, inf]]
+    wide = dt.asarray([2.0, 2.0, 2.0, 2.0]) // x  # (float64, the promoted dtype, mended so)
+    assert wide.dtype == dt.float64 and np.asarray(wide).tolist() == [0.0, -0.0, 0.0, -2.0]
     for a, b, warned in ((x, 0.0, "divide by zero"), (dt.asarray([0.0, inf], dtype=dtype),
                          dt.asarray([0.0, 1.0], dtype=dtype), "invalid value")):
         with pytest.warns(RuntimeWarning, match=warned):

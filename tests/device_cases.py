@@ -415,7 +415,10 @@ CASES: list[Case] = [
                               dt.unique_values(a(d, [-0.0, 0.0, 1.0])))),
     # (CuPy's unique sorts floats by their bits, -0.0 first: the zeros' first occurrence is 0)
     Case("unique-signed-zeros", lambda d: (*dt.unique_all(a(d, [0.0, -0.0, 1.0, -0.0, 0.0])),
-                                           *dt.unique_all(a(d, [2.0, -0.0], dt.float32)))),
+                                           *dt.unique_all(a(d, [2.0, -0.0], dt.float32)),
+                                           *dt.unique_counts(a(d, [[-0.0, 1.0], [0.0, 1.0]])),
+                                           *dt.unique_inverse(a(d, [[-0.0, 1.0], [0.0, 1.0]])),
+                                           dt.unique_values(a(d, [-0.0, 3.0, 0.0])))),
     Case("isin", lambda d: (dt.isin(a(d, [1, 2, 3]), a(d, [2, 5])), dt.isin(2.0, a(d, [1, 2])),
                             dt.isin(a(d, [1, 2]), 2.5), dt.isin(0.1, a(d, [0.1], dt.float32)),
                             dt.isin(a(d, [1, 2]), a(d, [1]), invert=True))),

@@ -30,7 +30,8 @@ def remainder(xp: Any, a: Any, b: Any) -> Any:
 
 
 # NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src), then the spec's
-# quotient where exactly one operand is infinite (as _special_cases.floor_divide), for a CuPy kernel.
+# quotient where exactly one operand is infinite (as _special_cases.floor_divide), for a CuPy
+# kernel.
 # (No a * b + c in it: NVRTC would fuse one, rounding once where NumPy rounds twice.)
 _DIVMOD = """
 T m = fmod(a, b);

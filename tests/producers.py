@@ -82,7 +82,10 @@ _raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_
 
 _NAMES = {True: b"dltensor_versioned", False: b"dltensor"}
 _live: dict[int, Export] = {}  # managed tensor address -> its Export, until the deleter runs
-_lock = threading.Lock()
+# Re-entrant: from Python 3.12 a collection may run inside it (after any call), and a
+# collected import of another export calls _deleter on this thread (a plain Lock waited
+# for itself: test runs on Python 3.13 hung, once in many).
+_lock = threading.RLock()
 
 
 class Export:

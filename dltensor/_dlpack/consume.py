@@ -204,22 +204,26 @@ class ManagedTensor:
         """Address of element 0 (``data + byte_offset``)."""
         return (self.data or 0) + self.byte_offset
 
-    def release(self, _call: Callable[[int, int], None] = _call_deleter) -> None:
+    def release(self, _call: Callable[[int, int], None] = _call_deleter,
+                _count: itertools.count[int] = _released) -> None:
         """Call the producer's deleter now (once; later calls do nothing)."""
         deleter, self._deleter = self._deleter, None
         if deleter is not None:
-            next(_released)
+            next(_count)
             _call(deleter, self.address)
 
     def __del__(self, _fns: dict[int, Callable[[int], None]] = _deleter_fns,
-                _call: Callable[[int, int], None] = _call_deleter) -> None:
+                _call: Callable[[int, int], None] = _call_deleter,
+                _count: itertools.count[int] = _released) -> None:
         # Python saves any in-flight exception around __del__, so a deleter run from a
         # consumer's error path cannot clobber that consumer's exception. (release() inlined:
-        # this runs once per imported tensor.)
+        # this runs once per imported tensor.) Everything it uses is bound here: at shutdown
+        # this module's globals may be None before the last arrays go, and a global read
+        # here raised after the deleter was taken, which then never ran.
         deleter = getattr(self, "_deleter", None)
         if deleter is not None:
             self._deleter = None
-            next(_released)
+            next(_count)
             fn = _fns.get(deleter)
             if fn is not None:
                 fn(self.address)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ctypes
 import struct
-import threading
 
 from . import capsule as _cap
 from .abi import DELETER, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLManagedTensor
@@ -54,20 +53,21 @@ def c_release_in_use(versioned: bool = True) -> bool:
 
 # --- Python fallback: holders kept in a dict keyed by the managed tensor's address ----------
 
+# No lock: one store and one pop, each atomic (under the GIL, and per dict in free-threaded
+# builds). A lock here was a hazard: from Python 3.12 a collection may run inside it, whose
+# released imports call _py_deleter on the same thread, which waited for itself; and a fork
+# or an exit while another thread held it left it held for good.
 _holders: dict[int, object] = {}
-_holders_lock = threading.Lock()
 _DELETER_AT = {_cap.CAPSULE_NAME_VERSIONED: DLManagedTensorVersioned.deleter.offset,
                _cap.CAPSULE_NAME: DLManagedTensor.deleter.offset}
 
 
 @DELETER  # type: ignore[untyped-decorator]  # ctypes' stubs type no callback factory
 def _py_deleter(address: int) -> None:  # (used only without the C pair: tests force it)
-    with _holders_lock:
-        owner = _holders.pop(address, None)
+    owner = _holders.pop(address, None)
     _cap.PyMem_Free(address)
-    # Released outside the lock: the owner's last reference may be this one, and an owner
-    # that holds an export of its own (an array imported from one) releases it, through this
-    # deleter, as it goes; inside the lock, which is not re-entrant, that waited forever.
+    # (its last reference may be this one: an owner holding an export of its own, an array
+    # imported from one, releases that through this deleter as it goes)
     del owner
 
 
@@ -126,8 +126,7 @@ def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[in
     if c_pair is not None:
         _cap.Py_IncRef(owner)
     else:
-        with _holders_lock:
-            _holders[address] = owner
+        _holders[address] = owner
     ctypes.memmove(address, packed, nbytes)
     name = _cap.CAPSULE_NAME_VERSIONED if versioned else _cap.CAPSULE_NAME
     try:

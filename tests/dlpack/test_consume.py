@@ -4,6 +4,10 @@ managed tensor (renamed capsule, deleter exactly once).
 Malformed tensors are in tests/test_malformed.py."""
 
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -202,3 +206,36 @@ def test_a_view_keeps_the_tensor_it_describes_until_both_are_gone():
     assert e.deleter_calls == 0
     del w
     assert e.deleter_calls == 1
+
+
+# An array held by a module imported before dltensor (os): at exit its globals are wiped after
+# consume.py's, which __main__ keeps alive. The deleter is the script's, with all it uses bound.
+_AT_EXIT = r"""
+import ctypes, os, sys
+sys.path[:0] = sys.argv[1:3]
+import dltensor as dt
+import producers as P
+from dltensor._dlpack import consume  # noqa: F401
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def deleter(address, write=os.write):
+    write(1, b"deleter ran\n")
+
+
+cap, export = P.make_capsule(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(3,))
+export.struct.deleter = ctypes.cast(deleter, ctypes.c_void_p).value
+os._held = (dt.asarray(cap), deleter)
+print("exiting", flush=True)
+"""
+
+
+def test_a_deleter_runs_when_the_last_array_goes_after_consumes_globals():
+    # (__del__ read a module global after taking the deleter: at exit, with the globals None,
+    # "TypeError: 'NoneType' object is not an iterator" and a deleter that never ran)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    r = subprocess.run([sys.executable, "-c", _AT_EXIT, root, os.path.join(root, "tests")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.split("\n")[:2] == ["exiting", "deleter ran"], \
+        r.stdout + r.stderr
+    assert "Exception ignored" not in r.stderr, r.stderr

@@ -1,8 +1,8 @@
 """The C exchange API reader (DLPack 1.3's ``__dlpack_c_exchange_api__``): which types it takes.
 
 A type is taken only with a capsule of the API's name, at major version 1, and each getter
-only where its function pointer is set (the pointers are read; only the work-stream function
-here is ever called). (Calls through the API: tests/test_cudasim_streams.py, test_gpu.py.)
+only where its function pointer is set, and each call with an out-slot of its own.
+(Calls through PyTorch's: tests/test_interop.py, test_cudasim_streams.py, test_gpu.py.)
 """
 
 import ctypes
@@ -11,7 +11,7 @@ import pytest
 
 from dltensor import _dlpack
 from dltensor._dlpack import capsule as cap
-from producers import EXCHANGE_STREAM, ExchangeAPI
+from producers import EXCHANGE_FROM_PY, EXCHANGE_STREAM, ExchangeAPI
 
 
 @EXCHANGE_STREAM
@@ -50,3 +50,30 @@ def test_each_function_is_offered_only_where_its_pointer_is_set():
 
 def test_a_null_work_stream_is_the_default_stream_0():
     assert _dlpack.current_stream_getter(_offering())(2, 0) == 0
+
+
+def test_a_call_made_while_another_reads_its_slot_writes_a_slot_of_its_own():
+    # From Python 3.12 a collection may run after any call: between the C call that writes a
+    # thread's out-slot and its read, a finalizer that took a tensor on the same thread wrote
+    # over it (the outer call returned the inner's tensor, owned twice; its own was never
+    # released). Here the inner call runs from inside the outer, after its write.
+    outer, inner = object(), object()
+
+    @EXCHANGE_FROM_PY
+    def from_py(obj, out):
+        ctypes.c_void_p.from_address(out).value = 0x1000 if obj == id(outer) else 0x2000
+        if obj == id(outer):
+            assert take(inner) == 0x2000
+        return 0
+
+    @EXCHANGE_STREAM
+    def stream(device_type, device_id, out):
+        ctypes.c_void_p.from_address(out).value = 0x30 + device_id
+        if device_id == 0:
+            assert current(2, 1) == 0x31
+        return 0
+
+    tp = _offering(from_py=ctypes.cast(from_py, ctypes.c_void_p).value,
+                   stream=ctypes.cast(stream, ctypes.c_void_p).value)
+    take, current = _dlpack.managed_tensor_taker(tp), _dlpack.current_stream_getter(tp)
+    assert take(outer) == 0x1000 and current(2, 0) == 0x30

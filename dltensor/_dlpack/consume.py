@@ -279,10 +279,15 @@ def _locate(capsule: object) -> tuple[int, bool, bytes]:
     and the name that marks the capsule consumed (call with _taking held)."""
     if type(capsule) is not _CapsuleType:
         raise TypeError(f"expected a DLPack PyCapsule, got {type(capsule).__name__}")
-    if _is_valid(capsule, _V_NAME):  # (IsValid guarantees a non-NULL pointer)
-        return _get_pointer(capsule, _V_NAME), True, _V_USED
-    if _is_valid(capsule, _L_NAME):
-        return _get_pointer(capsule, _L_NAME), False, _L_USED
+    try:
+        if _is_valid(capsule, _V_NAME):  # (IsValid guarantees a non-NULL pointer)
+            return _get_pointer(capsule, _V_NAME), True, _V_USED
+        if _is_valid(capsule, _L_NAME):
+            return _get_pointer(capsule, _L_NAME), False, _L_USED
+    except ValueError:  # (renamed between the two calls: by another library's consumer on
+        # another thread, or from 3.12 by a finalizer on this one)
+        raise BufferError("this DLPack capsule was consumed meanwhile; hand each capsule to "
+                          "one consumer") from None
     name = _cap.capsule_name(capsule)
     if name == _BEING_TAKEN:
         raise BufferError("this DLPack capsule is being taken by another thread")

@@ -4,6 +4,7 @@ managed tensor (renamed capsule, deleter exactly once).
 Malformed tensors are in tests/test_malformed.py."""
 
 
+import gc
 import os
 import subprocess
 import sys
@@ -239,3 +240,30 @@ def test_a_deleter_runs_when_the_last_array_goes_after_consumes_globals():
     assert r.returncode == 0 and r.stdout.split("\n")[:2] == ["exiting", "deleter ran"], \
         r.stdout + r.stderr
     assert "Exception ignored" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_a_capsule_taken_between_its_check_and_its_read_is_a_buffer_error(monkeypatch, versioned):
+    # (another library's consumer on another thread, or from 3.12 a finalizer on this one,
+    # may rename it between the two C calls: PyCapsule_GetPointer's ValueError escaped)
+    from dltensor._dlpack import capsule as cap, consume
+    p = P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(3,))
+    c = p.__dlpack__(max_version=(1, 0) if versioned else None)
+    name, used = ((b"dltensor_versioned", b"used_dltensor_versioned") if versioned
+                  else (b"dltensor", b"used_dltensor"))
+    real = consume._is_valid
+
+    def valid_then_taken(capsule, asked):
+        ok = real(capsule, asked)
+        if ok:
+            cap.PyCapsule_SetName(capsule, used)
+        return ok
+
+    monkeypatch.setattr(consume, "_is_valid", valid_then_taken)
+    with pytest.raises(BufferError, match="consumed meanwhile"):
+        consume_capsule(c)
+    monkeypatch.undo()
+    cap.PyCapsule_SetName(c, name)  # (its own again: its destructor calls the deleter)
+    del c
+    gc.collect()  # (were the traceback's frames in a cycle)
+    assert p.deleter_calls == 1

@@ -49,11 +49,16 @@ def check_device(*arrays: ndarray) -> Device:
 
 
 def type_name(x: object) -> str:
-    """The name of x's type for a message: ``numpy.ndarray``, not an ``ndarray`` like ours."""
+    """The name of x's type for a message: ``numpy.ndarray``, not an ``ndarray`` like ours;
+    ours by their public names (``dltensor.DType``, not ``dltensor._dtypes.DType``)."""
     t = type(x)
     if t is ndarray:
         return "dltensor.ndarray"
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    if t.__module__ == "builtins":
+        return t.__name__
+    public = t.__module__.startswith("dltensor.") and getattr(
+        sys.modules["dltensor"], t.__qualname__, None) is t
+    return f"{'dltensor' if public else t.__module__}.{t.__qualname__}"
 
 
 def expect_array(name: str, *xs: Any) -> None:
@@ -406,6 +411,13 @@ def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = Tru
     kinds = " or ".join(k for k, ok in (("an int", one), ("a tuple of ints", many),
                                          ("None", none)) if ok)
     raise TypeError(f"{name} needs {what} to be {kinds}, not {value!r}")
+
+
+def check_axis(name: str, axis: int, ndim: int) -> None:
+    """AxisError (NumPy's: a ValueError and an IndexError) for an int axis outside [-ndim, ndim),
+    said before a backend does it in its own words (or a helper's: moveaxis's "source")."""
+    if not -ndim <= axis < ndim:
+        raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension {ndim}")
 
 
 def refuse_axes_of_0d(name: str, axis: Any) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
 from ._dispatch import axis_checked, check_device, fresh, namespace_for, on, type_name
-from ._dispatch import wrap_result
+from ._dispatch import strict_int, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
@@ -66,6 +66,7 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
 def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarray:
     """Elements of ``x`` at the 1-D ``indices`` along ``axis`` (indices broadcast with ``x``)."""
     _check_indices("take_along_axis", x, indices)
+    axis = strict_int(axis, "take_along_axis's axis")
     if indices.ndim != x.ndim:
         raise ValueError(f"take_along_axis needs indices with x's {x.ndim} dimensions, "
                          f"not {indices.ndim}")

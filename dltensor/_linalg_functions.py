@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._array import held, inherit_read_only, ndarray, wrap
-from ._dispatch import check_device, namespace_for, strict_int, wrap_result
+from ._dispatch import check_axis, check_device, namespace_for, strict_int, wrap_result
 from ._devices import Device
 from ._dtypes import PROMOTION, no_promotion
 from ._held import held_view
@@ -104,6 +104,8 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
             raise ValueError(f"tensordot's axes must name as many axes of x1 as of x2, not "
                              f"{len(a1)} and {len(a2)}")
         for i, j in zip(a1, a2):
+            check_axis("tensordot (x1)", i, x1.ndim)  # (NumPy: "tuple index out of range")
+            check_axis("tensordot (x2)", j, x2.ndim)
             if x1.shape[i] != x2.shape[j]:
                 raise ValueError(f"tensordot: axis {i} of x1 (size {x1.shape[i]}) and axis {j} "
                                  f"of x2 (size {x2.shape[j]}) differ; contracted axes do not "

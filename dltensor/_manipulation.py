@@ -15,7 +15,7 @@ import numpy as np
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
-from ._dispatch import axis_checked, AxisError, check_device, cpu_error_first, delegate
+from ._dispatch import axis_checked, AxisError, check_axis, check_device, cpu_error_first, delegate
 from ._dispatch import delegate_first, expect_array, ints, namespace_for, native, on
 from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
 from ._dispatch import wrap_result
@@ -63,9 +63,7 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
     if name == "concat" and axis is not None:
         if any(a.ndim == 0 for a in arrays):
             raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
-        if not -arrays[0].ndim <= axis < arrays[0].ndim:  # (NumPy's: before the arrays' ndims)
-            raise AxisError(f"concat: axis {axis} is out of bounds for an array of dimension "
-                            f"{arrays[0].ndim}")
+        check_axis("concat", axis, arrays[0].ndim)  # (NumPy's: before the arrays' ndims)
     dev = check_device(*arrays)
     try:
         natives = [native(a) for a in arrays]
@@ -99,7 +97,17 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     Written here because the spec allows unknown dimensions (None), which NumPy refuses: an
     unknown dimension makes the result's unknown, and known ones must still agree.
     """
-    return _broadcast(tuple(tuple(_dimension(d) for d in s) for s in shapes))
+    return _broadcast(tuple(_shape(s) for s in shapes))
+
+
+def _shape(s: Any) -> tuple[int | None, ...]:
+    """One of broadcast_shapes' shapes: a tuple or list, or an int as NumPy takes one (a set,
+    with no order, or a string is no shape)."""
+    if isinstance(s, (tuple, list)):
+        return tuple(_dimension(d) for d in s)
+    if s is None or isinstance(s, (str, bytes)) or not hasattr(s, "__index__"):
+        raise TypeError(f"broadcast_shapes takes shapes (tuples of ints and None), not {s!r}")
+    return (_dimension(s),)
 
 
 def broadcast_of(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -260,8 +268,11 @@ def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) 
         if type(a) is _np_ndarray:  # (NumPy's own reshape, as the namespace's calls it: -0.6 us)
             return wrap(a.reshape(shape), CPU)
     extents = shape_tuple("reshape", shape)  # (CuPy iterates a 0-d array given as a shape)
-    if isinstance(x, ndarray):
-        fits("reshape", [abs(d) for d in extents if d != -1], x)  # (CuPy's product wraps)
+    if isinstance(x, ndarray):  # (CuPy's product wraps; NumPy reads any negative as -1)
+        try:
+            fits("reshape", [abs(d) for d in extents if d != -1], x)
+        except ValueError:
+            raise ValueError(f"reshape: shape {extents} is past the largest array") from None
     try:
         result: ndarray = _reshape(x, extents, copy=copy_flag(copy))
     except AttributeError:  # CuPy's shape setter, which array-api-compat uses for copy=False
@@ -327,8 +338,7 @@ def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
     expect_array("unstack", x)
     axis = ints("unstack", "axis", axis, many=False)
-    if x.ndim == 0:
-        refuse_axes_of_0d("unstack", axis)
+    check_axis("unstack", axis, x.ndim)
     if held(x):
         views: tuple[ndarray, ...] = held_view("unstack", x, axis=axis)
         return views

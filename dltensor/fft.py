@@ -17,7 +17,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import AxisError, allocatable, delegate, strict_int
+from ._dispatch import allocatable, check_axis, delegate, strict_int, within_largest
 from ._interop import copied
 from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
@@ -55,11 +55,11 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         raise ValueError(f"{name}: norm must be 'backward', 'ortho' or 'forward', not "
                          f"{kwargs['norm']!r}")
     for key, what in (("n", "a length"), ("axis", "an axis")):  # (NumPy reads True as 1)
-        if kwargs.get(key) is not None:
+        if key == "axis" and key in kwargs or kwargs.get(key) is not None:  # (axis: no None)
             kwargs[key] = strict_int(kwargs[key], f"{name}'s {key} ({what})")
     for key in ("s", "axes"):
         if kwargs.get(key) is not None:
-            if not isinstance(kwargs[key], Sequence):
+            if not isinstance(kwargs[key], Sequence) or isinstance(kwargs[key], str):
                 raise TypeError(f"{name}'s {key} must be a sequence of ints, not "
                                 f"{kwargs[key]!r}")
             kwargs[key] = tuple(strict_int(v, f"{name}'s {key}") for v in kwargs[key])
@@ -68,14 +68,14 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
     lengths = [kwargs["n"]] if kwargs.get("n") is not None else [v for v in s or () if v != -1]
     if any(v < 1 for v in lengths):
         raise ValueError(f"{name}: a length (n or s) must be positive, not {min(lengths)}")
+    # (NumPy: a length past a C long became an object array, the error its ufunc's casting)
+    within_largest(name, lengths, x.dtype.itemsize)
     if s is not None and axes is None:
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
         raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "
                          "be None)")
     for axis in [kwargs["axis"]] if "axis" in kwargs else axes or ():
-        if not -x.ndim <= axis < x.ndim:  # (NumPy: IndexError, "tuple index out of range")
-            raise AxisError(f"{name}: axis {axis} is out of bounds for an array of "
-                            f"dimension {x.ndim}")
+        check_axis(name, axis, x.ndim)  # (NumPy: IndexError, "tuple index out of range")
     if "axes" in kwargs and not s and (x.ndim == 0 if axes is None else len(axes) == 0):
         if name in ("rfftn", "irfftn"):  # (their last axis is halved: there must be one)
             raise ValueError(f"{name} must transform at least one axis")

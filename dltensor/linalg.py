@@ -230,7 +230,9 @@ def inv(x: ndarray, /) -> ndarray:
 def matrix_norm(x: ndarray, /, *, keepdims: bool = False,
                 ord: int | float | Literal["fro", "nuc"] | None = "fro") -> ndarray:
     """The ``ord`` norm of each matrix (real-valued for complex input)."""
-    if isinstance(ord, (bool, np.bool_)):  # (NumPy reads True as 1)
+    if ord is not None and not isinstance(ord, str) and (
+            isinstance(ord, (bool, np.bool_)) or not isinstance(ord, numbers.Real)):
+        # (NumPy reads True as 1, and an array as its truth value)
         raise TypeError(f"matrix_norm's ord must be an int, a float, 'fro' or 'nuc', not {ord!r}")
     result: ndarray = _floating("matrix_norm", x, ord=ord,
                                 keepdims=flag("matrix_norm", "keepdims", keepdims))

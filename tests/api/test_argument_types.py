@@ -211,6 +211,17 @@ def test_numpy_arrays_in_operators_are_refused_in_our_words():
             op()
 
 
+def test_our_own_types_are_named_by_their_public_names():
+    # (a dtype given for an array was "dltensor._dtypes.DType", a private module's path)
+    x = dt.asarray([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"not dltensor\.DType;"):
+        dt.searchsorted(x, dt.asarray([1.0]), sorter=dt.int8)
+    with pytest.raises(TypeError, match=r"not dltensor\.DType$"):
+        x[0] = dt.int8
+    with pytest.raises(TypeError, match=r"not dltensor\.Device;"):
+        dt.sort(dt.Device(1, 0))
+
+
 def test_a_sequence_times_an_array_is_a_type_error_not_a_repetition():
     # Left to Python, a sequence is repeated by the array's __index__: dt.asarray(2) * [1, 2]
     # was [1, 2, 1, 2] ('ab' * it 'abab'), and a float array's error spoke of indices.

@@ -318,6 +318,9 @@ def test_take_along_axis_default_axis_and_broadcasting():
     same(dlt.take_along_axis(x, dlt.asarray(i)), strict.take_along_axis(s, strict.asarray(i)))
     with pytest.raises(ValueError, match="dimensions"):
         dlt.take_along_axis(x, dlt.asarray([0]))
+    for axis in (None, 1.0, True):  # (None: "'<=' not supported between 'int' and 'NoneType'")
+        with pytest.raises(TypeError, match="take_along_axis's axis must be an int"):
+            dlt.take_along_axis(x, dlt.asarray(i), axis=axis)
 
 
 # --- writing --------------------------------------------------------------------------------

@@ -469,6 +469,19 @@ def test_vector_norm_ord_is_a_real_number():
     assert float(dlt.linalg.vector_norm(x, ord=np.int64(1))) == 7.0
 
 
+def test_matrix_norm_ord_is_a_real_number_or_a_name():
+    m = dlt.asarray([[1.0, 2.0], [3.0, 4.0]])
+    # (NumPy read a 2-D array by its truth value, a ValueError in its words, and True as 1)
+    for bad in (dlt.asarray([[0, 1], [1, 0]]), dlt.asarray(1), object(), True, [1]):
+        with pytest.raises(TypeError, match="matrix_norm's ord must be"):
+            dlt.linalg.matrix_norm(m, ord=bad)
+    for bad in ("x", 3, 0.5):  # the right type, a norm the spec does not name
+        with pytest.raises(ValueError):
+            dlt.linalg.matrix_norm(m, ord=bad)
+    assert float(dlt.linalg.matrix_norm(m, ord=np.int64(1))) == 6.0
+    assert float(dlt.linalg.matrix_norm(m, ord=None)) == float(dlt.linalg.matrix_norm(m))
+
+
 def test_fft_axes_given_as_numpy_ints_and_s_without_axes():
     r = dlt.asarray([1.0, 2.0, 3.0])
     assert np.asarray(dlt.fft.fftshift(r, axes=np.int64(0))).tolist() == [3.0, 1.0, 2.0]
@@ -604,6 +617,30 @@ def test_fft_axes_out_of_range_are_axis_errors():
                  lambda: dlt.fft.rfftn(dlt.zeros((2, 2)), axes=(5,))):
         with pytest.raises(np.exceptions.AxisError, match="out of bounds for an array of "
                                                           "dimension 2"):
+            call()
+    # tensordot's axes too (NumPy: a bare "tuple index out of range")
+    for axes, which in ((((5,), (0,)), "x1"), (((0,), (-3,)), "x2")):
+        with pytest.raises(np.exceptions.AxisError, match=f"tensordot \\({which}\\): axis"):
+            dlt.tensordot(dlt.ones((2, 2)), dlt.ones((2, 2)), axes=axes)
+
+
+def test_fft_axis_is_an_int_and_axes_are_no_string():
+    c = dlt.zeros((2, 2), dtype=dlt.complex64)
+    for f in (dlt.fft.fft, dlt.fft.ifft, dlt.fft.irfft, dlt.fft.hfft):
+        with pytest.raises(TypeError, match="axis .* must be an int, not None"):  # (NumPy:
+            f(c, axis=None)  # "'<=' not supported between instances of 'int' and 'NoneType'")
+    for f in (dlt.fft.fftn, dlt.fft.fftshift):  # (was read a character at a time)
+        with pytest.raises(TypeError, match="axes must be a sequence of ints, not '01'"):
+            f(c, axes="01")
+
+
+def test_fft_of_a_length_past_the_largest_array_is_a_value_error():
+    # NumPy made a length past a C long an object array: its ufunc's casting TypeError
+    c = dlt.zeros((2,), dtype=dlt.complex128)
+    for call in (lambda: dlt.fft.ifft(c, n=10**20), lambda: dlt.fft.irfft(c, n=2**63),
+                 lambda: dlt.fft.ihfft(dlt.zeros(2), n=10**20),
+                 lambda: dlt.fft.fftn(c, s=(10**19,), axes=(0,))):
+        with pytest.raises(ValueError, match="past the largest array"):
             call()
 
 

@@ -113,6 +113,12 @@ def test_broadcast_shapes():
         with pytest.raises(ValueError):
             dlt.broadcast_shapes(*shapes)
     assert dlt.broadcast_shapes((2,), (None,), (2,), (1,)) == (None,)
+    # an int is a one-axis shape, as NumPy and array-api-strict take it; a set (no order), a
+    # string or None is none (a set was read in its iteration order)
+    assert dlt.broadcast_shapes((3, 1), 5) == (3, 5) == dlt.broadcast_shapes((3, 1), [5])
+    for bad in ({4, 3}, "ab", None, 2.0):
+        with pytest.raises(TypeError, match="broadcast_shapes takes shapes"):
+            dlt.broadcast_shapes((1, 1), bad)
 
 
 @settings(max_examples=40, deadline=None)
@@ -190,6 +196,29 @@ def test_broadcast_arrays_are_read_only_views():
 def test_unstack_of_a_0d_array_is_an_axis_error():
     with pytest.raises(IndexError, match="out of bounds"):
         dlt.unstack(dlt.asarray(1))
+    # in unstack's words, not moveaxis's ("source: axis 5 is out of bounds")
+    with pytest.raises(IndexError, match="^unstack: axis 5 is out of bounds for an array of "
+                                         "dimension 2$"):
+        dlt.unstack(dlt.ones((3, 3)), axis=5)
+
+
+def test_diff_of_an_order_past_the_axis_is_empty_at_once():
+    # NumPy and CuPy difference n times whatever the length: n = 10**20 never returned
+    x = dlt.reshape(dlt.arange(12.0), (3, 4))
+    assert dlt.diff(x, n=10**20).shape == (3, 0)
+    assert dlt.diff(x, axis=0, n=10**20, prepend=dlt.zeros((2, 4))).shape == (0, 4)
+    assert dlt.diff(x, n=5, append=dlt.asarray(1.0)).shape == (3, 0)
+    # one short of the joined length is still one difference
+    got = dlt.diff(x, n=4, prepend=dlt.asarray(0.0))
+    np.testing.assert_array_equal(np.asarray(got), np.diff(np.asarray(x), n=4, prepend=0.0))
+
+
+def test_reshape_past_the_largest_array_says_the_shape_given():
+    for shape in (-10**20, [10**19, 1], [3, -10**20]):  # (a tuple: NumPy's own words)
+        with pytest.raises(ValueError, match=r"reshape: shape \(.*\) is past the largest"):
+            dlt.reshape(dlt.arange(9), shape)
+    with pytest.raises(ValueError, match=r"\(-100000000000000000000,\)"):  # (its sign kept)
+        dlt.reshape(dlt.arange(9), -10**20)
 
 
 def test_join_messages_name_the_inputs_dtypes():

@@ -68,6 +68,9 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         raise (ValueError if isinstance(side, str) else TypeError)(
             f"side must be 'left' or 'right', not {side!r}")
     expect_array("searchsorted", x1, *(() if sorter is None else (sorter,)))
+    if x1.ndim != 1:  # (NumPy: "object too deep for desired array", or "of too small depth")
+        raise ValueError(f"searchsorted searches a one-dimensional x1, not one of shape "
+                         f"{x1.shape}")
     dev = check_device(x1, *(a for a in (x2, sorter) if isinstance(a, ndarray)))
     a1 = native_or_cpu_error(x1, searchsorted, x1, x2, side=side, sorter=sorter)
     ns = namespace_for(dev)

@@ -29,6 +29,7 @@ _COMPLEX = frozenset({"complex floating"})
 _REAL = frozenset({"real floating"})
 _Norm = Literal["backward", "ortho", "forward"]
 _NORMS = ("backward", "ortho", "forward")
+_TINY = 1 / np.finfo(np.float64).max  # (below it, 1 / x overflows)
 
 
 def _transform_on_backend(name: str) -> Callable[..., ndarray]:
@@ -227,12 +228,15 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     # as in PyTorch and JAX)
     if not n:
         host = np.full(0 if f is np.fft.fftfreq else 1, np.nan)
-    elif d == 0:  # k / (d * n) by IEEE 754, as in PyTorch and JAX (NumPy: ZeroDivisionError)
+    elif d == 0 or abs(n * d) < _TINY:
+        # k / (d * n) by IEEE 754, as in PyTorch and JAX: NumPy's k * (1 / (d * n)) is a
+        # ZeroDivisionError for d = 0, and 0 * inf = NaN at k = 0 where 1 / (d * n) overflows
         with np.errstate(all="ignore"):
-            host = f(n, d=1.0) / np.float64(d)
+            host = np.rint(f(n, d=1.0) * n) / (np.float64(n) * d)
     else:
         host = f(n, d=d)
-    out = wrap(host.astype(dtype.numpy, copy=False))
+    with np.errstate(over="ignore"):  # (float32: values past its range are its infinities)
+        out = wrap(host.astype(dtype.numpy, copy=False))
     if dev == CPU:
         return out
     from ._interop import move

@@ -389,7 +389,11 @@ CASES: list[Case] = [
         dt.cumulative_prod(a(d, [1j, 1 + 0j, 0j]), dtype=dt.bool, include_initial=True),
         dt.sum(a(d, [np.nan, 0.0]), dtype=dt.bool), dt.prod(a(d, [0.5, 2]), dtype=dt.bool))),
     Case("std-var", lambda d: (dt.std(a(d, R), axis=0, correction=1), dt.var(a(d, R)),
-                               dt.var(a(d, [1.0, 2.0]), correction=2))),
+                               dt.var(a(d, [1.0, 2.0]), correction=2),
+                               # (64-d complex: the parts' variances, as NumPy views it as 65-d)
+                               dt.std(a(d, (np.arange(2) * (1 - 2j)).reshape((2,) + (1,) * 63))),
+                               dt.var(a(d, (np.arange(2) * (1 + 1j)).reshape((2,) + (1,) * 63)),
+                                      axis=0, correction=1))),
     Case("cumulative", lambda d: (dt.cumulative_sum(a(d, R), axis=1, include_initial=True),
                                   dt.cumulative_prod(a(d, [1, 2, 3], dt.int8)),
                                   dt.cumulative_sum(a(d, [True, True])))),

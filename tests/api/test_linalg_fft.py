@@ -5,6 +5,7 @@ must agree exactly. Also: the dtype and shape rules the spec sets where NumPy is
 """
 
 import math
+import warnings
 
 import array_api_strict as strict
 import numpy as np
@@ -608,6 +609,19 @@ def test_frequencies_with_a_zero_spacing_follow_ieee():
     assert np.isnan(got[0]) and got[1:].tolist() == [math.inf, -math.inf, -math.inf]
     assert np.asarray(dlt.fft.fftfreq(4, d=-0.0))[1:].tolist() == [-math.inf, math.inf, math.inf]
     assert np.asarray(dlt.fft.rfftfreq(4, d=0.0))[1:].tolist() == [math.inf, math.inf]
+
+
+def test_frequencies_with_a_subnormal_spacing_are_zero_at_zero():
+    # 1 / (d * n) overflows there: NumPy's k * inf made the zero frequency NaN (0 * inf)
+    for d in (1e-310, 1e-320, -1e-310):
+        for f, n in ((dlt.fft.fftfreq, 1), (dlt.fft.fftfreq, 4), (dlt.fft.rfftfreq, 4)):
+            got = np.asarray(f(n, d=d))
+            assert got[0] == 0 and math.copysign(1, got[0]) == math.copysign(1, d)
+            assert np.isinf(got[1:]).all()
+    with warnings.catch_warnings():  # float32's own infinities, without a cast's warning
+        warnings.simplefilter("error")
+        got = dlt.fft.fftfreq(2, d=1e-40, dtype=dlt.float32)
+    assert got.dtype == dlt.float32 and np.asarray(got).tolist() == [0.0, -math.inf]
 
 
 def test_fft_axes_out_of_range_are_axis_errors():

@@ -232,6 +232,9 @@ def test_searchsorted_checks_side_and_sorter_types():
     with pytest.raises(ValueError, match="side"):
         dlt.searchsorted(x1, x2, side="middle")
     assert np.asarray(dlt.searchsorted(x1, x2, sorter=dlt.asarray([1, 2, 0]))).tolist() == [1]
+    for bad in (dlt.ones((2, 3)), dlt.asarray(1.0)):  # (NumPy: "object too deep for desired
+        with pytest.raises(ValueError, match="one-dimensional x1"):  # array")
+            dlt.searchsorted(bad, x2)
 
 
 def test_sort_axis_is_an_int_and_any_integer_sorter_is_taken():

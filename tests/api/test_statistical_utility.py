@@ -184,6 +184,21 @@ def test_a_complex_mean_is_the_mean_of_each_part():
         dlt.mean(dlt.asarray(1j), axis=0)
 
 
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_the_spread_of_a_64_dimensional_complex_array(name):
+    # NumPy views complex as floats of one more axis ("number of dimensions must be within
+    # [0, 64]"); 63 dimensions went, 64 did not
+    rng = np.random.default_rng(3)
+    z = (rng.normal(size=(3, 4)) + 1j * rng.normal(size=(3, 4))).astype(np.complex64)
+    x = dlt.asarray(z.reshape((3, 4) + (1,) * 62))
+    for kw, want in (({}, getattr(z, name)()),
+                     ({"axis": 1, "correction": 1}, getattr(z, name)(axis=1, ddof=1))):
+        got = getattr(dlt, name)(x, **kw)
+        assert got.dtype == dlt.float32
+        np.testing.assert_allclose(np.asarray(got).ravel(), want, rtol=1e-5)
+    assert getattr(dlt, name)(x, axis=(0, 5), keepdims=True).shape == (1, 4) + (1,) * 62
+
+
 @settings(max_examples=300, deadline=None)
 @given(x=xps.arrays(st.sampled_from([dlt.float32, dlt.float64]), xps.array_shapes(min_dims=0),
                     elements={"allow_subnormal": True}))

@@ -351,6 +351,14 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
              endpoint: bool = True) -> ndarray:
     """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
     bounds, unless ``dtype`` says otherwise)."""
+    if dtype is None and device is None and type(num) is int and 0 <= num < 1 << 40 and \
+            type(endpoint) is bool and type(start) in _REAL and type(stop) in _REAL and \
+            get_default_device() is CPU:
+        # The commonest call, NumPy's own (~6 us less): with finite bounds and step and a
+        # start that is no -0.0, its first value is start and its last stop (see _spaced).
+        lo, hi = float(start), float(stop)  # type: ignore[arg-type]  # (int or float: above)
+        if math.isfinite(hi - lo) and (lo or math.copysign(1.0, lo) > 0):
+            return wrap(np.linspace(lo, hi, num, endpoint=endpoint))
     npdt: type[np.generic] | np.dtype[Any] | None  # (the dtype handed to the backend)
     # Python scalars (NumPy's too, whose complex64 is no Python complex) and 0-d arrays' values:
     # arrays or strings would make NumPy broadcast or parse them.
@@ -371,6 +379,9 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
             refuse_complex_to_real("linspace", _dtypes.complex128, dtype)
     _check_count("linspace", num, npdt)
     return _make(_spaced, device, bounds, num, npdt, endpoint, _on_cuda(device))
+
+
+_REAL = (int, float)
 
 
 def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,

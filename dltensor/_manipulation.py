@@ -103,6 +103,12 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
 def _shape(s: Any) -> tuple[int | None, ...]:
     """One of broadcast_shapes' shapes: a tuple or list, or an int as NumPy takes one (a set,
     with no order, or a string is no shape)."""
+    if type(s) is tuple:  # (the common case, a tuple of sizes: as it is)
+        for d in s:
+            if type(d) is not int or d < 0:
+                break
+        else:
+            return s
     if isinstance(s, (tuple, list)):
         return tuple(_dimension(d) for d in s)
     if s is None or isinstance(s, (str, bytes)) or not hasattr(s, "__index__"):

@@ -605,3 +605,25 @@ def test_linspace_values_are_numpys_to_the_bit():
     assert np.asarray(dlt.linspace(0, 10, 11)).tolist() == list(map(float, range(11)))
     for args in ((1e16, 1.0, 2), (0, 10, 11), (-1, 1, 7), (0.1, 0.7, 13)):
         assert np.array_equal(np.asarray(dlt.linspace(*args)), np.linspace(*args))
+
+
+def test_linspaces_commonest_call_answers_as_the_checked_path():
+    # linspace(start, stop, num) with Python ints or floats and nothing else is NumPy's own;
+    # dtype=float64 takes the general path: the same values to the bit, signed zeros too
+    vals = [0, 1, -1, 2.5, -0.0, 0.0, 1e308, -1e308, 10**20, 1e-320, math.inf, math.nan]
+    with np.errstate(all="ignore"):
+        for lo in vals:
+            for hi in vals:
+                for num in (0, 1, 2, 5):
+                    for endpoint in (True, False):
+                        got = np.asarray(dlt.linspace(lo, hi, num, endpoint=endpoint))
+                        want = np.asarray(dlt.linspace(lo, hi, num, endpoint=endpoint,
+                                                       dtype=dlt.float64))
+                        assert got.dtype == want.dtype and got.shape == want.shape
+                        assert np.array_equal(got, want, equal_nan=True), (lo, hi, num)
+                        assert np.array_equal(np.signbit(got), np.signbit(want)), (lo, hi, num)
+    for bad in (-1, 2.0, True):  # (and its checks are the general path's)
+        with pytest.raises((TypeError, ValueError)):
+            dlt.linspace(0, 1, bad)
+    with pytest.raises(TypeError):
+        dlt.linspace(0, 1, 3, endpoint=1)

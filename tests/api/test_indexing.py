@@ -774,3 +774,26 @@ def test_random_keys_read_and_write_as_numpy_does_or_raise_index_error():
             b[key] = v
             y[dkey] = dlt.asarray(v)
             assert np.array_equal(np.asarray(y), b), key
+
+
+@pytest.mark.parametrize("key", [dlt.asarray([0, 2]), dlt.asarray([True, False, True]),
+                                 dlt.asarray([0, 2], dtype=dlt.uint8)],
+                         ids=["int64", "mask", "uint8"])
+def test_a_scalar_written_through_an_index_array_keeps_the_value_rules(key):
+    # (the fast path of one index array into a 1-D array: the same rules as every other key)
+    for dtype, bad, error in ((dlt.int64, 1.5, TypeError), (dlt.float64, 1j, TypeError),
+                              (dlt.int8, 300, OverflowError), (dlt.bool, 2, TypeError),
+                              (dlt.float32, "a", TypeError), (dlt.int64, None, TypeError)):
+        x = dlt.zeros(3, dtype=dtype)
+        with pytest.raises(error):
+            x[key] = bad
+        assert not np.asarray(x).any(), "nothing written"
+    x = dlt.zeros(3, dtype=dlt.float32)
+    x[key] = 2  # an int into a float array, as the spec's promotion allows
+    assert np.asarray(x).tolist() == [2.0, 0.0, 2.0] and x.dtype == dlt.float32
+    with pytest.raises(IndexError):
+        x[dlt.asarray([3])] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        dlt.broadcast_to(dlt.asarray([1.0]), (3,))[key] = 0.0
+    with pytest.raises(IndexError, match="past the largest intp"):  # (uint64: NumPy wraps it)
+        x[dlt.asarray([2**64 - 1], dtype=dlt.uint64)] = 1.0

@@ -627,3 +627,32 @@ def test_linspaces_commonest_call_answers_as_the_checked_path():
             dlt.linspace(0, 1, bad)
     with pytest.raises(TypeError):
         dlt.linspace(0, 1, 3, endpoint=1)
+
+
+def test_arange_and_eyes_commonest_calls_answer_as_the_checked_paths():
+    # arange of small ints and eye(n) with no dtype or device are NumPy's own; a dtype takes
+    # the general path: the same arrays
+    ints = [0, 1, -1, 5, -7, 2**40 - 1, -(2**40 - 1), 2**40, 2**63]
+    for start in ints:
+        for stop in ints + [None]:
+            for step in (1, -1, 3, -2, 2**39, 0):
+                lo, hi = (0, start) if stop is None else (start, stop)
+                if step and -((lo - hi) // step) > 1000:  # (memory of a test's size)
+                    continue
+                try:
+                    got = np.asarray(dlt.arange(start, stop, step))
+                except (ValueError, OverflowError) as e:
+                    with pytest.raises(type(e)):
+                        dlt.arange(start, stop, step, dtype=dlt.int64)
+                    continue
+                want = np.asarray(dlt.arange(start, stop, step, dtype=dlt.int64))
+                assert got.dtype == want.dtype and np.array_equal(got, want), (start, stop, step)
+    for n in (0, 1, 4):
+        for k in (0, 1, -2, 5, -5, 2**70, -2**70):
+            got, want = dlt.eye(n, k=k), dlt.eye(n, k=k, dtype=dlt.float64)
+            assert got.dtype == want.dtype and np.array_equal(np.asarray(got), np.asarray(want))
+    for bad in (True, 2.0, -1):
+        with pytest.raises((TypeError, ValueError)):
+            dlt.eye(bad)
+    with pytest.raises(TypeError):
+        dlt.arange(True)

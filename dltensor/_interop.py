@@ -481,7 +481,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         raise ValueError("copy=False: a Python scalar or sequence must be copied into an array")
     # (one walk for the rare: strings, and ints past int64, which NumPy makes uint64, float64
     # or objects; looked at closely only where found)
-    unusual = _any_leaf(obj, _unusual)
+    unusual = _any_unusual(obj)
     if unusual and _any_leaf(obj, lambda e: isinstance(e, str)):
         raise TypeError("dltensor arrays hold numbers, not strings")
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
@@ -578,6 +578,21 @@ def _asarray_in(obj: Any, npdt: Any) -> npt.NDArray[Any]:
         if npdt not in EXTENSION_FLOATS:
             raise
         return np.asarray(obj, dtype=np.float64).astype(npdt)
+
+
+def _any_unusual(obj: Any) -> bool:
+    """_any_leaf(obj, _unusual), at C speed for a flat list or tuple of Python numbers, the
+    commonest sequence (a call per element cost ~0.5 us per 10)."""
+    if type(obj) is list or type(obj) is tuple:
+        kinds = set(map(type, obj))
+        if kinds <= _FLOATS:
+            return False
+        if kinds <= _REALS:  # (a NaN makes min or max NaN, never a wrong int: unusual then)
+            return not (-_INT64_END <= min(obj) and max(obj) < _INT64_END)
+    return _any_leaf(obj, _unusual)
+
+
+_FLOATS, _REALS = frozenset({float, bool, complex}), frozenset({int, float, bool})
 
 
 def _unusual(e: Any) -> bool:

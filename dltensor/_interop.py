@@ -122,11 +122,12 @@ def _refuse_known_bad(x: Any) -> None:
     """BufferError for what a producer's __dlpack__ would export wrongly (see _REFUSALS; its
     subclasses too: a torch.Tensor subclass keeps its type through PyTorch's operations)."""
     tp = type(x)
-    if tp not in _refusal_by_type:
-        _refusal_by_type[tp] = next((_REFUSALS[n] for n in (f"{c.__module__}.{c.__qualname__}"
-                                                           for c in tp.__mro__)
-                                     if n in _REFUSALS), None)
-    refusal = _refusal_by_type[tp]
+    refusal = _refusal_by_type.get(tp, _UNKNOWN)
+    if refusal is _UNKNOWN:
+        refusal = next((_REFUSALS[n] for n in (f"{c.__module__}.{c.__qualname__}"
+                                               for c in tp.__mro__) if n in _REFUSALS), None)
+        if len(_refusal_by_type) < _TYPES_KEPT:
+            _refusal_by_type[tp] = refusal
     if refusal is not None:
         why = refusal(x)
         if why is not None:
@@ -307,6 +308,8 @@ _EXCHANGE_GUARDS: dict[str, Callable[[Any], Device | int | None]] = {
 # Producers whose __dlpack__ exports some tensors wrongly: what to refuse, and why.
 _REFUSALS: dict[str, Callable[[Any], str | None]] = {"torch.Tensor": _torch_refusal}
 _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
+_UNKNOWN: Any = object()
+_TYPES_KEPT = 256  # (types each of these caches holds at most; others are looked up again)
 
 
 def _importer_for(tp: type) -> Callable[[Any], ndarray]:
@@ -328,8 +331,10 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
             # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
             # importer for them, which refuses the byte orders asarray converts; nor types
             # whose instances have __dlpack__ by instance: a proxy's __getattr__, a class
-            # passed as an array, whose type is `type`)
-            _importers[tp] = imp
+            # passed as an array, whose type is `type`; and no more than _TYPES_KEPT of them,
+            # each kept alive by its entry: a class made per call would grow it for ever)
+            if len(_importers) < _TYPES_KEPT:
+                _importers[tp] = imp
     return imp
 
 

@@ -200,3 +200,43 @@ def test_round_trips_leak_nothing(kind):
     r = workloads.round_trips(kind, ROUND_TRIPS, warmup=ROUND_TRIPS // 10)
     assert r["live_count_drift"] == 0, r
     assert r["rss_growth"] < MiB, r
+
+
+def test_producer_types_made_per_call_are_not_kept_for_ever():
+    # The importer and refusal caches are keyed by type: a class made per call (a wrapper
+    # factory's) was held by both for the life of the process, ~2 KB each
+    import gc
+    import weakref
+
+    from dltensor import _interop
+
+    class Base:
+        def __init__(self):
+            self.a = np.ones(3)
+
+        def __dlpack__(self, **kw):
+            return self.a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    kept = dict(_interop._importers), dict(_interop._refusal_by_type)
+    refs = []
+    try:
+        for _ in range(600):
+            cls = type("Wrapper", (Base,), {})
+            dltensor.from_dlpack(cls())  # (its importer)
+            dltensor.from_dlpack(cls(), copy=True)  # (its refusal)
+            refs.append(weakref.ref(cls))
+            del cls
+        gc.collect()
+        assert sum(r() is not None for r in refs) <= _interop._TYPES_KEPT
+        assert len(_interop._importers) <= _interop._TYPES_KEPT
+        assert len(_interop._refusal_by_type) <= _interop._TYPES_KEPT
+        # and a type past the bound still imports, looked up again each time
+        x = dltensor.from_dlpack(type("Late", (Base,), {})())
+        assert x.shape == (3,) and x.dtype == dltensor.float64
+    finally:  # (the caches as they were, for the tests after this one)
+        for cache, before in zip((_interop._importers, _interop._refusal_by_type), kept):
+            cache.clear()
+            cache.update(before)

@@ -90,7 +90,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
 
 
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
-_EXACT = 1 << 40  # (arange's ints below it take NumPy's own)
+_EXACT = 1 << 40  # (arange's ints and linspace's counts below it take NumPy's own)
 
 
 def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
@@ -352,8 +352,9 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
         device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere."""
     k = strict_int(k, "eye's k")  # (True is no k)
-    if type(n_rows) is int and n_cols is None and 0 <= n_rows < _EXACT and \
-            _default_cpu(dtype, device):  # (eye(n), NumPy's own: ~2 us less)
+    if type(n_rows) is int and n_cols is None and 0 <= n_rows < 1 << 30 and \
+            _default_cpu(dtype, device):  # (eye(n), NumPy's own: ~2 us less; n * n float64s
+        # within the largest array, so no shape check is needed)
         return wrap(np.eye(n_rows, k=max(-n_rows, min(k, n_rows))))
     cols = n_rows if n_cols is None else n_cols
     device = _resolved(device)
@@ -370,8 +371,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
              endpoint: bool = True) -> ndarray:
     """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
     bounds, unless ``dtype`` says otherwise)."""
-    if type(num) is int and 0 <= num < 1 << 40 and type(endpoint) is bool and \
-            type(start) in _REAL and type(stop) in _REAL and _default_cpu(dtype, device):
+    if type(num) is int and 0 <= num < _EXACT and type(endpoint) is bool and \
+            type(start) in _INT_OR_FLOAT and type(stop) in _INT_OR_FLOAT and _default_cpu(dtype, device):
         # The commonest call, NumPy's own (~6 us less): with finite bounds and step and a
         # start that is no -0.0, its first value is start and its last stop (see _spaced).
         lo, hi = float(start), float(stop)  # type: ignore[arg-type]  # (int or float: above)
@@ -399,7 +400,7 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     return _make(_spaced, device, bounds, num, npdt, endpoint, _on_cuda(device))
 
 
-_REAL = (int, float)
+_INT_OR_FLOAT = (int, float)
 
 
 def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,

@@ -149,8 +149,9 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
             # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
             # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
             k = key._array
-            if k is not None and k.ndim and (k.dtype.kind in "ib" or k.dtype.kind == "u"
-                                             and k.itemsize < 8) and type(k) is type(a):
+            if k is not None and k.ndim and (k.dtype.kind == "i" or k.dtype.kind == "b" and
+                                             k.ndim == 1 or k.dtype.kind == "u" and
+                                             k.itemsize < 8) and type(k) is type(a):
                 return wrap(a[k], self._device)
         dev = self._device
         if dev.device_type != CUDA_TYPE:
@@ -193,8 +194,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             # __getitem__'s third path: one integer array (or mask) of at least one dimension
             # into a 1-D array, a scalar written (NumPy's checks are the spec's; ~4 us less)
             k = key._array
-            if k is not None and k.ndim and (k.dtype.kind in "ib" or k.dtype.kind == "u"
-                                             and k.itemsize < 8) and type(k) is type(a):
+            if k is not None and k.ndim and (k.dtype.kind == "i" or k.dtype.kind == "b" and
+                                             k.ndim == 1 or k.dtype.kind == "u" and
+                                             k.itemsize < 8) and type(k) is type(a):
                 a[k] = _value_for(self, a, value)
                 return
         if not ((tk is int or tk is slice) and a.ndim == 1):

@@ -126,8 +126,7 @@ def _refuse_known_bad(x: Any) -> None:
     if refusal is _UNKNOWN:
         refusal = next((_REFUSALS[n] for n in (f"{c.__module__}.{c.__qualname__}"
                                                for c in tp.__mro__) if n in _REFUSALS), None)
-        if len(_refusal_by_type) < _TYPES_KEPT:
-            _refusal_by_type[tp] = refusal
+        _remember(_refusal_by_type, tp, refusal)
     if refusal is not None:
         why = refusal(x)
         if why is not None:
@@ -309,7 +308,20 @@ _EXCHANGE_GUARDS: dict[str, Callable[[Any], Device | int | None]] = {
 _REFUSALS: dict[str, Callable[[Any], str | None]] = {"torch.Tensor": _torch_refusal}
 _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
 _UNKNOWN: Any = object()
-_TYPES_KEPT = 256  # (types each of these caches holds at most; others are looked up again)
+_TYPES_KEPT = 256
+
+
+def _remember(cache: dict[type, Any], tp: type, value: Any) -> None:
+    """``cache[tp] = value`` in a cache of at most _TYPES_KEPT types, each kept alive by its
+    entry: when full, the one learned first goes (a class made per call was kept for ever;
+    nor may such classes crowd out the types in use now)."""
+    if len(cache) >= _TYPES_KEPT:
+        # (a copy of the keys: another thread may insert meanwhile; the two built-in
+        # importers stay)
+        old = next((k for k in list(cache) if k is not ndarray
+                    and k is not _dlpack.capsule._CapsuleType), None)
+        cache.pop(old, None)  # type: ignore[arg-type]
+    cache[tp] = value
 
 
 def _importer_for(tp: type) -> Callable[[Any], ndarray]:
@@ -331,10 +343,8 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
             # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
             # importer for them, which refuses the byte orders asarray converts; nor types
             # whose instances have __dlpack__ by instance: a proxy's __getattr__, a class
-            # passed as an array, whose type is `type`; and no more than _TYPES_KEPT of them,
-            # each kept alive by its entry: a class made per call would grow it for ever)
-            if len(_importers) < _TYPES_KEPT:
-                _importers[tp] = imp
+            # passed as an array, whose type is `type`)
+            _remember(_importers, tp, imp)
     return imp
 
 

@@ -111,9 +111,11 @@ def _shape(s: Any) -> tuple[int | None, ...]:
             return s
     if isinstance(s, (tuple, list)):
         return tuple(_dimension(d) for d in s)
-    if s is None or isinstance(s, (str, bytes)) or not hasattr(s, "__index__"):
+    if isinstance(s, (int, np.integer)):
+        return (_dimension(s),)  # (a bool: _dimension's TypeError)
+    if isinstance(s, (str, bytes, set, frozenset, dict)) or not hasattr(s, "__iter__"):
         raise TypeError(f"broadcast_shapes takes shapes (tuples of ints and None), not {s!r}")
-    return (_dimension(s),)
+    return tuple(_dimension(d) for d in s)  # (a range, a 1-D array of sizes)
 
 
 def broadcast_of(*shapes: tuple[int, ...]) -> tuple[int, ...]:

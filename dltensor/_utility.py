@@ -56,7 +56,8 @@ def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
                        for a in (edges.get("prepend"), x, edges.get("append")) if a is not None],
                       axis=axis)
     # Differences of order past the joined length are all empty: NumPy and CuPy loop n times
-    # whatever the length (diff(x, n=10**20) ran for ever).
+    # whatever the length (diff(x, n=10**20) ran for ever). (At least 1: their n = 0 is x
+    # itself, edges left unjoined.)
     length = x.shape[axis] + sum(e.shape[axis] if e.ndim else 1 for e in edges.values())
-    result: ndarray = _backend_diff(x, axis=axis, n=min(n, length), **edges)
+    result: ndarray = _backend_diff(x, axis=axis, n=min(n, max(length, 1)), **edges)
     return result

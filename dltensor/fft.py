@@ -29,7 +29,7 @@ _COMPLEX = frozenset({"complex floating"})
 _REAL = frozenset({"real floating"})
 _Norm = Literal["backward", "ortho", "forward"]
 _NORMS = ("backward", "ortho", "forward")
-_TINY = 1 / np.finfo(np.float64).max  # (below it, 1 / x overflows)
+_TINY = 1 / np.finfo(np.float64).max  # (1 / x overflows for x up to it)
 
 
 def _transform_on_backend(name: str) -> Callable[..., ndarray]:
@@ -69,8 +69,9 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
     lengths = [kwargs["n"]] if kwargs.get("n") is not None else [v for v in s or () if v != -1]
     if any(v < 1 for v in lengths):
         raise ValueError(f"{name}: a length (n or s) must be positive, not {min(lengths)}")
-    # (NumPy: a length past a C long became an object array, the error its ufunc's casting)
-    within_largest(name, lengths, x.dtype.itemsize)
+    # (NumPy: a length past a C long became an object array, the error its ufunc's casting;
+    # below, a length too large for memory is NumPy's MemoryError)
+    within_largest(name, lengths, 1)
     if s is not None and axes is None:
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
         raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "
@@ -228,7 +229,7 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     # as in PyTorch and JAX)
     if not n:
         host = np.full(0 if f is np.fft.fftfreq else 1, np.nan)
-    elif d == 0 or abs(n * d) < _TINY:
+    elif abs(n * d) <= _TINY:  # (d = 0 too)
         # k / (d * n) by IEEE 754, as in PyTorch and JAX: NumPy's k * (1 / (d * n)) is a
         # ZeroDivisionError for d = 0, and 0 * inf = NaN at k = 0 where 1 / (d * n) overflows
         with np.errstate(all="ignore"):

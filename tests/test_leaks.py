@@ -233,9 +233,12 @@ def test_producer_types_made_per_call_are_not_kept_for_ever():
         assert sum(r() is not None for r in refs) <= _interop._TYPES_KEPT
         assert len(_interop._importers) <= _interop._TYPES_KEPT
         assert len(_interop._refusal_by_type) <= _interop._TYPES_KEPT
-        # and a type past the bound still imports, looked up again each time
-        x = dltensor.from_dlpack(type("Late", (Base,), {})())
+        # a type seen now is still remembered (the first learned went), and the built-in
+        # importers stay
+        late = type("Late", (Base,), {})
+        x = dltensor.from_dlpack(late())
         assert x.shape == (3,) and x.dtype == dltensor.float64
+        assert late in _interop._importers and dltensor.ndarray in _interop._importers
     finally:  # (the caches as they were, for the tests after this one)
         for cache, before in zip((_interop._importers, _interop._refusal_by_type), kept):
             cache.clear()

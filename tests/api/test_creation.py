@@ -654,5 +654,7 @@ def test_arange_and_eyes_commonest_calls_answer_as_the_checked_paths():
     for bad in (True, 2.0, -1):
         with pytest.raises((TypeError, ValueError)):
             dlt.eye(bad)
+    with pytest.raises(ValueError, match=r"eye: a result of shape \(2147483648, 2147483648\)"):
+        dlt.eye(2**31)  # (in dltensor's words, as eye(n, n) says it)
     with pytest.raises(TypeError):
         dlt.arange(True)

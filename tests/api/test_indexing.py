@@ -797,3 +797,9 @@ def test_a_scalar_written_through_an_index_array_keeps_the_value_rules(key):
         dlt.broadcast_to(dlt.asarray([1.0]), (3,))[key] = 0.0
     with pytest.raises(IndexError, match="past the largest intp"):  # (uint64: NumPy wraps it)
         x[dlt.asarray([2**64 - 1], dtype=dlt.uint64)] = 1.0
+    mask = dlt.asarray([[True, False, True]])  # (in the key's words, before the value's)
+    for value in (5.0, "a"):
+        with pytest.raises(IndexError, match="a 2-D mask cannot index a 1-D array"):
+            x[mask] = value
+    with pytest.raises(IndexError, match="a 2-D mask cannot index a 1-D array"):
+        x[mask]

@@ -116,9 +116,11 @@ def test_broadcast_shapes():
     # an int is a one-axis shape, as NumPy and array-api-strict take it; a set (no order), a
     # string or None is none (a set was read in its iteration order)
     assert dlt.broadcast_shapes((3, 1), 5) == (3, 5) == dlt.broadcast_shapes((3, 1), [5])
-    for bad in ({4, 3}, "ab", None, 2.0):
+    for bad in ({4, 3}, "ab", None, 2.0, {4: 1}):
         with pytest.raises(TypeError, match="broadcast_shapes takes shapes"):
             dlt.broadcast_shapes((1, 1), bad)
+    # other iterables of sizes, as NumPy takes them (an array was read as one int)
+    assert dlt.broadcast_shapes(np.array([2, 3]), range(3, 4)) == (2, 3)
 
 
 @settings(max_examples=40, deadline=None)
@@ -208,6 +210,13 @@ def test_diff_of_an_order_past_the_axis_is_empty_at_once():
     assert dlt.diff(x, n=10**20).shape == (3, 0)
     assert dlt.diff(x, axis=0, n=10**20, prepend=dlt.zeros((2, 4))).shape == (0, 4)
     assert dlt.diff(x, n=5, append=dlt.asarray(1.0)).shape == (3, 0)
+    # an empty joined axis: still the edges joined and promoted (n clamped to 0 was x itself)
+    z = dlt.zeros
+    assert dlt.diff(z(0, dtype=dlt.int8), prepend=z(0, dtype=dlt.int64), n=3).dtype == dlt.int64
+    with pytest.raises(ValueError):
+        dlt.diff(z((0, 3)), axis=0, prepend=z((0, 4)))
+    empty = dlt.diff(dlt.broadcast_to(z((1, 0)), (3, 0)), n=2)
+    assert empty.shape == (3, 0) and not empty.read_only and np.asarray(empty).flags.writeable
     # one short of the joined length is still one difference
     got = dlt.diff(x, n=4, prepend=dlt.asarray(0.0))
     np.testing.assert_array_equal(np.asarray(got), np.diff(np.asarray(x), n=4, prepend=0.0))

@@ -632,10 +632,11 @@ def test_linspaces_commonest_call_answers_as_the_checked_path():
 def test_arange_and_eyes_commonest_calls_answer_as_the_checked_paths():
     # arange of small ints and eye(n) with no dtype or device are NumPy's own; a dtype takes
     # the general path: the same arrays
-    ints = [0, 1, -1, 5, -7, 2**40 - 1, -(2**40 - 1), 2**40, 2**63]
+    # (and spans past 2**53, which NumPy counts in float64: arange(0, 2**62 + 1, 2**60) has 5)
+    ints = [0, 1, -1, 5, -7, 2**40 - 1, -(2**40 - 1), 2**40, 2**63, 2**62 + 1, -(2**62 + 1)]
     for start in ints:
         for stop in ints + [None]:
-            for step in (1, -1, 3, -2, 2**39, 0):
+            for step in (1, -1, 3, -2, 2**39, 0, 2**60, -2**60):
                 lo, hi = (0, start) if stop is None else (start, stop)
                 if step and -((lo - hi) // step) > 1000:  # (memory of a test's size)
                     continue
@@ -654,7 +655,12 @@ def test_arange_and_eyes_commonest_calls_answer_as_the_checked_paths():
     for bad in (True, 2.0, -1):
         with pytest.raises((TypeError, ValueError)):
             dlt.eye(bad)
-    with pytest.raises(ValueError, match=r"eye: a result of shape \(2147483648, 2147483648\)"):
-        dlt.eye(2**31)  # (in dltensor's words, as eye(n, n) says it)
+    with pytest.raises(ValueError, match=r"eye: a result of shape \(1073741824, 1073741824\)"):
+        dlt.eye(2**30)  # (in dltensor's words, as eye(n, n) says it: the fast path's bound)
     with pytest.raises(TypeError):
         dlt.arange(True)
+    with pytest.raises(ValueError, match="step must not be 0"):
+        dlt.arange(0, 5, 0)
+    for args in ((0, 2.5), (0.0, 3), (0, 3, 1.0)):  # a float anywhere: float64, not the int path
+        got = dlt.arange(*args)
+        assert got.dtype == dlt.float64 and np.asarray(got).tolist() == [0.0, 1.0, 2.0]

@@ -145,14 +145,9 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                     return wrap(a[key + (Ellipsis,)], self._device)
                 except (IndexError, OverflowError, TypeError, ValueError):
                     pass
-        if t is ndarray and a.ndim == 1 and key._device is self._device is CPU:
-            # The next commonest: one integer array (or mask) of at least one dimension on a 1-D
-            # array, where NumPy's own checks are the spec's (out-of-bounds raises IndexError).
-            k = key._array
-            if k is not None and k.ndim and (k.dtype.kind == "i" or k.dtype.kind == "b" and
-                                             k.ndim == 1 or k.dtype.kind == "u" and
-                                             k.itemsize < 8) and type(k) is type(a):
-                return wrap(a[k], self._device)
+        if t is ndarray and a.ndim == 1 and key._device is self._device is CPU and \
+                _numpy_checks(key._array, a):  # (the next commonest)
+            return wrap(a[key._array], self._device)
         dev = self._device
         if dev.device_type != CUDA_TYPE:
             r = a[backend_key(self, key, False)]
@@ -167,6 +162,15 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
         pass
     y, key = zero_d_masks_as_axes(self, key)  # (out of the except: no chained traceback)
     return y[key]
+
+
+def _numpy_checks(k: Any, a: Any) -> bool:
+    """Whether NumPy's own checks of index array ``k`` into 1-D NumPy array ``a`` are the
+    spec's (an index out of bounds an IndexError), so ``a[k]`` may be used as it is: integers
+    of at least one dimension (not uint64, which NumPy wraps past intp) or a 1-D mask."""
+    return k is not None and k.ndim > 0 and (
+        k.dtype.kind == "i" or k.dtype.kind == "b" and k.ndim == 1
+        or k.dtype.kind == "u" and k.itemsize < 8) and type(k) is type(a)
 
 
 def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
@@ -190,15 +194,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                              "elements share memory")
         tk = type(key)
         if tk is ndarray and a.ndim == 1 and type(value) is not ndarray \
-                and key._device is self._device is CPU:
-            # __getitem__'s third path: one integer array (or mask) of at least one dimension
-            # into a 1-D array, a scalar written (NumPy's checks are the spec's; ~4 us less)
-            k = key._array
-            if k is not None and k.ndim and (k.dtype.kind == "i" or k.dtype.kind == "b" and
-                                             k.ndim == 1 or k.dtype.kind == "u" and
-                                             k.itemsize < 8) and type(k) is type(a):
-                a[k] = _value_for(self, a, value)
-                return
+                and key._device is self._device is CPU and _numpy_checks(key._array, a):
+            a[key._array] = _value_for(self, a, value)  # (a scalar: ~4 us less)
+            return
         if not ((tk is int or tk is slice) and a.ndim == 1):
             key = backend_key(self, key, True)
         elif tk is slice:

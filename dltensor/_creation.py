@@ -372,7 +372,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     """``num`` evenly spaced numbers over [start, stop] (float64, or complex128 for complex
     bounds, unless ``dtype`` says otherwise)."""
     if type(num) is int and 0 <= num < _EXACT and type(endpoint) is bool and \
-            type(start) in _INT_OR_FLOAT and type(stop) in _INT_OR_FLOAT and _default_cpu(dtype, device):
+            type(start) in _INT_OR_FLOAT and type(stop) in _INT_OR_FLOAT and \
+            _default_cpu(dtype, device):
         # The commonest call, NumPy's own (~6 us less): with finite bounds and step and a
         # start that is no -0.0, its first value is start and its last stop (see _spaced).
         lo, hi = float(start), float(stop)  # type: ignore[arg-type]  # (int or float: above)

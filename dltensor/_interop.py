@@ -600,14 +600,14 @@ def _any_unusual(obj: Any) -> bool:
     commonest sequence (a call per element cost ~0.5 us per 10)."""
     if type(obj) is list or type(obj) is tuple:
         kinds = set(map(type, obj))
-        if kinds <= _FLOATS:
+        if kinds <= _NO_INTS:
             return False
         if kinds <= _REALS:  # (a NaN makes min or max NaN, never a wrong int: unusual then)
             return not (-_INT64_END <= min(obj) and max(obj) < _INT64_END)
     return _any_leaf(obj, _unusual)
 
 
-_FLOATS, _REALS = frozenset({float, bool, complex}), frozenset({int, float, bool})
+_NO_INTS, _REALS = frozenset({float, bool, complex}), frozenset({int, float, bool})
 
 
 def _unusual(e: Any) -> bool:

@@ -31,7 +31,7 @@ from ._manipulation import broadcast_of  # (ours: NumPy's stops at 32 dimensions
 _np_ndarray = np.ndarray
 # NumPy 2.3 and later raise for an index out of bounds where the result is empty (a slice of
 # nothing beside it); 2.2 warned and returned the empty result, so its keys are checked here.
-_NUMPY_CHECKS_ALL = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
+NUMPY_CHECKS_ALL = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
 
 
 def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
@@ -131,7 +131,7 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     # held (computing on them raises NoBackendError).
     # The axes index arrays' bounds are checked on: where the backend is NumPy 2.3+, which
     # checks them itself, none are needed but a mask's
-    exact = type(x._array) is not _np_ndarray or not _NUMPY_CHECKS_ALL
+    exact = type(x._array) is not _np_ndarray or not NUMPY_CHECKS_ALL
     axis_at = {place: axis for place, axis, _ in key_axes(out, ndim)} \
         if arrays and (mask or exact and not setting) else {}
     beside = mask and len(parts) != 1  # masks beside other indices: their nonzero() arrays
@@ -359,7 +359,7 @@ def check_all_bounds(x: ndarray, key: Sequence[Any], arrays: list[tuple[int, Any
     """check_bounds for each (axis, index array) of backend key ``key`` into ``x``, unless its
     index arrays and ints broadcast to no elements: NumPy then checks none (nothing is read or
     written), and CuPy, which checks none ever, must not raise where NumPy does not."""
-    if arrays and (type(arrays[0][1]) is not _np_ndarray or not _NUMPY_CHECKS_ALL) and \
+    if arrays and (type(arrays[0][1]) is not _np_ndarray or not NUMPY_CHECKS_ALL) and \
             not math.prod(broadcast_indices(
             *(() if type(k) is int else k.shape for k in key
               if type(k) is not slice and k is not None and k is not Ellipsis))):
@@ -379,7 +379,7 @@ def check_bounds(k: Any, x: ndarray, axis: Any) -> None:
     if type(k) is _np_ndarray:
         if k.dtype == np.uint64 and k.size and int(k.max()) > np.iinfo(np.intp).max:
             raise IndexError(f"index {int(k.max())} is out of bounds (past the largest intp)")
-        if _NUMPY_CHECKS_ALL:
+        if NUMPY_CHECKS_ALL:
             return
     try:
         n = x.shape[operator.index(axis)]

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ._array import ndarray
+from ._array import ndarray, wrap
+from ._devices import CPU
 from ._dispatch import array_module, device_of, expect_array, flag, namespace_for, native, on
 from ._dispatch import wrap_result
 from ._dtype_functions import in_float32, int_bounds, python_scalar, scalar_dtype
@@ -40,6 +41,7 @@ class UniqueInverseResult(NamedTuple):
 
 
 _R = TypeVar("_R")
+_np_unique: Callable[..., Any] = np.unique  # (its overloads take literal flags only)
 
 
 def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool = False,
@@ -53,18 +55,36 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
     if a.dtype in EXTENSION_FLOATS:
         wide: _R = in_float32(_unique, x, name, result_type, index, inverse, counts)
         return wide
-    unique, keywords = _library_unique(a)
-    with on(dev):  # (CuPy computes on its current GPU)
-        if a.dtype.kind == "f" and array_module(a) is not np:
-            r = _by_first_occurrences(unique, keywords, a, index, inverse, counts)
-        else:
-            r = unique(a, return_index=index, return_inverse=inverse, return_counts=counts,
-                       **keywords)
-    if not (index or inverse or counts):
-        return result_type(wrap_result(r, dev))
+    if type(a) is np.ndarray:  # (NumPy's results are the CPU's, and no GPU is made current)
+        r = _np_unique(a, return_index=index, return_inverse=inverse, return_counts=counts,
+                       equal_nan=False)
+        if not index and a.dtype.kind in "fc":
+            _first_zero(a, r if type(r) is np.ndarray else r[0])
+        if not (index or inverse or counts):
+            return result_type(wrap(r, CPU))
+    else:
+        unique, keywords = _library_unique(a)
+        with on(dev):  # (CuPy computes on its current GPU)
+            if a.dtype.kind == "f":
+                r = _by_first_occurrences(unique, keywords, a, index, inverse, counts)
+            else:
+                r = unique(a, return_index=index, return_inverse=inverse,
+                           return_counts=counts, **keywords)
+        if not (index or inverse or counts):
+            return result_type(wrap_result(r, dev))
     if inverse:  # (NumPy 2.0-2.1 and CuPy give it flat: numpy/numpy#20638)
         r = (*r[:1 + index], r[1 + index].reshape(a.shape), *r[2 + index:])
-    return result_type(*(wrap_result(v, dev) for v in r))
+    return result_type(*[wrap_result(v, dev) for v in r])
+
+
+def _first_zero(a: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> None:
+    """NumPy's unique ``values`` of floats ``a`` with their zero (if any) of a's first zero's
+    sign, as unique_all's, and as on a GPU (below): without indices NumPy sorts by an unstable
+    sort, so which of 0.0 and -0.0 it kept was chance (unique_values([0.0, -0.0]) was -0.0,
+    unique_all's 0.0)."""
+    i = values.searchsorted(0)  # (NaNs sort last)
+    if i < values.size and values[i] == 0:
+        values[i] = a[np.unravel_index(np.argmax(a == 0), a.shape)]
 
 
 def _by_first_occurrences(unique: Callable[..., Any], keywords: dict[str, bool], a: Any,

@@ -63,8 +63,10 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
         with quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
             a, b = (xp.full((), for_kernel(v, dtype), dtype=dtype) if type(v) in scalar
                     else v for v in (a, b))
-    one_inf = _isinf(xp, a) ^ _isinf(xp, b)
-    if not one_inf.any():
+    ia, ib = _isinf(xp, a), _isinf(xp, b)
+    one_inf = ib if ia is False else ia if ib is False else ia ^ ib
+    # (NumPy's count_nonzero of a mask takes ~0.1 us, its .any() ~1)
+    if not (np.count_nonzero(one_inf) if xp is np else one_inf.any()):
         return xp.floor_divide(a, b)
     r = xp.floor_divide(*(v if type(v) in _REAL_SCALARS else
                           xp.where(one_inf, xp.ones((), dtype=v.dtype), v) for v in (a, b)))
@@ -112,6 +114,12 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
             if not low <= s <= high:
                 raise OverflowError(f"Python integer {s} out of bounds for {other.dtype}")
     return xp.divide(a, b)
+
+
+def reciprocal(xp: Any, a: Any) -> Any:
+    """The spec's reciprocal, "as if implemented as 1.0 / x": NumPy's complex reciprocal is
+    not its 1 / z (1 / (1 + 0j) was 1 - 0j, 1 / 0j NaN where 1.0 / 0j is inf + NaN j)."""
+    return divide(xp, 1.0, a)
 
 
 def _complex_operand(v: Any) -> bool:

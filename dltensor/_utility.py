@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ._array import ndarray
+import numpy as np
+
+from ._array import ndarray, wrap
+from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import check_device, cpu_error_first, delegating
 from ._dispatch import check_axis, delegate, expect_array, ints, native
@@ -30,6 +33,13 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
          append: ndarray | None = None) -> ndarray:
     """The ``n``-th forward difference of ``x`` along ``axis`` (``prepend``/``append`` are
     joined to ``x`` first)."""
+    if prepend is None and append is None and type(x) is ndarray and type(axis) is int \
+            and type(n) is int and type(x._array) is np.ndarray:
+        # The commonest call: NumPy's own, where each check below passes and n needs no
+        # clamping (~3.5 us of them)
+        a = x._array
+        if -a.ndim <= axis < a.ndim and 0 < n <= a.shape[axis]:
+            return wrap(np.diff(a, n=n, axis=axis), CPU)
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     expect_array("diff", x, *edges.values())

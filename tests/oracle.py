@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+import re
+
 import numpy as np
+import pytest
 
 import dltensor as dlt
 
@@ -28,3 +31,26 @@ def same(got, want, *, tol: Callable[[np.dtype], tuple[float, float]] | None = N
     else:
         rtol, atol = tol(w.dtype)
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, strict=True)
+
+
+def bits(got, want, where):
+    """The same dtype, shape and elements to the bit (signed zeros and NaNs in place)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, where
+    assert np.array_equal(got, want, equal_nan=True), where
+    if got.dtype.kind in "fc":
+        parts = (np.real, np.imag) if got.dtype.kind == "c" else (lambda a: a,)
+        for part in parts:
+            assert np.array_equal(np.signbit(part(got)), np.signbit(part(want))), where
+
+
+def alike(fast, checked, where):
+    """The same result (see bits), or the same error in the same words."""
+    try:
+        got = fast()
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            checked()
+        return
+    bits(got, checked(), where)
+

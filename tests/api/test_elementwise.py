@@ -116,10 +116,10 @@ BINARY = sorted(ew.BINARY)
 def test_unary_matches_strict(func):
     for name in NAMES:
         a = sample(name)
-        if func in ("expm1", "sign", "tan", "tanh") and a.dtype.kind == "c":
+        if func in ("expm1", "reciprocal", "sign", "tan", "tanh") and a.dtype.kind == "c":
             # At complex infinities strict (NumPy) departs from the spec here: the special-case
-            # table below decides those; expm1 has an accuracy test of its own.
-            if func == "expm1":
+            # table below decides those; expm1 and reciprocal have tests of their own.
+            if func in ("expm1", "reciprocal"):
                 continue
             a = a[np.isfinite(a)]
         got = outcome(getattr(dt, func), dt.asarray(a.copy()))
@@ -1011,6 +1011,27 @@ def test_cudas_complex_special_cases_are_numpys(dtype):
             for g, w in ((got.real, want.real), (got.imag, want.imag)):
                 np.testing.assert_allclose(g, w, rtol=1e-5, equal_nan=True, err_msg=ufunc)
                 assert (np.signbit(g) == np.signbit(w))[w == 0].all(), ufunc
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_reciprocal_is_one_divided_by_x(dtype):
+    # The spec: reciprocal's special cases as if it were 1.0 / x. NumPy's complex reciprocal
+    # is not its 1 / z: 1 / (1 + 0j) was 1 - 0j, 1 / (-0 + 1j) -0 - 1j, 1 / 0j NaN + NaN j
+    # (1.0 / 0j is inf + NaN j)
+    s = np.array(_SPECIAL + [-2.5, 2.5, 1.0, 1e300, -3e-310], dtype=np.float64)
+    z = np.empty(len(s) ** 2, np.complex128)
+    z.real, z.imag = np.repeat(s, len(s)), np.tile(s, len(s))
+    with np.errstate(all="ignore"):
+        x = dt.asarray((z if "complex" in dtype else z.real).astype(dtype))
+        got, want = np.asarray(dt.reciprocal(x)), np.asarray(1.0 / x)
+    assert got.dtype == want.dtype == dtype
+    parts = (np.real, np.imag) if "complex" in dtype else (np.real,)
+    for part in parts:
+        assert_bits(part(got), part(want))
+    if "complex" in dtype:  # (1 + 0j: 1 + 0j; -0 + 1j: 0 - 1j)
+        one = np.asarray(dt.reciprocal(dt.asarray(np.array(1 + 0j, dtype))))
+        assert one == 1 and not np.signbit(one.imag)
+        assert not np.signbit(got[(z.real == 0) & ~np.signbit(z.real) & (z.imag == 1)].real).any()
 
 
 @pytest.mark.parametrize("name", ["atan", "atanh"])

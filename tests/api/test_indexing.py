@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
-from oracle import same
+from oracle import alike, same
 import producers as P
 
 xps = make_strategies_namespace(strict)
@@ -321,6 +321,23 @@ def test_take_along_axis_default_axis_and_broadcasting():
     for axis in (None, 1.0, True):  # (None: "'<=' not supported between 'int' and 'NoneType'")
         with pytest.raises(TypeError, match="take_along_axis's axis must be an int"):
             dlt.take_along_axis(x, dlt.asarray(i), axis=axis)
+
+
+def test_take_along_axis_commonest_call_answers_as_the_checked_path():
+    # Signed int indices and an int axis are NumPy's take_along_axis at once (a NumPy int axis
+    # takes the checked path): the same arrays, and the same errors in the same words
+    a = np.arange(24.0).reshape(2, 3, 4)
+    a[0, 0, 0] = -0.0
+    cases = [np.array([[[3, 0, -1]]]), np.zeros((2, 3, 1), np.int8), np.array([[[4]]]),
+             np.array([[[-5]]]), np.ones((2, 2, 2), np.int64), np.ones((2, 3, 0), np.int32),
+             np.array([[[1]]], np.uint8), np.array([[[2**64 - 1]]], np.uint64), np.arange(3),
+             np.array(0), np.zeros((1,) * 64, np.int64)]
+    for x in (dlt.asarray(a), dlt.asarray(a[..., ::-1]), dlt.asarray(a[0, 0])):
+        for i in cases:
+            for axis in range(-4, 4):
+                alike(lambda: dlt.take_along_axis(x, dlt.asarray(i), axis=axis),
+                      lambda: dlt.take_along_axis(x, dlt.asarray(i), axis=np.int64(axis)),
+                      (x.shape, i, axis))
 
 
 # --- writing --------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 import dltensor as dlt
 from dltensor._dtypes import dtype_from_dlpack
 import oracle
+from oracle import alike, bits
 import producers as P
 
 rng = np.random.default_rng(0)
@@ -676,3 +677,65 @@ def test_functions_of_several_arrays_take_imports_not_yet_computed_on():
                       (dlt.diff(fresh(v), prepend=fresh(w)), np.diff(v, prepend=w)),
                       (dlt.fft.rfft(fresh(v)), np.fft.rfft(v))):
         np.testing.assert_allclose(np.asarray(got), want)
+
+
+def test_transforms_commonest_calls_answer_as_the_checked_path():
+    # A transform with no length and an int axis (or all axes), the norm by name, is NumPy's
+    # own at once; a NumPy int axis (or the axes named) takes the checked path: the same
+    # arrays, and the same errors in the same words
+    real = np.array([[1.5, -0.0, 3.0, np.inf], [0.25, -2.0, np.nan, 8.0]])
+    with np.errstate(invalid="ignore"):
+        z = real + 1j * real[::-1]
+    arrays = {"c": [z, (real + 0.5j)[:1, :1], (real - 1j)[0], z[0, 0], z[:0]],
+              "r": [real, real[:, :1], real[0], real.astype(np.float32), real[1, 1], real[:, :0]]}
+    one_d = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
+    for name in one_d + ["fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"]:
+        f = getattr(dlt.fft, name)
+        kind = "r" if name in ("rfft", "rfftn", "ihfft") else "c"
+        for a in arrays[kind] + (arrays["r"] if "shift" in name else []):
+            x = dlt.asarray(a)
+            norms = [{}] if "shift" in name else [{}, {"norm": "ortho"}, {"norm": "forward"}]
+            for norm in norms:
+                if name in one_d:
+                    for axis in range(-a.ndim - 1, a.ndim + 1):
+                        alike(lambda: f(x, axis=axis, **norm),
+                               lambda: f(x, axis=np.int64(axis), **norm), (name, a, axis))
+                else:
+                    alike(lambda: f(x, **norm), lambda: f(x, axes=tuple(range(a.ndim)), **norm),
+                           (name, a, norm))
+    with pytest.raises(ValueError, match="norm"):  # (its checks are the checked path's)
+        dlt.fft.fft(dlt.asarray(arrays["c"][0]), norm="bad")
+    with pytest.raises(TypeError):
+        dlt.fft.fft(dlt.asarray(arrays["c"][0]), axis=True)
+
+
+def test_trace_and_norms_commonest_calls_answer_as_the_checked_paths():
+    # trace with an int offset and no dtype is NumPy's own trace (the checked path: a NumPy
+    # int offset); matrix_norm, vector_norm and pinv of CPU arrays are NumPy's linalg, as
+    # array-api-compat's (pinv's default rtol the spec's max(M, N) * eps, not NumPy's 1e-15)
+    import array_api_compat.numpy as compat
+    for a in (G, I16, I16.astype(np.uint8), R.astype(np.float32), HPD, G[0, :0], R[:, :2]):
+        x = dlt.asarray(a)
+        for offset in (-5, -1, 0, 2, 4, 5, 2**70):
+            alike(lambda: dlt.linalg.trace(x, offset=offset),
+                   lambda: dlt.linalg.trace(x, offset=np.int64(min(offset, 2**62))),
+                   (a.dtype, offset))
+    near_singular = np.diag([1.0, 7e-16])  # (above the spec's 2 * eps, below NumPy's 1e-15)
+    for a in (G, R, SPD.astype(np.float32), HPD, near_singular):
+        x = dlt.asarray(a)
+        for ord in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
+            for keepdims in (False, True):
+                bits(dlt.linalg.matrix_norm(x, ord=ord, keepdims=keepdims),
+                      compat.linalg.matrix_norm(a, ord=ord, keepdims=keepdims), (a, ord))
+        for ord in (2, 1, 0, -1, 3.5, math.inf, -math.inf):
+            for axis in (None, -1, (0, -1)):
+                with np.errstate(divide="ignore"):  # (a negative ord of a zero)
+                    bits(dlt.linalg.vector_norm(x, ord=ord, axis=axis),
+                          compat.linalg.vector_norm(a, ord=ord, axis=axis), (a, ord, axis))
+        for rtol in (None, 0.5, 1e-20):
+            bits(dlt.linalg.pinv(x, rtol=rtol), compat.linalg.pinv(a, rtol=rtol), (a, rtol))
+    assert np.asarray(dlt.linalg.pinv(dlt.asarray(near_singular)))[1, 1] > 1e15, \
+        "the spec's default rtol keeps the tiny singular value (NumPy's 1e-15 drops it)"
+    x = dlt.asarray(G)
+    rtol = dlt.asarray(np.array([0.5, 1e-20, 0.0]))
+    bits(dlt.linalg.pinv(x, rtol=rtol), compat.linalg.pinv(G, rtol=np.asarray(rtol)), "rtols")

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
-from oracle import same
+from oracle import alike, same
 import producers as P
 
 xps = make_strategies_namespace(dlt)
@@ -202,6 +202,23 @@ def test_unstack_of_a_0d_array_is_an_axis_error():
     with pytest.raises(IndexError, match="^unstack: axis 5 is out of bounds for an array of "
                                          "dimension 2$"):
         dlt.unstack(dlt.ones((3, 3)), axis=5)
+
+
+def test_diffs_commonest_call_answers_as_the_checked_path():
+    # diff with int n and axis and no edges is NumPy's own where n is 1 to the axis's length
+    # (a NumPy int n takes the checked path): the same arrays, and the same errors
+    f = np.array([[1.5, -0.0, np.inf, 2.0], [np.nan, 0.0, -np.inf, 1e308]])
+    with np.errstate(all="ignore"):
+        arrays = [f, f.astype(np.float32), f[0] + 1j * f[1], np.array([[True, False, False]]),
+                  np.array([3, 255, 0], np.uint8), np.array([-128, 127], np.int8), f[:, :0],
+                  np.array(1.0), f[0, ::-1]]
+        for a in arrays:
+            x = dlt.asarray(a)
+            for axis in range(-a.ndim - 1, a.ndim + 1):
+                for n in (-1, 0, 1, 2, 3, 4, 5, 10**20):
+                    alike(lambda: dlt.diff(x, axis=axis, n=n),
+                          lambda: dlt.diff(x, axis=np.int64(axis), n=np.int64(min(n, 2**62))),
+                          (a, axis, n))
 
 
 def test_diff_of_an_order_past_the_axis_is_empty_at_once():

@@ -71,6 +71,27 @@ def test_unique_counts_every_nan_apart():
     assert dlt.unique_inverse(dlt.asarray(F))._fields == ("values", "inverse_indices")
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_every_unique_keeps_the_first_zeros_sign(dtype):
+    # The spec lets either zero stand for both; dltensor keeps the first's, as unique_all's
+    # first-occurrence indices say, on every device (NumPy's unique sorts without indices by
+    # an unstable sort: unique_values([0.5, 0.5, 0.0, -0.0]) was -0.0, unique_all's 0.0)
+    rng = np.random.default_rng(7)
+    base = [0.5, 0.5, 0.0, -0.0, np.nan, 3.0, -0.0, 1.0, 0.0, -2.0] * 3
+    for _ in range(40):
+        v = np.array(rng.permutation(base), dtype=dtype).reshape(6, 5)
+        if dtype.startswith("complex"):
+            v.imag = rng.choice([0.0, -0.0], v.shape)
+        x = dlt.asarray(v)
+        first = v.reshape(-1)[np.flatnonzero(v.reshape(-1) == 0)[0]]
+        for values in (dlt.unique_values(x), dlt.unique_counts(x).values,
+                       dlt.unique_inverse(x).values, dlt.unique_all(x).values):
+            got = np.asarray(values)[np.asarray(values) == 0]
+            assert got.size == 1
+            for part in (np.real, np.imag):
+                assert np.signbit(part(got[0])) == np.signbit(part(first)), v
+
+
 @pytest.mark.parametrize("shape, axis", [((1,) * 32 + (3,), -1), ((2,) + (1,) * 40 + (3, 2), 0),
                                          ((1,) * 62 + (0, 2), 31), ((1,) * 63 + (4,), -1),
                                          ((1,) * 31 + (4, 3), None)])

@@ -165,6 +165,11 @@ CASES: list[Case] = [
         dt.sign(a(d, [complex("inf+1j"), complex("-inf-2j"), complex("1-infj"), -1e308j,
                       complex("inf+nanj"), complex("inf+infj"), 3 + 4j, 0j], dtype=t))
         for t in (dt.complex64, dt.complex128))),
+    # (the spec: reciprocal as 1.0 / x; NumPy's complex reciprocal gave 1 / (1 + 0j) 1 - 0j)
+    Case("complex-reciprocal", lambda d: tuple(
+        f(a(d, [1 + 0j, complex(-0.0, 1.0), 2 - 3j, 1e-30 + 1e-30j, complex(0.5, -0.0)], t))
+        for t in (dt.complex64, dt.complex128) for f in (dt.reciprocal, lambda x: 1.0 / x)),
+         rtol=1e-6),
     Case("pow-and-floor-divide", lambda d: (a(d, [2, -3, 5]) ** a(d, [3, 2, 0]),
                                             a(d, [7, -7, 0]) // a(d, [2, 2, 3]),
                                             a(d, [7.0, -7.0, 1.0]) // a(d, [0.0, 2.0, -0.0]),

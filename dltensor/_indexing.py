@@ -18,8 +18,8 @@ import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._devices import CPU, CUDA_TYPE
-from ._dispatch import axis_checked, check_device, fresh, namespace_for, on, type_name
-from ._dispatch import strict_int, wrap_result
+from ._dispatch import array_module, axis_checked, check_device, fresh, namespace_for, on
+from ._dispatch import strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
@@ -217,6 +217,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             try:
                 if type(value) is ndarray:
                     _check_fits(a, key, v)
+                    v = _unaliased(np, a, v)
                 _check_key_bounds(key, self, v)
                 a[key] = v
             except (IndexError, OverflowError):
@@ -230,6 +231,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     v = namespace_for(self._device).full((), v, dtype=a.dtype)
                 if type(value) is ndarray:
                     _check_fits(a, key, v)
+                    v = _unaliased(array_module(a), a, v)
                 if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
                     raise out_of_bounds(key, a.shape[0])
                 _check_key_bounds(key, self, v)
@@ -240,6 +242,14 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         return
     y, key = zero_d_masks_as_axes(self, key)
     y[key] = value
+
+
+def _unaliased(xp: Any, a: Any, v: Any) -> Any:
+    """Value array ``v`` as it is before anything is written into ``a``: a copy where the two
+    may share memory. NumPy writes a slice or a mask from a view overlapping it element by
+    element, reading elements it has already written (``x[::2] = x[1:5]`` gave x[6] the new
+    x[4]; numpy/numpy#6272), and CuPy writes in parallel."""
+    return v.copy() if xp.may_share_memory(a, v) else v
 
 
 def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:

@@ -90,6 +90,15 @@ CASES: list[Case] = [
     Case("setitem-int-array-out-of-bounds",
          lambda d: _setitem(a(d, R), (a(d, [0, 3]), a(d, [1, 3])), -1.0), IndexError),
     Case("setitem-mask", lambda d: _setitem(a(d, R), a(d, R) > 6, a(d, 0.5))),
+    # (NumPy wrote these element by element from memory it had written, CuPy in parallel)
+    Case("setitem-from-an-overlapping-view", lambda d: tuple(
+        _setitem(x, key, x[source]) for x, key, source in (
+            (a(d, np.arange(64.0)), slice(None, None, 2), slice(1, 33)),
+            (a(d, np.arange(64.0)), slice(1, None), slice(None, -1)),
+            (a(d, np.arange(64.0)), slice(None, None, -1), slice(None)),
+            (a(d, np.arange(8)), a(d, [False, True, True, False, True, False, False, True]),
+             slice(None, 4)),
+            (a(d, np.arange(64.0)), a(d, np.arange(32) * 2), slice(1, 33))))),
     Case("setitem-int-at-each-end", lambda d: _setitem(_setitem(a(d, [1.0, 2.0, 3.0]), -3, 7.0),
                                                        2, 8.0)),
     Case("setitem-int-one-past-the-end", lambda d: _setitem(a(d, [1.0, 2.0]), 2, 7.0),

@@ -342,6 +342,44 @@ def test_take_along_axis_commonest_call_answers_as_the_checked_path():
 
 # --- writing --------------------------------------------------------------------------------
 
+def test_a_value_overlapping_its_target_is_written_as_it_was():
+    # NumPy writes a slice or a 1-D mask from a view overlapping it element by element,
+    # reading elements it has already written (x[::2] = x[1:5] gave x[6] the new x[4], not 4;
+    # numpy/numpy#6272), and CuPy writes in parallel: the value is copied first where the
+    # two may share memory
+    n = 9
+    slices = [slice(a, b, c) for a in (None, 0, 1, 2, -1) for b in (None, 5, 7, -2)
+              for c in (1, 2, 3, -1, -2)]
+    rng = np.random.default_rng(3)
+    masks = [rng.random(n) < 0.5 for _ in range(20)]
+    wrong = 0
+    for target in slices + masks:
+        for source in slices:
+            want = np.arange(n)
+            if want[target].shape != want[source].shape:
+                continue
+            for dtype in (dlt.int64, dlt.float32, dlt.complex128):
+                w = want.astype(dtype.name)
+                x = dlt.asarray(w.copy())
+                w[target] = w[source].copy()
+                key = dlt.asarray(target) if isinstance(target, np.ndarray) else target
+                x[key] = x[source]
+                assert np.array_equal(np.asarray(x), w), (target, source, dtype)
+                with np.errstate(all="ignore"):
+                    a = np.arange(n).astype(dtype.name)
+                    a[target] = a[source]  # (NumPy's own write: wrong for some of them)
+                wrong += not np.array_equal(a, w)
+    assert wrong, "the grid holds pairs NumPy writes wrongly, which it must (else it tests nothing)"
+    # of another dtype over the same bytes: int8 elements written into int16 ones
+    buf = np.arange(-8, 8, dtype=np.int8)
+    x, v = dlt.asarray(buf.view(np.int16)), dlt.asarray(buf)[3:11]
+    want = buf.view(np.int16).copy()
+    want[...] = buf[3:11].copy()
+    x[...] = v
+    assert np.asarray(x).tolist() == want.tolist()
+
+
+
 SET_CASES = [
     ("int into float32", np.float32, (0, 1), 3),
     ("float into float32", np.float32, (slice(None), 0), 2.5),

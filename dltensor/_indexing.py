@@ -67,8 +67,9 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
     """Elements of ``x`` at the 1-D ``indices`` along ``axis`` (indices broadcast with ``x``)."""
     if type(x) is ndarray and type(indices) is ndarray and type(axis) is int:
         # The commonest call: NumPy's own, which checks what the checks below do (~4 us of
-        # them) for signed indices (uint64 ones past intp it wraps; see check_bounds): its
-        # errors (IndexError and AxisError) are said again by the checks, in their words
+        # them) for signed indices (uint64 ones past intp it wraps; see check_bounds). Where
+        # it refuses (IndexError, AxisError, ValueError), the checked path answers: in its
+        # words, or for an index out of bounds NumPy's again (check_bounds leaves those to it)
         a, i = x._array, indices._array
         if type(a) is _np_ndarray and type(i) is _np_ndarray and i.dtype.kind == "i" and \
                 NUMPY_CHECKS_ALL:

@@ -825,7 +825,8 @@ def _move_cuda(cupy_backend: Any, x: ndarray, device: Device, stream: Any) -> nd
             a = a.view(f"u{dt.itemsize}")
     if device.device_type not in (CUDA_TYPE, DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
         raise BufferError(f"dltensor cannot copy memory from {src} to {device}: it copies "
-                          "between the CPU, CUDA GPUs and pinned (cuda_host) memory only")
+                          "CUDA memory to the CPU, to CUDA GPUs and to pinned (cuda_host) "
+                          "memory only")
     out = cupy_backend.copy(a, (src.device_type, src.device_id),
                             (device.device_type, device.device_id), stream)
     return _relabel(out, dt, device) if raw else wrap(out, device)

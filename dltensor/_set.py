@@ -80,8 +80,8 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
 def _first_zero(a: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> None:
     """NumPy's unique ``values`` of floats ``a`` with their zero (if any) of a's first zero's
     sign, as unique_all's, and as on a GPU (below): without indices NumPy sorts by an unstable
-    sort, so which of 0.0 and -0.0 it kept was chance (unique_values([0.0, -0.0]) was -0.0,
-    unique_all's 0.0)."""
+    sort, so which of 0.0 and -0.0 it kept was chance (unique_values([0.5, 0.5, 0.0, -0.0])
+    was -0.0, unique_all's 0.0)."""
     i = values.searchsorted(0)  # (NaNs sort last)
     if i < values.size and values[i] == 0:
         values[i] = a[np.unravel_index(np.argmax(a == 0), a.shape)]
@@ -105,8 +105,8 @@ _uniques: dict[type, tuple[Callable[..., Any], dict[str, bool]]] = {}
 
 
 def _library_unique(a: Any) -> tuple[Callable[..., Any], dict[str, bool]]:
-    """The unique of ``a``'s library (NumPy's, CuPy's), with ``equal_nan=False`` where it
-    takes it (every NaN is distinct, as the spec says): found once per array type."""
+    """The unique of ``a``'s library (CuPy's; NumPy's is called directly), with
+    ``equal_nan=False`` where it takes it (every NaN is distinct, as the spec says): found once per array type."""
     found = _uniques.get(type(a))
     if found is None:
         lib = array_module(a)

@@ -159,6 +159,8 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
             else reshape(r, batch + r.shape[1:])
     numpys = _ON_NUMPY.get(name) if x._device is CPU else None
     if numpys is not None:
+        if type(kwargs.get("rtol")) is ndarray:  # (pinv's: the delegate below checks it)
+            check_device(x, kwargs["rtol"])
         r = numpys(x._compute(), **kwargs)
         return tuple(map(wrap_result, r)) if isinstance(r, tuple) else wrap_result(r)
     return _backend[name](x, **kwargs)

@@ -551,6 +551,16 @@ def test_operators_on_held_memory_check_operands_and_devices_first():
         x + 1.0
 
 
+def test_an_rtol_array_on_another_device_is_refused():
+    # (pinv's CPU path, NumPy's own, once took a held rtol to its backend: NoBackendError)
+    x = dt.asarray(np.eye(3))
+    for device in ((METAL, 0), (CUDA, 0)):
+        rtol = _fake(device, shape=(), dtype=(2, 64, 1))
+        for f in (dt.linalg.pinv, dt.linalg.matrix_rank):
+            with pytest.raises(ValueError, match="different devices"):
+                f(x, rtol=rtol)
+
+
 def test_indexing_held_memory_checks_the_key_and_read_only_first():
     x = _fake((METAL, 0))
     for key in (1.5, [0], 0, ([0], [0.5]), [[0], [1, 2]], ([0, 2], ...), (0, [3]),

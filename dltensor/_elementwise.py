@@ -476,7 +476,7 @@ BINARY: dict[str, _Row] = {
     "logical_or": ("bool", "logical_or"), "logical_xor": ("bool", "logical_xor"),
     "maximum": ("real numeric", "maximum"), "minimum": ("real numeric", "minimum"),
     "multiply": ("numeric", "multiply", _mixed["multiply"]),
-    "nextafter": ("real floating-point", "nextafter"),
+    "nextafter": ("real floating-point", "nextafter", ("f", special.nextafter)),
     "not_equal": ("all", "not_equal"), "pow": ("numeric", "power", ("f", special.power)),
     "remainder": ("real numeric", "remainder"),
     "subtract": ("numeric", "subtract", _mixed["subtract"]),

@@ -75,6 +75,21 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     return out if out.dtype == dtype else out.astype(dtype)  # (CuPy's where: no bfloat16 loop)
 
 
+def nextafter(xp: Any, a: Any, b: Any) -> Any:
+    """float16's nextafter as the spec's: x2 wherever x1 == x2 (NumPy's nextafter(+0, -0) is
+    +0: numpy/numpy#31472, fixed after 2.4), and from an infinity toward a number the largest
+    finite value (CuPy 14's float16 nextafter is NaN for any x1 not finite)."""
+    r = xp.nextafter(a, b)
+    if r.dtype != _FLOAT16:
+        return r
+    # (full: CuPy's asarray of -0.0 is a memset, +0.0)
+    a, b = (xp.full((), v, dtype=r.dtype) if type(v) in PYTHON_SCALARS else v for v in (a, b))
+    with quiet(xp):
+        from_inf = xp.isinf(a) & (a != b) & ~xp.isnan(b)
+        r = xp.where(from_inf, xp.copysign(xp.full((), 65504.0, dtype=r.dtype), a), r)
+        return xp.where(a == b, b, r)
+
+
 def power(xp: Any, a: Any, b: Any) -> Any:
     r = xp.power(a, b)
     if getattr(b, "size", 1) == 1 and bool(b == 0.5) and _some_at_most_zero(xp, a):

@@ -24,7 +24,7 @@ from ._dispatch import check_device, namespace_for, native, native_dtype, on, re
 from ._dispatch import strict_int, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_of, broadcast_to, reshape  # (ours: NumPy's stop at 32)
-from ._dtypes import EXTENSION_FLOATS, DType, float32, int64, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, DType, float16, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
 
@@ -134,8 +134,16 @@ def _lapack_dtype(name: str, x: ndarray) -> None:
                         "astype(x, float32) first")
 
 
+_NORMS = ("vector_norm", "matrix_norm")
+
+
 def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     require(name, x, FLOATING)
+    if name in _NORMS and x.dtype is float16:
+        # in float32, as float16 sums are: NumPy's norms square and add in float16 (300 and
+        # 400 made inf, 4096 ones 2048)
+        from ._dtype_functions import in_float32
+        return in_float32(lambda y: _floating(name, y, **kwargs), x)
     if name in _PER_MATRIX:
         _matrices(name, x)
         if name != "matrix_norm":

@@ -1013,6 +1013,21 @@ def test_cudas_complex_special_cases_are_numpys(dtype):
                 assert (np.signbit(g) == np.signbit(w))[w == 0].all(), ufunc
 
 
+def test_float16_nextafter_between_zeros_and_from_infinities():
+    # The spec: x2 where x1 == x2 (NumPy's float16 nextafter(+0, -0) was +0, (-0, +0) -0); from
+    # an infinity toward a number, the largest finite value (CuPy's float16 gives NaN)
+    f = dt.float16
+    x1 = dt.asarray([0.0, -0.0, np.inf, -np.inf, np.inf, 1.0, np.nan, 0.0], dtype=f)
+    x2 = dt.asarray([-0.0, 0.0, 0.0, 7.0, np.inf, 2.0, 0.0, 1.0], dtype=f)
+    got = np.asarray(dt.nextafter(x1, x2))
+    want = np.array([-0.0, 0.0, 65504.0, -65504.0, np.inf, 1.0009765625, np.nan, 6e-08], f.name)
+    assert_bits(got, want)
+    assert_bits(np.asarray(dt.nextafter(x1[:2], -0.0)), np.array([-0.0, -0.0], f.name))
+    for t in (dt.float32, dt.float64):  # (as NumPy's, which has it right)
+        a, b = dt.astype(x1, t), dt.astype(x2, t)
+        assert_bits(np.asarray(dt.nextafter(a, b)), np.nextafter(np.asarray(a), np.asarray(b)))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_reciprocal_is_one_divided_by_x(dtype):
     # The spec: reciprocal's special cases as if it were 1.0 / x. NumPy's complex reciprocal

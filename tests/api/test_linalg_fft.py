@@ -679,6 +679,23 @@ def test_functions_of_several_arrays_take_imports_not_yet_computed_on():
         np.testing.assert_allclose(np.asarray(got), want)
 
 
+def test_float16_norms_are_computed_in_float32():
+    # as float16 sums are: NumPy squared and added in float16 (the norm of [300, 400] was
+    # inf, the 1-norm of 4096 ones 2048, and the count ord=0 too)
+    f = dlt.float16
+    assert float(dlt.linalg.vector_norm(dlt.asarray([300.0, 400.0], dtype=f))) == 500.0
+    ones = dlt.ones((4096, 2), dtype=f)
+    for got in (dlt.linalg.vector_norm(ones, axis=0, ord=1),
+                dlt.linalg.vector_norm(ones, axis=0, ord=0), dlt.linalg.matrix_norm(ones, ord=1)):
+        assert got.dtype == f and np.all(np.asarray(got) == 4096.0)
+    x = dlt.asarray(G.astype(np.float16))
+    for ord in ("fro", "nuc", 2, -2, 1, math.inf):
+        got = dlt.linalg.matrix_norm(x, ord=ord, keepdims=True)
+        want = np.linalg.matrix_norm(G.astype(np.float16).astype(np.float32), ord=ord,
+                                     keepdims=True).astype(np.float16)
+        assert got.dtype == f and np.array_equal(np.asarray(got), want), ord
+
+
 def test_transforms_commonest_calls_answer_as_the_checked_path():
     # A transform with no length and an int axis (or all axes), the norm by name, is NumPy's
     # own at once; a NumPy int axis (or the axes named) takes the checked path: the same

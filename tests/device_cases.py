@@ -273,6 +273,31 @@ CASES: list[Case] = [
          ValueError),
     Case("mixed-kinds", lambda d: a(d, [1]) + a(d, [1.0]), TypeError),
     Case("real-imag-conj", lambda d: (dt.real(z(d)), dt.imag(z(d)), dt.conj(z(d)), dt.abs(z(d)))),
+    # (from a reading of CuPy 14.2's sources, 2026-11-29, not yet run on a GPU: complex
+    # division scales by |c| + |d|, NaN + NaN j for a zero or infinite divisor; log2/log10
+    # divide log(z) by a complex constant; complex pow is exp(w log z); float16 nextafter
+    # is NaN for an infinite x1; CuPy's float16 vector dot adds in float16)
+    Case("complex-division-by-zero-and-infinity", lambda d: tuple(
+        (dt.reciprocal(a(d, [0j, complex(np.inf, 0), complex(0, np.inf)], t)),
+         1.0 / a(d, [-0.0 + 0j], t),
+         a(d, [1 + 1j, 1 + 1j], t) / a(d, [0j, complex(np.inf, 0)], t))
+        for t in (dt.complex64, dt.complex128))
+        + (a(d, [1e300 + 1e300j]) / a(d, [1e-300 + 1e-300j]),)),
+    Case("complex-log2-log10-special", lambda d: tuple(f(a(d, [
+        0j, complex(-0.0, 0.0), complex(np.inf, 0), complex(-np.inf, 1), complex(1, np.inf),
+        complex(np.inf, np.nan), complex(np.nan, -np.inf)], t))
+        for t in (dt.complex64, dt.complex128) for f in (dt.log2, dt.log10))),
+    Case("complex-pow-special", lambda d: tuple(
+        (a(d, [0j, complex(np.inf, 1), complex(np.inf, 0)], t)
+         ** a(d, [-1 + 0j, 2 + 0j, 1 + 0j], t),
+         a(d, [0j], t) ** -1.0, a(d, [complex(np.inf, 1)], t) ** 2)
+        for t in (dt.complex64, dt.complex128))),
+    Case("float16-nextafter-at-infinity", lambda d: dt.nextafter(
+        a(d, [np.inf, -np.inf, np.inf, 0.0], dt.float16),
+        a(d, [0.0, 0.0, np.inf, -0.0], dt.float16))),
+    Case("float16-vector-dot", lambda d: (
+        a(d, [2048, 1, 1, 1, 1, 1, 1], dt.float16) @ a(d, [1] * 7, dt.float16),
+        dt.vecdot(a(d, [2048, 1, 1, 1, 1, 1, 1], dt.float16), a(d, [1] * 7, dt.float16)))),
     # --- creation ------------------------------------------------------------------------------
     Case("full-and-like", lambda d: (dt.full((2, 2), 7, dtype=dt.int8, device=d),
                                      dt.ones_like(a(d, R)), dt.full_like(a(d, R), -0.0),
@@ -454,6 +479,18 @@ CASES: list[Case] = [
         dt.argsort(a(d, [1.0, np.copysign(np.nan, -1.0), -np.inf]), descending=True),
         dt.sort(a(d, [0.0, -0.0, 2.0]), axis=0, descending=True))),
     Case("sorting-1d-bad-axis", lambda d: dt.sort(a(d, [1.0, 0.0]), axis=1), IndexError),
+    # (from CuPy 14.2's sources, not yet run on a GPU: NaN beside NaN keeps the first argument
+    # whatever its index, combined in the reduction tree's order; searchsorted compares two
+    # dtypes in C++, int32 with uint32 as unsigned, and takes through the sorter by wrapping)
+    Case("argmax-argmin-of-several-nans", lambda d: (lambda x: (
+        dt.argmax(x, axis=1), dt.argmin(x, axis=1)))(dt.reshape(
+            a(d, np.where(np.isin(np.arange(1024), [1, 512]), np.nan, 0.0)), (1, 1024)))),
+    Case("searchsorted-of-mixed-signedness", lambda d: (
+        dt.searchsorted(a(d, [-5, -3, 0, 5], dt.int32), a(d, [1], dt.uint32)),
+        dt.searchsorted(a(d, [0, 5, 10], dt.uint32), a(d, [-1], dt.int32)),
+        dt.searchsorted(a(d, [-5, -3, 0, 5]), a(d, np.array([1], np.uint64))))),
+    Case("searchsorted-sorter-out-of-bounds", lambda d: dt.searchsorted(
+        a(d, [1.0, 2.0, 3.0]), 3.5, sorter=a(d, [0, 1, 5])), ValueError),
     # --- dtypes and utilities ------------------------------------------------------------------
     Case("astype", lambda d: (dt.astype(a(d, [1.7, -2.5]), dt.int32), dt.astype(a(d, [0, 2]),
                                                                               dt.bool),
@@ -536,6 +573,16 @@ CASES: list[Case] = [
         np.exceptions.AxisError),
     Case("float16-linalg", lambda d: dt.linalg.eigh(dt.astype(m(d), dt.float16)), TypeError),
     Case("reshape-to-a-0d-array", lambda d: dt.reshape(a(d, [1.0, 2.0]), a(d, 2), copy=True)),
+    # (from CuPy 14.2's sources, not yet run on a GPU: CuPy checks cuSOLVER's status only
+    # under cupyx.errstate(linalg="raise"); its default, "ignore", returns what it computed)
+    Case("inv-of-a-singular-matrix", lambda d: dt.linalg.inv(a(d, [[1.0, 2.0], [2.0, 4.0]])),
+         ValueError),
+    Case("solve-of-a-singular-matrix", lambda d: dt.linalg.solve(
+        a(d, [[1.0, 2.0], [2.0, 4.0]]), a(d, [1.0, 2.0])), ValueError),
+    Case("cholesky-of-an-indefinite-matrix", lambda d: dt.linalg.cholesky(
+        a(d, [[1.0, 2.0], [2.0, 1.0]])), ValueError),
+    Case("matrix-power-of-a-singular-stack", lambda d: dt.linalg.matrix_power(
+        dt.stack([m(d), dt.zeros((3, 3), device=d)]), -1), ValueError),
     # --- fft -------------------------------------------------------------------------------------
     Case("fft-transforms", lambda d: (
         dt.fft.fftn(a(d, R, dt.complex128)), dt.fft.ifftn(a(d, R, dt.complex64), axes=(0,)),

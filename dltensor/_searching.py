@@ -90,8 +90,23 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
     s = native(sorter)
     if s is not None and s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
         s = s.astype(np.int64)
+    if dev.device_type == CUDA_TYPE:
+        a1, a2 = _as_numpy_compares(dev, a1, a2, s)
     result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=s), dev)
     return result
+
+
+def _as_numpy_compares(dev: Device, a1: Any, a2: Any, s: Any) -> tuple[Any, Any]:
+    """CuPy arrays for CuPy 14's searchsorted to answer as NumPy's does: both in their common
+    dtype (CuPy compares the two dtypes in C++: int32 with uint32 as unsigned, -1 past 10),
+    and a sorter within x1 (CuPy takes through it wrapping each index; NumPy's ValueError)."""
+    with on(dev):
+        if a1.dtype != a2.dtype:
+            common = np.result_type(a1.dtype, a2.dtype)
+            a1, a2 = a1.astype(common, copy=False), a2.astype(common, copy=False)
+        if s is not None and s.size and not 0 <= int(s.min()) <= int(s.max()) < a1.shape[0]:
+            raise ValueError("searchsorted: a sorter index is out of range")
+    return a1, a2
 
 
 def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:

@@ -17,8 +17,8 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import ndarray, wrap
-from ._backends import NoBackendError
-from ._devices import CPU, CUDA_TYPE
+from ._backends import NoBackendError, backend_or_none
+from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
 from ._dispatch import check_device, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
@@ -171,7 +171,23 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
             check_device(x, kwargs["rtol"])
         r = numpys(x._compute(), **kwargs)
         return tuple(map(wrap_result, r)) if isinstance(r, tuple) else wrap_result(r)
-    return _backend[name](x, **kwargs)
+    return _call(name, x._device, x, **kwargs)
+
+
+_SINGULAR_RAISES = frozenset({"cholesky", "inv", "matrix_power", "solve"})
+
+
+def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
+    """The backend's ``name``; on a GPU, for the functions whose singular (or indefinite)
+    matrices are NumPy's LinAlgError, with CuPy raising it too: CuPy checks cuSOLVER's status
+    only under ``cupyx.errstate(linalg="raise")`` (its default, "ignore", returns what it
+    computed; read in CuPy 14.2's sources, not yet run on a GPU)."""
+    if device.device_type == CUDA_TYPE and name in _SINGULAR_RAISES:
+        backend = backend_or_none(device)
+        if backend is not None:
+            with backend.linalg_errors():
+                return _backend[name](*args, **kwargs)
+    return _backend[name](*args, **kwargs)
 
 
 def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
@@ -272,7 +288,7 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
             raise np.linalg.LinAlgError(f"matrix_power needs square matrices, not shape "
                                         f"{x.shape}")  # (as NumPy and CuPy for other n)
         return copied(x)
-    result: ndarray = _backend["matrix_power"](x, n)
+    result: ndarray = _call("matrix_power", x._device, x, n)
     return result
 
 
@@ -367,7 +383,7 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
                              f"broadcast ({e})") from None
         x1 = broadcast_to(x1, batch + x1.shape[-2:])
         x2 = broadcast_to(x2, batch + x2.shape[-2:])
-    result: ndarray = _backend["solve"](x1, x2)
+    result: ndarray = _call("solve", dev, x1, x2)
     return result
 
 

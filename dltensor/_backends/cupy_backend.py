@@ -363,6 +363,13 @@ def copy(a: Any, src: tuple[int, int], dst: tuple[int, int], stream: Any) -> Any
     return out
 
 
+def linalg_errors() -> Any:
+    """A context in which CuPy's linalg raises LinAlgError where cuSOLVER reports a singular
+    or indefinite matrix, as NumPy's does (its default, "ignore", returns what it computed)."""
+    import cupyx
+    return cupyx.errstate(linalg="raise")
+
+
 def _empty_pinned(a: Any) -> Any:
     """A NumPy array in pinned host memory, of ``a``'s shape and dtype (C order)."""
     import cupyx

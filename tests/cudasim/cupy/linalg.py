@@ -65,4 +65,29 @@ def solve(a, b):
     return _namespace_attr(_np.linalg, "solve")(a, b)
 
 
+def _status_unchecked(f):
+    """CuPy 14.2's ``f``, which checks cuSOLVER's status only under
+    ``cupyx.errstate(linalg="raise")``: under its default, "ignore", a singular or indefinite
+    matrix gives what was computed (NaN here) where NumPy raises LinAlgError."""
+    def checked_only_if_asked(a, *args, **kwargs):
+        try:
+            return f(a, *args, **kwargs)
+        except _np.linalg.LinAlgError:
+            import cupyx
+            if getattr(cupyx._config, "linalg", "ignore") == "raise" or a._a.ndim < 2 or \
+                    a.shape[-1] != a.shape[-2]:
+                raise
+        n = a.shape[-1]  # (the shape and dtype of an answer: that of identity matrices)
+        eye = _fresh(_np.broadcast_to(_np.eye(n, dtype=a._a.dtype), a.shape).copy(), a._dev)
+        return f(eye, *args, **kwargs) * _np.nan
+
+    checked_only_if_asked.__name__ = f.__name__
+    return checked_only_if_asked
+
+
+inv = _status_unchecked(_namespace_attr(_np.linalg, "inv"))
+cholesky = _status_unchecked(_namespace_attr(_np.linalg, "cholesky"))
+solve, matrix_power = _status_unchecked(solve), _status_unchecked(matrix_power)
+
+
 __getattr__ = _module_getattr(_np.linalg, globals(), _ABSENT)

@@ -109,6 +109,16 @@ def log(xp: Any, a: Any) -> Any:
     return _infinite_log(xp, a, xp.log(a))
 
 
+def _log_times(scale: float) -> Callable[..., Any]:
+    """Complex log2 or log10 as NumPy's: log z with each part times a real constant (CuPy
+    divides log z by a complex one, whose NaN + NaN j where log's real part is infinite made
+    log2(0j) -inf + NaN j, not -inf + 0j; read in CuPy 14.2's sources, unrun on a GPU)."""
+    def f(xp: Any, a: Any) -> Any:
+        r = log(xp, a)
+        return from_parts(xp, r.real * scale, r.imag * scale, a.dtype)
+    return f
+
+
 def log1p(xp: Any, a: Any) -> Any:
     # CuPy's complex log1p is log(z + 1), the 1 added as 1 + 0j: -0j + 0j is +0j, so
     # log1p(-2.5 - 0j) was 0.41 + πj, not - πj. Its imaginary part, arg(1 + z), has the
@@ -152,5 +162,6 @@ def sign(xp: Any, a: Any) -> Any:
 DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "floor_divide": ("f", floor_divide), "remainder": ("f", remainder),
     "power": ("iu", int_power), "log": ("c", log), "log1p": ("c", log1p),
+    "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
     "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign),
 }

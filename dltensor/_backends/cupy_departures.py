@@ -82,6 +82,55 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
 
 
+# NumPy's complex division (numpy/_core/src/umath/loops.c.src, @TYPE@_divide: Smith's, a zero
+# divisor dividing each part by its zero), on the parts, for a CuPy kernel. CuPy's scales by
+# |c| + |d| (thrust's), so a zero or infinite divisor gave NaN + NaN j: 1 / 0j is inf + NaN j
+# in NumPy, 1 / (inf + 0j) is 0j. (Read in CuPy 14.2's sources, unrun on a GPU.)
+_COMPLEX_DIVIDE = """
+T cr_abs = fabs(cr);
+T ci_abs = fabs(ci);
+if (cr_abs >= ci_abs) {
+    if (cr_abs == 0 && ci_abs == 0) {
+        qr = ar / cr_abs;
+        qi = ai / ci_abs;
+    } else {
+        T rat = ci / cr;
+        T scl = (T)1 / (cr + ci * rat);
+        qr = (ar + ai * rat) * scl;
+        qi = (ai - ar * rat) * scl;
+    }
+} else {
+    T rat = cr / ci;
+    T scl = (T)1 / (ci + cr * rat);
+    qr = (ar * rat + ai) * scl;
+    qi = (ai * rat - ar) * scl;
+}
+"""
+_complex_divide_kernels: dict[ModuleType, Any] = {}
+
+
+def divide(xp: Any, a: Any, b: Any) -> Any:
+    """divide with a complex result: NumPy's complex division wherever the row's fix-up
+    (special.divide) would divide as complex numbers, its own way where the divisor is a
+    real array (the spec's table: each part divided by it)."""
+    if type(b) not in PYTHON_SCALARS and b.dtype.kind in "fiu" and \
+            (type(a) is complex or getattr(a, "dtype", None) is not None and a.dtype.kind == "c"):
+        return special.divide(xp, a, b)
+    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+    a, b = (xp.full((), v, dtype=dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
+            for v in (a, b))
+    kernel = _complex_divide_kernels.get(xp)
+    if kernel is None:
+        kernel = _complex_divide_kernels[xp] = xp.ElementwiseKernel(
+            "T ar, T ai, T cr, T ci", "T qr, T qi", _COMPLEX_DIVIDE, "dltensor_complex_divide")
+    qr, qi = kernel(a.real, a.imag, b.real, b.imag)
+    return from_parts(xp, qr, qi, dt)
+
+
+def reciprocal(xp: Any, a: Any) -> Any:
+    return divide(xp, 1.0, a)  # (the spec's 1.0 / x, as special.reciprocal, by NumPy's division)
+
+
 def int_power(xp: Any, a: Any, b: Any) -> Any:
     # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
     # (Asking costs a GPU sync, for signed exponents only.)
@@ -161,7 +210,8 @@ def sign(xp: Any, a: Any) -> Any:
 # used on CUDA in place of the ufunc and of a row's fix-up (which the CUDA one applies first).
 DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "floor_divide": ("f", floor_divide), "remainder": ("f", remainder),
-    "power": ("iu", int_power), "log": ("c", log), "log1p": ("c", log1p),
+    "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iu", int_power),
+    "log": ("c", log), "log1p": ("c", log1p),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
     "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign),
 }

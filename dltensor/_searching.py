@@ -104,6 +104,9 @@ def _as_numpy_compares(dev: Device, a1: Any, a2: Any, s: Any) -> tuple[Any, Any]
         if a1.dtype != a2.dtype:
             common = np.result_type(a1.dtype, a2.dtype)
             a1, a2 = a1.astype(common, copy=False), a2.astype(common, copy=False)
+        if s is not None and s.shape != a1.shape:  # (NumPy's order: the length, then bounds)
+            raise ValueError(f"searchsorted: the sorter must have x1's length, {a1.shape[0]}, "
+                             f"not {s.shape[0] if s.ndim else s.shape}")
         if s is not None and s.size and not 0 <= int(s.min()) <= int(s.max()) < a1.shape[0]:
             raise ValueError("searchsorted: a sorter index is out of range")
     return a1, a2

@@ -491,6 +491,8 @@ CASES: list[Case] = [
         dt.searchsorted(a(d, [-5, -3, 0, 5]), a(d, np.array([1], np.uint64))))),
     Case("searchsorted-sorter-out-of-bounds", lambda d: dt.searchsorted(
         a(d, [1.0, 2.0, 3.0]), 3.5, sorter=a(d, [0, 1, 5])), ValueError),
+    Case("searchsorted-sorter-of-another-length", lambda d: dt.searchsorted(
+        a(d, [1.0, 2.0, 3.0]), 3.5, sorter=a(d, [0, 1])), ValueError),
     # --- dtypes and utilities ------------------------------------------------------------------
     Case("astype", lambda d: (dt.astype(a(d, [1.7, -2.5]), dt.int32), dt.astype(a(d, [0, 2]),
                                                                               dt.bool),
@@ -583,6 +585,8 @@ CASES: list[Case] = [
         a(d, [[1.0, 2.0], [2.0, 1.0]])), ValueError),
     Case("matrix-power-of-a-singular-stack", lambda d: dt.linalg.matrix_power(
         dt.stack([m(d), dt.zeros((3, 3), device=d)]), -1), ValueError),
+    Case("inv-of-a-singular-stack-of-33-axes", lambda d: dt.linalg.inv(  # (folded: NumPy's
+        dt.reshape(a(d, [[1.0, 2.0], [2.0, 4.0]]), (1,) * 31 + (2, 2))), ValueError),  # 32)
     # --- fft -------------------------------------------------------------------------------------
     Case("fft-transforms", lambda d: (
         dt.fft.fftn(a(d, R, dt.complex128)), dt.fft.ifftn(a(d, R, dt.complex64), axes=(0,)),

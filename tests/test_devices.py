@@ -551,6 +551,23 @@ def test_operators_on_held_memory_check_operands_and_devices_first():
         x + 1.0
 
 
+def test_float16_norms_of_held_memory_say_the_cpus_errors_first():
+    # (float16 norms are computed in float32: the cast came before the checks, a NoBackendError
+    # where the CPU's AxisError or ValueError belongs, as for float32)
+    for bits in (16, 32):
+        x = _fake((METAL, 0), dtype=(2, bits, 1))
+        with pytest.raises(np.exceptions.AxisError):
+            dt.linalg.vector_norm(x, axis=5)
+        with pytest.raises(ValueError, match="repeated axis|duplicate"):
+            dt.linalg.vector_norm(x, axis=(0, 0))
+        with pytest.raises(ValueError):
+            dt.linalg.matrix_norm(x, ord=5)
+        with pytest.raises(ValueError, match="2 dimensions"):
+            dt.linalg.matrix_norm(_fake((METAL, 0), shape=(3,), dtype=(2, bits, 1)))
+        with pytest.raises(RuntimeError, match="metal:0"):
+            dt.linalg.vector_norm(x)
+
+
 def test_an_rtol_array_on_another_device_is_refused():
     # (pinv's CPU path, NumPy's own, once took a held rtol to its backend: NoBackendError)
     x = dt.asarray(np.eye(3))

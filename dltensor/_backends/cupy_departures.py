@@ -85,7 +85,8 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
 # NumPy's complex division (numpy/_core/src/umath/loops.c.src, @TYPE@_divide: Smith's, a zero
 # divisor dividing each part by its zero), on the parts, for a CuPy kernel. CuPy's scales by
 # |c| + |d| (thrust's), so a zero or infinite divisor gave NaN + NaN j: 1 / 0j is inf + NaN j
-# in NumPy, 1 / (inf + 0j) is 0j. (Read in CuPy 14.2's sources, unrun on a GPU.)
+# in NumPy, 1 / (inf + 0j) is 0j. (Read in CuPy 14.2's sources, unrun on a GPU.) Compiled with
+# --fmad=false: NVRTC would fuse its a * b + c, rounding once where NumPy rounds twice.
 _COMPLEX_DIVIDE = """
 T cr_abs = fabs(cr);
 T ci_abs = fabs(ci);
@@ -113,16 +114,17 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
     """divide with a complex result: NumPy's complex division wherever the row's fix-up
     (special.divide) would divide as complex numbers, its own way where the divisor is a
     real array (the spec's table: each part divided by it)."""
-    if type(b) not in PYTHON_SCALARS and b.dtype.kind in "fiu" and \
+    if type(b) not in PYTHON_SCALARS and b.dtype in special.WHOLE and \
             (type(a) is complex or getattr(a, "dtype", None) is not None and a.dtype.kind == "c"):
-        return special.divide(xp, a, b)
+        return special.divide(xp, a, b)  # (by a float32 or float64 array: part by part)
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
     a, b = (xp.full((), v, dtype=dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
     kernel = _complex_divide_kernels.get(xp)
     if kernel is None:
         kernel = _complex_divide_kernels[xp] = xp.ElementwiseKernel(
-            "T ar, T ai, T cr, T ci", "T qr, T qi", _COMPLEX_DIVIDE, "dltensor_complex_divide")
+            "T ar, T ai, T cr, T ci", "T qr, T qi", _COMPLEX_DIVIDE, "dltensor_complex_divide",
+            options=("--fmad=false",))
     qr, qi = kernel(a.real, a.imag, b.real, b.imag)
     return from_parts(xp, qr, qi, dt)
 

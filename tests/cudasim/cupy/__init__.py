@@ -749,10 +749,10 @@ class ElementwiseKernel:
     """CuPy's user-defined kernel: its operation compiled for the host (``_kernel``), run on
     the current GPU's arrays (another GPU's: CuPy's ValueError), results there."""
 
-    def __init__(self, in_params, out_params, operation, name="kernel", **kwargs):
-        if kwargs:
+    def __init__(self, in_params, out_params, operation, name="kernel", options=(), **kwargs):
+        if kwargs or not isinstance(options, tuple):
             raise NotImplementedError(f"the simulator's kernels take no {sorted(kwargs)}")
-        self._kernel = _kernel.Kernel(in_params, out_params, operation, name)
+        self._kernel = _kernel.Kernel(in_params, out_params, operation, name, options)
 
     def __call__(self, *args):
         if not all(isinstance(a, ndarray) for a in args):

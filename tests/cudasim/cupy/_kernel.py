@@ -38,7 +38,9 @@ class Kernel:
     dtype per type placeholder, as CuPy decides them), a tuple of NumPy arrays out (one
     output: the array)."""
 
-    def __init__(self, in_params, out_params, operation, name="kernel"):
+    def __init__(self, in_params, out_params, operation, name="kernel", options=()):
+        # (options, NVRTC's, are not read: the host compiles without contractions, as
+        # --fmad=false asks of NVRTC)
         self.ins, self.outs = _params(in_params), _params(out_params)
         self.operation, self.name = operation, name
 

@@ -106,7 +106,8 @@ _uniques: dict[type, tuple[Callable[..., Any], dict[str, bool]]] = {}
 
 def _library_unique(a: Any) -> tuple[Callable[..., Any], dict[str, bool]]:
     """The unique of ``a``'s library (CuPy's; NumPy's is called directly), with
-    ``equal_nan=False`` where it takes it (every NaN is distinct, as the spec says): found once per array type."""
+    ``equal_nan=False`` where it takes it (every NaN is distinct, as the spec says): found
+    once per array type."""
     found = _uniques.get(type(a))
     if found is None:
         lib = array_module(a)

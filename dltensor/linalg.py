@@ -150,7 +150,7 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
             _lapack_dtype(name, x)
     if x.size == 0:
         try:
-            if name in ("vector_norm", "matrix_norm"):
+            if name in _NORMS:
                 return _norm_of_nothing(name, x, **kwargs)
             if name in ("eig", "eigvals") and x._device.device_type == CUDA_TYPE:  # (CuPy's:
                 return _on_host(name, x, x.shape, **kwargs)                        # real)

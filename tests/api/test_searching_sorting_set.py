@@ -71,6 +71,29 @@ def test_unique_counts_every_nan_apart():
     assert dlt.unique_inverse(dlt.asarray(F))._fields == ("values", "inverse_indices")
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128",
+                                   "int8", "uint64"])
+def test_every_unique_gives_numpys_values_counts_and_inverse(dtype):
+    # (with zeros, without, all negative, all NaN, empty, one element: the zero's sign is the
+    # test below's)
+    rng = np.random.default_rng(11)
+    floats = dtype.startswith(("float", "complex"))
+    cases = [[3.0, 1.0, 3.0, 2.0], [-5.0, -1.0, -5.0], [1.0], [], [7.0, 0.0, 7.0, 0.0]]
+    if floats:
+        cases += [[np.nan, -2.0, np.nan], [np.nan, np.nan], list(rng.standard_normal(50))]
+    for v in cases:
+        a = (np.abs(np.array(v)) if dtype.startswith("u") else np.array(v)).astype(dtype)
+        x = dlt.asarray(a)
+        values, index, inverse, counts = np.unique(a, return_index=True, return_inverse=True,
+                                                   return_counts=True, equal_nan=False)
+        for got in (dlt.unique_values(x), dlt.unique_counts(x).values,
+                    dlt.unique_inverse(x).values, dlt.unique_all(x).values):
+            assert np.array_equal(np.asarray(got), values, equal_nan=True), (v, dtype)
+        assert np.array_equal(np.asarray(dlt.unique_counts(x).counts), counts)
+        assert np.array_equal(np.asarray(dlt.unique_inverse(x).inverse_indices), inverse)
+        assert np.array_equal(np.asarray(dlt.unique_all(x).indices), index)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_every_unique_keeps_the_first_zeros_sign(dtype):
     # The spec lets either zero stand for both; dltensor keeps the first's, as unique_all's

@@ -35,6 +35,12 @@ def for_kernel(scalar: Any, dt: np.dtype[Any]) -> Any:
     return float(scalar) if type(scalar) is int and dt.kind in "fc" else scalar
 
 
+def zero_d(xp: Any, scalar: Any, dt: np.dtype[Any]) -> Any:
+    """A Python scalar as a 0-d array of ``dt``, as NumPy converts it (see for_kernel; full,
+    since CuPy's asarray of -0.0 is a memset, +0.0)."""
+    return xp.full((), for_kernel(scalar, dt), dtype=dt)
+
+
 def _isinf(xp: Any, v: Any) -> Any:
     # (a Python int is never infinite, and isinf refuses one beyond int64 as an object)
     t = type(v)
@@ -60,9 +66,8 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
         scalar = (float,) if math.isinf(a if type(a) is float else b if type(b) is float
                                         else 0.0) else ()
     if type(a) in scalar or type(b) in scalar:
-        with quiet(xp):  # (full: CuPy's asarray of -0.0 is a memset, +0.0)
-            a, b = (xp.full((), for_kernel(v, dtype), dtype=dtype) if type(v) in scalar
-                    else v for v in (a, b))
+        with quiet(xp):
+            a, b = (zero_d(xp, v, dtype) if type(v) in scalar else v for v in (a, b))
     ia, ib = _isinf(xp, a), _isinf(xp, b)
     one_inf = ib if ia is False else ia if ib is False else ia ^ ib
     # (NumPy's count_nonzero of a mask takes ~0.1 us, its .any() ~1)
@@ -82,8 +87,7 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
     r = xp.nextafter(a, b)
     if r.dtype != _FLOAT16:
         return r
-    # (full: CuPy's asarray of -0.0 is a memset, +0.0)
-    a, b = (xp.full((), v, dtype=r.dtype) if type(v) in PYTHON_SCALARS else v for v in (a, b))
+    a, b = (zero_d(xp, v, r.dtype) if type(v) in PYTHON_SCALARS else v for v in (a, b))
     with quiet(xp):
         from_inf = xp.isinf(a) & (a != b) & ~xp.isnan(b)
         r = xp.where(from_inf, xp.copysign(xp.full((), 65504.0, dtype=r.dtype), a), r)
@@ -96,7 +100,7 @@ def power(xp: Any, a: Any, b: Any) -> Any:
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
         # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
         if type(a) in PYTHON_SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
-            a = xp.full((), for_kernel(a, r.dtype), dtype=r.dtype)
+            a = zero_d(xp, a, r.dtype)
         with quiet(xp):
             s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
         # (a Python scalar base's abs is a float64: r's dtype kept)

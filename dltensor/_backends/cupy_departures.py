@@ -16,7 +16,7 @@ import numpy as np
 
 from .._dtypes import PYTHON_SCALARS
 from .. import _special_cases as special
-from .._special_cases import for_kernel, from_parts
+from .._special_cases import from_parts, zero_d
 
 _FLOAT16 = np.dtype(np.float16)
 
@@ -72,8 +72,8 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
     wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
     # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
-    a, b = (xp.full((), for_kernel(v, dt), dtype=dt).astype(wide, copy=False)
-            if type(v) in PYTHON_SCALARS else v.astype(wide, copy=False) for v in (a, b))
+    a, b = ((zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v).astype(wide, copy=False)
+            for v in (a, b))
     kernel = _divmod_kernels.get(xp)
     if kernel is None:
         kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
@@ -118,7 +118,7 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
             (type(a) is complex or getattr(a, "dtype", None) is not None and a.dtype.kind == "c"):
         return special.divide(xp, a, b)  # (by a float32 or float64 array: part by part)
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
-    a, b = (xp.full((), v, dtype=dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
+    a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
     kernel = _complex_divide_kernels.get(xp)
     if kernel is None:

@@ -292,6 +292,9 @@ CASES: list[Case] = [
          ** a(d, [-1 + 0j, 2 + 0j, 1 + 0j], t),
          a(d, [0j], t) ** -1.0, a(d, [complex(np.inf, 1)], t) ** 2)
         for t in (dt.complex64, dt.complex128))),
+    Case("complex-whole-powers-are-products", lambda d: tuple(  # (CuPy: exp(n log z), rounded)
+        dt.real(a(d, [1 + 1j, -1 + 1j, 3 + 3j], t) ** e) == 0
+        for t in (dt.complex64, dt.complex128) for e in (2, -2, 6, a(d, [2, -2, 6], t)))),
     Case("float16-nextafter-at-infinity", lambda d: dt.nextafter(
         a(d, [np.inf, -np.inf, np.inf, 0.0], dt.float16),
         a(d, [0.0, 0.0, np.inf, -0.0], dt.float16))),

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._dtypes import PYTHON_SCALARS
 from .. import _special_cases as special
-from .._special_cases import from_parts, zero_d
+from .._special_cases import for_kernel, from_parts, zero_d
 
 _FLOAT16 = np.dtype(np.float16)
 
@@ -142,6 +142,90 @@ def int_power(xp: Any, a: Any, b: Any) -> Any:
     return xp.power(a, b)
 
 
+# NumPy's complex power (npy_cpow, numpy/_core/src/npymath/npy_math_complex.c.src) where it
+# does not take C's cpow: z ** 0 is 1, 0 ** w 0 or NaN + NaN j, z ** n for a whole n in
+# (-100, 100) repeated products (its cmul; 1 / z ** |n| by its cdiv, Smith's); g = 1 marks
+# the rest, which is C's cpow, exp(w log z) as CuPy's. CuPy takes exp(w log z) everywhere:
+# 0j ** -1 was NaN + NaN j with no invalid, (inf + 1j) ** 2 NaN + NaN j, not inf + inf j,
+# and (1 + 1j) ** 2 was 1.2e-16 + 2j, not 2j. (Read in CuPy 14.2's sources, unrun on a GPU;
+# --fmad=false as for the division.)
+_COMPLEX_POWER = """
+g = 0;
+if (br == 0 && bi == 0) {
+    qr = 1;
+    qi = 0;
+} else if (ar == 0 && ai == 0) {
+    qr = qi = br > 0 ? (T)0 : (T)nan("");
+} else if (bi == 0 && br > -100 && br < 100 && (T)(long long)br == br) {
+    long long n = (long long)br;
+    T pr = ar, pi = ai, t;
+    if (n == 2 || n == 3) {  // (NumPy's unrolled a * a and a * (a * a))
+        qr = ar * ar - ai * ai;
+        qi = ar * ai + ai * ar;
+        if (n == 3) {
+            t = ar * qr - ai * qi;
+            qi = ar * qi + ai * qr;
+            qr = t;
+        }
+    } else if (n == 1) {
+        qr = ar;
+        qi = ai;
+    } else {  // (1 + 0j) times the powers of two of a that |n| has
+        qr = 1;
+        qi = 0;
+        n = n < 0 ? -n : n;
+        for (long long mask = 1;; mask <<= 1) {
+            if (n & mask) {
+                t = qr * pr - qi * pi;
+                qi = qr * pi + qi * pr;
+                qr = t;
+            }
+            if (n < (mask << 1)) {
+                break;
+            }
+            t = pr * pr - pi * pi;
+            pi = pr * pi + pi * pr;
+            pr = t;
+        }
+        if (br < 0) {  // 1 / q, as the division kernel divides
+            const T ar = 1, ai = 0, cr = qr, ci = qi;
+""" + "\n".join(" " * 12 + line for line in _COMPLEX_DIVIDE.strip().splitlines()) + """
+        }
+    }
+} else {
+    g = 1;
+    qr = qi = 0;
+}
+"""
+_complex_power_kernels: dict[ModuleType, Any] = {}
+
+
+def complex_power(xp: Any, a: Any, b: Any) -> Any:
+    """NumPy's complex power: its own products where it takes them, else CuPy's."""
+    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+    # (a Python exponent that is 0 or whole in (-100, 100) in dt leaves nothing to CuPy's)
+    whole = type(b) in PYTHON_SCALARS and _whole(np.full((), for_kernel(b, dt), dt)[()])
+    a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
+            for v in (a, b))
+    kernel = _complex_power_kernels.get(xp)
+    if kernel is None:
+        kernel = _complex_power_kernels[xp] = xp.ElementwiseKernel(
+            "T ar, T ai, T br, T bi", "T qr, T qi, T g", _COMPLEX_POWER, "dltensor_complex_power",
+            options=("--fmad=false",))
+    qr, qi, g = kernel(a.real, a.imag, b.real, b.imag)
+    r = from_parts(xp, qr, qi, dt)
+    return r if whole else xp.where(g != 0, xp.power(a, b), r)
+
+
+def _whole(w: Any) -> bool:
+    return bool(w == 0 or w.imag == 0 and -100 < w.real < 100 and w.real == int(w.real))
+
+
+def power(xp: Any, a: Any, b: Any) -> Any:
+    kind = np.result_type(*(getattr(v, "dtype", v) for v in (a, b))).kind
+    return (complex_power if kind == "c" else int_power)(xp, a, b)
+
+
 # CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
 # part from C11, NumPy and the spec at a few special values; fixed after the kernel.
 
@@ -212,7 +296,7 @@ def sign(xp: Any, a: Any) -> Any:
 # used on CUDA in place of the ufunc and of a row's fix-up (which the CUDA one applies first).
 DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "floor_divide": ("f", floor_divide), "remainder": ("f", remainder),
-    "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iu", int_power),
+    "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iuc", power),
     "log": ("c", log), "log1p": ("c", log1p),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
     "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign),

@@ -963,6 +963,39 @@ def test_cudas_complex_division_is_numpys_to_the_bit(dtype):
         _bits_equal(got.imag, want.imag)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_cudas_complex_power_is_numpys_to_the_bit(dtype):
+    # (CuPy takes exp(w log z) everywhere: 0j ** -1, (inf + 1j) ** 2 and (1 + 1j) ** 2 were
+    # not NumPy's; on CUDA dltensor computes NumPy's own branches -- z ** 0, 0 ** w, whole
+    # exponents in (-100, 100) by products -- in a kernel of its own, run here as C on the
+    # host, and leaves the rest to CuPy's power, here NumPy's)
+    xp = _host_kernels()
+    taken = []
+
+    def general_power(a, b):
+        taken.append(b)
+        return np.power(a, b)
+    xp.power = general_power
+    s = np.array(_SPECIAL, dtype=np.float64)
+    z = np.empty(len(s) ** 2, dtype)
+    z.real, z.imag = np.repeat(s, len(s)), np.tile(s, len(s))
+    whole = [0, -0.0, 1, 2, 3, 4, 5, 7, -1, -2, -3, -4, -7, 17, 99, -99, 2 - 0j, -0.0 - 0j]
+    other = [100, -100, 0.5, -0.5, 2.5, 1j, 1 + 1j, 3 + 1e-30j, math.nan, math.inf, -math.inf]
+    with np.errstate(all="ignore"):
+        for w in whole + other:
+            for b in (complex(w), np.full(z.shape, w, dtype),
+                      np.full(z.shape, complex(w).real, np.float64)):
+                taken.clear()
+                got, want = cupy_departures.power(xp, z, b), np.power(z, b)
+                assert got.dtype == want.dtype
+                _bits_equal(got.real, want.real)
+                _bits_equal(got.imag, want.imag)
+                assert bool(taken) == (w in other or not isinstance(b, complex)), (w, b)
+        x = z.real.copy()  # (a real base, a complex exponent)
+        _bits_equal(cupy_departures.power(xp, x, 2 + 0j).imag, np.power(x, 2 + 0j).imag)
+    assert cupy_departures.power(xp, np.array([2, 3]), 2).tolist() == [4, 9]  # (integers)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_cudas_floor_divide_and_remainder_are_numpys_to_the_bit(dtype):
     # (CuPy computes floor(a / b) and a - floor(a / b) * b: 1.0 // 0.1 was 10.0, 5.0 % inf NaN,

@@ -18,6 +18,9 @@ def remainder(a, b):  # float: a - floor(a / b) * b
 
 def power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (integral_power)
     kind = _np.result_type(a, b).kind if not isinstance(b, int) else _np.asarray(a).dtype.kind
+    if kind == "c":  # complex: exp(w log z) everywhere (thrust's pow, cupy/complex/cpow.h)
+        dt = _np.result_type(a, b)
+        return _np.exp(_np.asarray(b, dt) * _np.log(_np.asarray(a, dt))).astype(dt)
     if kind not in "iu" or not _np.any(_np.asarray(b) < 0):
         return _np.power(a, b)
     r = _np.power(a, max(b, 0) if isinstance(b, int) else _np.maximum(b, 0))

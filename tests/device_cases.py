@@ -298,9 +298,11 @@ CASES: list[Case] = [
     Case("float16-nextafter-at-infinity", lambda d: dt.nextafter(
         a(d, [np.inf, -np.inf, np.inf, 0.0], dt.float16),
         a(d, [0.0, 0.0, np.inf, -0.0], dt.float16))),
-    Case("float16-vector-dot", lambda d: (
-        a(d, [2048, 1, 1, 1, 1, 1, 1], dt.float16) @ a(d, [1] * 7, dt.float16),
-        dt.vecdot(a(d, [2048, 1, 1, 1, 1, 1, 1], dt.float16), a(d, [1] * 7, dt.float16)))),
+    Case("float16-vector-dot", lambda d: (lambda x, y: (  # (NumPy adds in float32)
+        x @ y, dt.vecdot(x, y), dt.tensordot(x, y, axes=1), dt.matmul(x[None, :], y[:, None]),
+        dt.linalg.vecdot(x, y), dt.reshape(x, (1, 7)) @ dt.stack([y, y], axis=1),
+        dt.stack([x, x]) @ y))(
+            a(d, [2048, 1, 1, 1, 1, 1, 1], dt.float16), a(d, [1] * 7, dt.float16))),
     # --- creation ------------------------------------------------------------------------------
     Case("full-and-like", lambda d: (dt.full((2, 2), 7, dtype=dt.int8, device=d),
                                      dt.ones_like(a(d, R)), dt.full_like(a(d, R), -0.0),
@@ -486,8 +488,11 @@ CASES: list[Case] = [
     # whatever its index, combined in the reduction tree's order; searchsorted compares two
     # dtypes in C++, int32 with uint32 as unsigned, and takes through the sorter by wrapping)
     Case("argmax-argmin-of-several-nans", lambda d: (lambda x: (
-        dt.argmax(x, axis=1), dt.argmin(x, axis=1)))(dt.reshape(
-            a(d, np.where(np.isin(np.arange(1024), [1, 512]), np.nan, 0.0)), (1, 1024)))),
+        dt.argmax(x, axis=1), dt.argmin(x, axis=1), dt.argmax(x), dt.argmin(x, keepdims=True),
+        dt.argmax(x, axis=0, keepdims=True), dt.argmin(x[1:, :]), dt.argmax(x[1:, :], axis=1),
+        dt.argmin(dt.astype(x, dt.complex64), axis=1)))(dt.reshape(a(d, np.concatenate([
+            np.where(np.isin(np.arange(1024), [1, 512]), np.nan, 0.0),  # (NaNs at 1 and 512)
+            np.sin(np.arange(1024.0))])), (2, 1024)))),
     Case("searchsorted-of-mixed-signedness", lambda d: (
         dt.searchsorted(a(d, [-5, -3, 0, 5], dt.int32), a(d, [1], dt.uint32)),
         dt.searchsorted(a(d, [0, 5, 10], dt.uint32), a(d, [-1], dt.int32)),

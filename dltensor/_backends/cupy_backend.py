@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import _dlpack
 from .._dtypes import dtype_from_dlpack
+from .cupy_departures import float16_in_float32
 
 __all__ = ["missing_reason", "device_count", "namespace", "view", "can_view", "on",
            "run_on",
@@ -117,8 +118,29 @@ def _as_a_row(fn: Any) -> Any:
     return sort
 
 
+def _first_nan(fn: Any) -> Any:
+    """``argmax``/``argmin`` giving the first NaN's index, as NumPy's: CuPy's reduction of
+    floats (my_argmax_float, cupy/_core/_routines_statistics.pyx) takes a NaN over a number,
+    but of two NaNs whichever it compares first, which along an axis of several need not be
+    the first (the index of a NaN at 512 for one at 1 in 1024). The first one is argmax of
+    isnan, for argmin as well (of booleans, CuPy's keeps the first of equals): four more
+    kernels, for floating dtypes only. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    def f(a: Any, /, **kwargs: Any) -> Any:
+        r = fn(a, **kwargs)
+        if a.dtype.kind in "fc":
+            nan = _cupy.isnan(a)
+            r = _cupy.where(_cupy.any(nan, axis=kwargs.get("axis"),
+                                      keepdims=kwargs.get("keepdims", False)),
+                            _cupy.argmax(nan, **kwargs), r)
+        return r
+    f.__name__ = getattr(fn, "__name__", "argmax")
+    return f
+
+
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
-DEPARTURES = {"sort": _as_a_row, "argsort": _as_a_row}
+DEPARTURES = {"sort": _as_a_row, "argsort": _as_a_row, "argmax": _first_nan,
+              "argmin": _first_nan, "vecdot": float16_in_float32,
+              "tensordot": float16_in_float32}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

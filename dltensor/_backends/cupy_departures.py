@@ -226,6 +226,24 @@ def power(xp: Any, a: Any, b: Any) -> Any:
     return (complex_power if kind == "c" else int_power)(xp, a, b)
 
 
+def float16_in_float32(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn(a, b, ...)`` (a product summed: matmul, vecdot, tensordot) of two float16 arrays
+    computed in float32 and rounded once, as NumPy computes it (its float16 matmul and dot add
+    in float32: matmul.c.src, HALF_dot). CuPy's adds in float16 where the product is one
+    element (tensordot_core's _tensordot_core_mul_sum): [2048, 1, 1, 1, 1, 1, 1] @ ones(7) was
+    2048, not 2054. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    def f(a: Any, b: Any, /, **kwargs: Any) -> Any:
+        if a.dtype == _FLOAT16 and b.dtype == _FLOAT16:
+            return fn(a.astype(np.float32), b.astype(np.float32), **kwargs).astype(_FLOAT16)
+        return fn(a, b, **kwargs)
+    f.__name__ = getattr(fn, "__name__", "product")
+    return f
+
+
+def matmul(xp: Any, a: Any, b: Any) -> Any:
+    return float16_in_float32(xp.matmul)(a, b)
+
+
 # CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
 # part from C11, NumPy and the spec at a few special values; fixed after the kernel.
 
@@ -299,5 +317,5 @@ DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iuc", power),
     "log": ("c", log), "log1p": ("c", log1p),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
-    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign),
+    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("f", matmul),
 }

@@ -1026,7 +1026,8 @@ def test_cudas_integer_power_refuses_negative_exponents_as_numpy_does():
         with pytest.raises(ValueError, match="negative integer powers"):
             np.power(a, b)
     assert set(cupy_departures.DEPARTURES) <= {row[1] for row in (*ew.BINARY.values(),
-                                                          *ew.UNARY.values())}  # (in use)
+                                                          *ew.UNARY.values())} | {
+        "matmul"}  # (in use: the rows' ufuncs, and @'s)
 
 
 def _cupys_complex_functions():

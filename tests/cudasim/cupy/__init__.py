@@ -508,6 +508,8 @@ def _module_function(fn, name=None):
         fn = _take
     elif name in ("sort", "argsort"):
         fn = _departures.radix_order(numpy_fn, name)
+    elif name in ("argmax", "argmin"):
+        fn = _departures.last_nan(numpy_fn)
     elif name == "unique":
         fn = _departures.unique
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)
@@ -742,7 +744,10 @@ def reshape(a, newshape, order="C", *, copy=None):  # as CuPy 14.2's: it iterate
 def tensordot(a, b, axes=2):  # as CuPy 14.2's (cupy/linalg/_product.py)
     if (a.ndim == 0 or b.ndim == 0) and axes != 0 and axes != ((), ()):
         raise ValueError("An input is zero-dim while axes has dimensions")
-    return _namespace_attr(_np, "tensordot")(a, b, axes=axes)
+    r = _namespace_attr(_np, "tensordot")(a, b, axes=axes)
+    if axes == a.ndim == b.ndim:  # (a whole contraction: one element, as a vector dot)
+        r = _result(_departures.half_dot(r._a, a._a, b._a), None)
+    return r
 
 
 class ElementwiseKernel:

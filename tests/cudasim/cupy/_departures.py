@@ -42,9 +42,43 @@ def sign(a):  # complex: a / abs(a) (cupy/_math/misc.py): inf + 1j is NaN + 0j
     return _np.where(m == 0, _np.zeros((), a.dtype), r)
 
 
+def half_dot(r, a, b):
+    """``r``, a product of a and b, as CuPy 14.2's tensordot_core computes one of a single
+    element (m == n == 1: _tensordot_core_mul_sum): for float16, products and their sum in
+    float16 (here added in order)."""
+    if r.dtype == _np.float16 and r.size == 1:
+        r = _np.array(r)  # (a copy; NumPy's product of vectors is a scalar)
+        r[...] = _np.cumsum(a.reshape(-1) * b.reshape(-1), dtype=_np.float16)[-1]
+    return r
+
+
+def matmul(a, b):  # (matrices and vectors go to tensordot_core; stacks add in float32)
+    a, b = _np.asarray(a), _np.asarray(b)
+    r = _np.matmul(a, b)
+    return half_dot(r, a, b) if max(a.ndim, b.ndim) <= 2 else r
+
+
 # ufunc and operator names -> the function computing them as CuPy does
 BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
-           "floordiv": floor_divide, "mod": remainder, "pow": power}
+           "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
+           "dot": matmul}
+
+
+def last_nan(fn):
+    """argmax/argmin of floats as CuPy 14.2's reduction (my_argmax_float,
+    cupy/_core/_routines_statistics.pyx): a NaN wins, and of two NaNs whichever it compares
+    first, which along an axis of several need not be the first one (here: the last)."""
+    def f(a, axis=None, out=None, *, keepdims=False):
+        a = _np.asarray(a)
+        r = fn(a, axis=axis, out=out, keepdims=keepdims)
+        if a.dtype.kind in "fc" and a.size:
+            nan = _np.isnan(a) if axis is not None else _np.isnan(a).reshape(-1)
+            ax = 0 if axis is None else axis
+            last = nan.shape[ax] - 1 - _np.argmax(_np.flip(nan, ax), axis=ax)
+            has = _np.any(nan, axis=ax)
+            r = _np.where(has, last, r.reshape(has.shape)).reshape(r.shape).astype(r.dtype)
+        return r
+    return f
 
 
 def wrapped_indices(key, shape):

@@ -619,24 +619,38 @@ def test_held_memory_transposes_as_metadata_and_keeps_its_producer_alive(leak_ac
     assert p.deleter_calls == 1
 
 
-def test_cupys_departures_are_wrappers_that_keep_the_answers():
+def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
     # tests/device_cases.py compares them on a GPU; here, the wrappers' own plumbing (shapes,
     # axes, keywords) around NumPy's functions, which must give NumPy's answers unchanged
+    # (NumPy standing in for the CuPy functions the wrappers call themselves)
     import array_api_compat.numpy as compat
+    from dltensor._backends import cupy_backend
     from dltensor._backends.cupy_backend import DEPARTURES
+    monkeypatch.setattr(cupy_backend, "_cupy", np)
     assert set(DEPARTURES) <= set(dir(compat))
     xs = (np.array([0.0, -0.0, np.nan, -1.0, 0.0]), np.array([[3.0, 1.0], [0.0, -0.0]]),
-          np.array([3, 1, 2]), np.array([2.0, 1.0], np.float32))
+          np.array([3, 1, 2]), np.array([2.0, 1.0], np.float32),
+          np.array([[1.0, np.nan, 5.0, np.nan], [np.nan, 2.0, np.nan, 0.0]]),
+          np.array([[1 + 1j, complex(0, np.nan)], [np.nan, 2j]]))
+    pairs = ((np.array([2048, 1, 1, 1, 1, 1, 1], np.float16), np.ones(7, np.float16)),
+             (np.arange(6.0).reshape(2, 3), np.ones(3)),
+             (np.arange(6, dtype=np.float16).reshape(3, 2), np.ones(2, np.float16)))
+    sorts = ({}, {"axis": 0}, {"descending": True}, {"stable": True, "axis": -1})
+    reductions = ({}, {"axis": 0}, {"axis": -1, "keepdims": True}, {"keepdims": True})
+    calls = {"sort": sorts, "argsort": sorts, "argmax": reductions, "argmin": reductions,
+             "vecdot": ({}, {"axis": -1}), "tensordot": ({"axes": 1},)}
+    assert set(calls) == set(DEPARTURES)
     for name, wrap in DEPARTURES.items():
         f, g = getattr(compat, name), wrap(getattr(compat, name))
-        for x in xs:
-            for kw in ({}, {"axis": 0}, {"descending": True}, {"stable": True, "axis": -1}):
-                got, want = g(x, **kw), f(x, **kw)
+        for x in (pairs if name in ("vecdot", "tensordot") else [(x,) for x in xs]):
+            for kw in calls[name]:
+                got, want = g(*x, **kw), f(*x, **kw)
                 assert got.dtype == want.dtype and got.shape == want.shape
                 assert np.array_equal(got, want, equal_nan=True)
-                assert (np.signbit(got) == np.signbit(want)).all()
-        with pytest.raises(np.exceptions.AxisError):
-            g(xs[0], axis=1)
+                assert (np.signbit(got.real) == np.signbit(want.real)).all()
+        if name not in ("vecdot", "tensordot"):
+            with pytest.raises(np.exceptions.AxisError):
+                g(xs[0], axis=1)
 
 
 def test_the_cupy_namespace_applies_its_departures(monkeypatch):

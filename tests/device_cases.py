@@ -33,6 +33,11 @@ def a(d: str, data: Any, dtype: Any = None) -> dt.ndarray:
     return dt.asarray(np.array(data), dtype=dtype, device=d)  # (a copy: cases write in place)
 
 
+# complex values with NaN parts, which NumPy sorts R + NaN j, NaN + R j, NaN + NaN j
+_NAN_LINE = [complex(np.nan, 2), complex(1, np.nan), complex(np.nan, 1), 3 + 0j,
+             complex(0, np.nan)]
+
+
 def m(d: str) -> dt.ndarray:
     """A symmetric positive-definite 3x3 matrix on ``d``."""
     return a(d, [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
@@ -487,6 +492,11 @@ CASES: list[Case] = [
     # (from CuPy 14.2's sources, not yet run on a GPU: NaN beside NaN keeps the first argument
     # whatever its index, combined in the reduction tree's order; searchsorted compares two
     # dtypes in C++, int32 with uint32 as unsigned, and takes through the sorter by wrapping)
+    Case("complex-lines-sort-nans-as-numpy", lambda d: (lambda x: (  # (CuPy: NaNs all equal)
+        dt.sort(x), dt.argsort(x, axis=1), dt.sort(x, axis=0, descending=True),
+        dt.argsort(x, axis=0, descending=True), dt.argsort(dt.reshape(x, (2, 1, 5)), axis=0),
+        dt.sort(dt.astype(x, dt.complex64), axis=-1, descending=True),
+        dt.sort(x[:, :0])))(a(d, [_NAN_LINE, _NAN_LINE[::-1]]))),
     Case("argmax-argmin-of-several-nans", lambda d: (lambda x: (
         dt.argmax(x, axis=1), dt.argmin(x, axis=1), dt.argmax(x), dt.argmin(x, keepdims=True),
         dt.argmax(x, axis=0, keepdims=True), dt.argmin(x[1:, :]), dt.argmax(x[1:, :], axis=1),

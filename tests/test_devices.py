@@ -631,7 +631,9 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
     xs = (np.array([0.0, -0.0, np.nan, -1.0, 0.0]), np.array([[3.0, 1.0], [0.0, -0.0]]),
           np.array([3, 1, 2]), np.array([2.0, 1.0], np.float32),
           np.array([[1.0, np.nan, 5.0, np.nan], [np.nan, 2.0, np.nan, 0.0]]),
-          np.array([[1 + 1j, complex(0, np.nan)], [np.nan, 2j]]))
+          np.array([[1 + 1j, complex(0, np.nan)], [np.nan, 2j]]),
+          np.array([[complex(np.nan, 2), complex(1, np.nan), complex(np.nan, 1), 3 + 0j, -0j,
+                     complex(0, np.nan), 0j]] * 2).reshape(2, 1, 7))
     pairs = ((np.array([2048, 1, 1, 1, 1, 1, 1], np.float16), np.ones(7, np.float16)),
              (np.arange(6.0).reshape(2, 3), np.ones(3)),
              (np.arange(6, dtype=np.float16).reshape(3, 2), np.ones(2, np.float16)))

@@ -103,19 +103,47 @@ class _OnDevice:
         return value
 
 
-def _as_a_row(fn: Any) -> Any:
-    """``sort``/``argsort`` giving a 1-D float array to CuPy as a one-row matrix: CuPy sorts a
-    1-D float array by radix (thrust::less, cupy_thrust.cu), which orders floats by their
-    bits: NaNs with the sign bit first, and (where CUB does not equate them) -0.0 before 0.0
-    whatever their order; the rows of a matrix it sorts with a comparator, stable and NaNs
-    last, as NumPy does. (A merge sort: slower than radix on large arrays, and right.)"""
-    def sort(a: Any, /, **kwargs: Any) -> Any:
-        if a.ndim == 1 and a.dtype.kind == "f" and kwargs.get("axis", -1) in (0, -1):
-            kwargs["axis"] = -1
-            return fn(a[None], **kwargs)[0]
-        return fn(a, **kwargs)
-    sort.__name__ = getattr(fn, "__name__", "sort")
-    return sort
+def _in_numpys_order(argsort: bool) -> Any:
+    """A wrapper of ``sort`` (or ``argsort``) sorting as NumPy does where CuPy's departs
+    (cupy/cuda/cupy_thrust.cu):
+
+    - a 1-D float array CuPy sorts by radix (thrust::less), which orders floats by their
+      bits: NaNs with the sign bit first, and (where CUB does not equate them) -0.0 before
+      0.0 whatever their order. The rows of a matrix it sorts with a comparator, stable and
+      NaNs last, as NumPy does: so a 1-D float array goes to it as a one-row matrix (a
+      merge sort: slower than radix on large arrays, and right).
+    - complex arrays of more than one axis it sorts line by line with a comparator that
+      takes every value with a NaN part for equal (real_less), where NumPy orders them
+      R + NaN j, NaN + R j, NaN + NaN j, each by its other part; its 1-D sort has NumPy's
+      order (complex_less). So all the elements are sorted in one line, then grouped back
+      into their lines by a stable sort of the line numbers. (Read in CuPy 14.2's sources,
+      unrun on a GPU.)"""
+    def wrapper(fn: Any) -> Any:
+        def sort(a: Any, /, **kwargs: Any) -> Any:
+            if a.ndim == 1 and a.dtype.kind == "f" and kwargs.get("axis", -1) in (0, -1):
+                kwargs["axis"] = -1
+                return fn(a[None], **kwargs)[0]
+            if a.ndim > 1 and a.dtype.kind == "c" and a.size:
+                axis = kwargs.pop("axis", -1)
+                if argsort:
+                    return _complex_lines(a, axis, lambda v: fn(v, **kwargs))
+                r = _cupy.take_along_axis(a, _complex_lines(
+                    a, axis, lambda v: _cupy.argsort(v, kind="stable")), axis=axis)
+                return _cupy.flip(r, axis=axis) if kwargs.get("descending") else r
+            return fn(a, **kwargs)
+        sort.__name__ = getattr(fn, "__name__", "sort")
+        return sort
+    return wrapper
+
+
+def _complex_lines(a: Any, axis: int, argsort: Any) -> Any:
+    """The indices along ``axis`` that sort each line of ``a``, by ``argsort`` of a 1-D
+    array (stable)."""
+    lines = _cupy.moveaxis(a, axis, -1)
+    n = lines.shape[-1]
+    order = argsort(lines.reshape(-1))
+    order = order[_cupy.argsort(order // n, kind="stable")]  # (line by line, each in order)
+    return _cupy.moveaxis((order % n).reshape(lines.shape), -1, axis)
 
 
 def _first_nan(fn: Any) -> Any:
@@ -138,8 +166,8 @@ def _first_nan(fn: Any) -> Any:
 
 
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
-DEPARTURES = {"sort": _as_a_row, "argsort": _as_a_row, "argmax": _first_nan,
-              "argmin": _first_nan, "vecdot": float16_in_float32,
+DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
+              "argmax": _first_nan, "argmin": _first_nan, "vecdot": float16_in_float32,
               "tensordot": float16_in_float32}
 
 

@@ -105,9 +105,17 @@ def wrapped_indices(key, shape):
 
 def radix_order(fn, name):
     """sort/argsort of a 1-D float array by its bits, as CuPy's radix sort (thrust over CUB):
-    NaNs with the sign bit first, -0.0 before 0.0 whatever their order; otherwise NumPy's."""
+    NaNs with the sign bit first, -0.0 before 0.0 whatever their order; of complex arrays of
+    more than one axis with every NaN-holding value equal, as CuPy's comparator of lines;
+    otherwise NumPy's."""
     def sort(a, axis=-1, kind=None, **kwargs):
         a = _np.asarray(a)
+        if a.ndim > 1 and a.dtype.kind == "c" and axis is not None:
+            # complex lines (tuple_less, then real_less): a value with a NaN part equals any
+            # other such, after all the others, in a stable sort
+            nan = _np.isnan(a)
+            order = _np.lexsort((_np.where(nan, 0, a), nan), axis=axis)
+            return _np.take_along_axis(a, order, axis) if name == "sort" else order
         if a.ndim != 1 or a.dtype.kind != "f" or axis not in (0, -1):
             return fn(a, axis=axis, kind=kind, **kwargs)
         nan, sign = _np.isnan(a), _np.signbit(a)

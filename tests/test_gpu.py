@@ -583,6 +583,14 @@ def test_dtypes_cupy_has_not_are_held_and_moved(cupy, torch):
     # (the spec's inf // 2 mended with CuPy's where, which has no bfloat16 loop: float32)
     q = dt.asarray(torch.tensor([math.inf, 3.0], dtype=torch.bfloat16, device="cuda")) // 2.0
     assert q.dtype == dt.bfloat16 and q.tolist() == [math.inf, 1.0]
+    # (CuPy's argmax of bfloat16 is its float32 one, which keeps whichever NaN it compares
+    # first; its product of vectors rounds each product to bfloat16: both as on the CPU)
+    v = torch.zeros(1024, dtype=torch.bfloat16, device="cuda")
+    v[[1, 512]] = math.nan
+    assert int(dt.argmax(dt.asarray(v))) == 1 == int(dt.argmin(dt.asarray(v)))
+    m, n = (dt.asarray(torch.tensor(t, dtype=torch.bfloat16, device="cuda"))
+            for t in ([1.0, 1 + 2**-7], [2**-8, 1 + 2**-7]))
+    assert float(m @ n) == float(m.to_device("cpu") @ n.to_device("cpu")) == 1.0234375
     assert np.asarray(bf.to_device("cpu")).astype(np.float32).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 

@@ -6,8 +6,8 @@ from types import ModuleType
 from typing import Any
 
 from .. import _dlpack
-from .._dtypes import dtype_from_dlpack
-from .cupy_departures import float16_in_float32
+from .._dtypes import EXTENSION_FLOATS, dtype_from_dlpack
+from .cupy_departures import halves_in_float32
 
 __all__ = ["missing_reason", "device_count", "namespace", "view", "can_view", "on",
            "run_on",
@@ -155,7 +155,7 @@ def _first_nan(fn: Any) -> Any:
     kernels, for floating dtypes only. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
     def f(a: Any, /, **kwargs: Any) -> Any:
         r = fn(a, **kwargs)
-        if a.dtype.kind in "fc":
+        if a.dtype.kind in "fc" or a.dtype in EXTENSION_FLOATS:  # (bfloat16: as float32)
             nan = _cupy.isnan(a)
             r = _cupy.where(_cupy.any(nan, axis=kwargs.get("axis"),
                                       keepdims=kwargs.get("keepdims", False)),
@@ -167,8 +167,8 @@ def _first_nan(fn: Any) -> Any:
 
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
 DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
-              "argmax": _first_nan, "argmin": _first_nan, "vecdot": float16_in_float32,
-              "tensordot": float16_in_float32}
+              "argmax": _first_nan, "argmin": _first_nan, "vecdot": halves_in_float32,
+              "tensordot": halves_in_float32}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

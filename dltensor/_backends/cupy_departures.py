@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import PYTHON_SCALARS
+from .._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS
 from .. import _special_cases as special
-from .._special_cases import for_kernel, from_parts, zero_d
+from .._special_cases import from_parts, zero_d
 
 _FLOAT16 = np.dtype(np.float16)
 
@@ -203,8 +203,6 @@ _complex_power_kernels: dict[ModuleType, Any] = {}
 def complex_power(xp: Any, a: Any, b: Any) -> Any:
     """NumPy's complex power: its own products where it takes them, else CuPy's."""
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
-    # (a Python exponent that is 0 or whole in (-100, 100) in dt leaves nothing to CuPy's)
-    whole = type(b) in PYTHON_SCALARS and _whole(np.full((), for_kernel(b, dt), dt)[()])
     a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
     kernel = _complex_power_kernels.get(xp)
@@ -213,12 +211,9 @@ def complex_power(xp: Any, a: Any, b: Any) -> Any:
             "T ar, T ai, T br, T bi", "T qr, T qi, T g", _COMPLEX_POWER, "dltensor_complex_power",
             options=("--fmad=false",))
     qr, qi, g = kernel(a.real, a.imag, b.real, b.imag)
-    r = from_parts(xp, qr, qi, dt)
-    return r if whole else xp.where(g != 0, xp.power(a, b), r)
-
-
-def _whole(w: Any) -> bool:
-    return bool(w == 0 or w.imag == 0 and -100 < w.real < 100 and w.real == int(w.real))
+    # (CuPy's power everywhere, taken where g says: an exponent reaches here as an array,
+    # whose values only a GPU sync could tell)
+    return xp.where(g != 0, xp.power(a, b), from_parts(xp, qr, qi, dt))
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:
@@ -226,22 +221,28 @@ def power(xp: Any, a: Any, b: Any) -> Any:
     return (complex_power if kind == "c" else int_power)(xp, a, b)
 
 
-def float16_in_float32(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn(a, b, ...)`` (a product summed: matmul, vecdot, tensordot) of two float16 arrays
-    computed in float32 and rounded once, as NumPy computes it (its float16 matmul and dot add
-    in float32: matmul.c.src, HALF_dot). CuPy's adds in float16 where the product is one
-    element (tensordot_core's _tensordot_core_mul_sum): [2048, 1, 1, 1, 1, 1, 1] @ ones(7) was
-    2048, not 2054. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+# float16 and bfloat16 (ml_dtypes')
+_HALVES = frozenset({_FLOAT16, *(d for d in EXTENSION_FLOATS if d.itemsize == 2)})
+
+
+def halves_in_float32(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn(a, b, ...)`` (a product summed: matmul, vecdot, tensordot) of two float16 (or
+    bfloat16) arrays computed in float32 and rounded once, as NumPy computes it (its float16
+    matmul and dot add in float32: matmul.c.src, HALF_dot; ml_dtypes' have no loop, so
+    dltensor's CPU path takes float32 too). Where the product is one element CuPy's
+    tensordot_core rounds each product to float16 and adds in float16 (``(a * b).sum()``
+    under CUB, its default accelerator, else _tensordot_core_mul_sum): [2048, 1, 1, 1, 1, 1,
+    1] @ ones(7) was not 2054. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
     def f(a: Any, b: Any, /, **kwargs: Any) -> Any:
-        if a.dtype == _FLOAT16 and b.dtype == _FLOAT16:
-            return fn(a.astype(np.float32), b.astype(np.float32), **kwargs).astype(_FLOAT16)
+        if a.dtype == b.dtype and a.dtype in _HALVES:
+            return fn(a.astype(np.float32), b.astype(np.float32), **kwargs).astype(a.dtype)
         return fn(a, b, **kwargs)
     f.__name__ = getattr(fn, "__name__", "product")
     return f
 
 
 def matmul(xp: Any, a: Any, b: Any) -> Any:
-    return float16_in_float32(xp.matmul)(a, b)
+    return halves_in_float32(xp.matmul)(a, b)
 
 
 # CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
@@ -317,5 +318,5 @@ DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iuc", power),
     "log": ("c", log), "log1p": ("c", log1p),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
-    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("f", matmul),
+    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("fF", matmul),
 }

@@ -968,32 +968,54 @@ def test_cudas_complex_power_is_numpys_to_the_bit(dtype):
     # (CuPy takes exp(w log z) everywhere: 0j ** -1, (inf + 1j) ** 2 and (1 + 1j) ** 2 were
     # not NumPy's; on CUDA dltensor computes NumPy's own branches -- z ** 0, 0 ** w, whole
     # exponents in (-100, 100) by products -- in a kernel of its own, run here as C on the
-    # host, and leaves the rest to CuPy's power, here NumPy's)
+    # host, and takes CuPy's power for the rest, here NumPy's but for the kernel's elements)
     xp = _host_kernels()
-    taken = []
 
-    def general_power(a, b):
-        taken.append(b)
-        return np.power(a, b)
+    def general_power(a, b):  # (wrong wherever the kernel should have answered)
+        return np.full(np.broadcast_shapes(a.shape, b.shape), complex(7, 7), a.dtype)
     xp.power = general_power
     s = np.array(_SPECIAL, dtype=np.float64)
     z = np.empty(len(s) ** 2, dtype)
     z.real, z.imag = np.repeat(s, len(s)), np.tile(s, len(s))
     whole = [0, -0.0, 1, 2, 3, 4, 5, 7, -1, -2, -3, -4, -7, 17, 99, -99, 2 - 0j, -0.0 - 0j]
-    other = [100, -100, 0.5, -0.5, 2.5, 1j, 1 + 1j, 3 + 1e-30j, math.nan, math.inf, -math.inf]
     with np.errstate(all="ignore"):
-        for w in whole + other:
+        for w in whole:
             for b in (complex(w), np.full(z.shape, w, dtype),
                       np.full(z.shape, complex(w).real, np.float64)):
-                taken.clear()
                 got, want = cupy_departures.power(xp, z, b), np.power(z, b)
                 assert got.dtype == want.dtype
                 _bits_equal(got.real, want.real)
                 _bits_equal(got.imag, want.imag)
-                assert bool(taken) == (w in other or not isinstance(b, complex)), (w, b)
         x = z.real.copy()  # (a real base, a complex exponent)
         _bits_equal(cupy_departures.power(xp, x, 2 + 0j).imag, np.power(x, 2 + 0j).imag)
+        xp.power = np.power
+        for w in (100, -100, 0.5, -0.5, 2.5, 1j, 1 + 1j, 3 + 1e-30j, math.nan, math.inf):
+            got, want = cupy_departures.power(xp, z, w), np.power(z, w)  # (0 ** w: the kernel's)
+            _bits_equal(got.real, want.real)
+            _bits_equal(got.imag, want.imag)
     assert cupy_departures.power(xp, np.array([2, 3]), 2).tolist() == [4, 9]  # (integers)
+
+
+def test_cudas_products_of_16_bit_floats_add_in_float32():
+    # (CuPy adds a product of one element in float16, or rounds bfloat16 products to
+    # bfloat16; NumPy's float16 matmul adds in float32, and dltensor's CPU path takes
+    # ml_dtypes' bfloat16 in float32)
+    import ml_dtypes
+    path = pathlib.Path(__file__).parents[1] / "cudasim" / "cupy" / "_departures.py"
+    spec = importlib.util.spec_from_file_location("_cupy_departures", path)
+    cupys = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cupys)  # (the simulator's models of CuPy's products)
+    xp = types.SimpleNamespace(matmul=cupys.matmul)
+    assert float(cupys.matmul(np.array([2048] + [1] * 6, np.float16), np.ones(7, np.float16))) \
+        == 2048  # (the model departs)
+    for t, x, y, want in ((np.float16, [2048, 1, 1, 1, 1, 1, 1], [1] * 7, 2054.0),
+                          (ml_dtypes.bfloat16, [1, 1 + 2**-7], [2**-8, 1 + 2**-7], 1.0234375)):
+        a, b = np.array(x, t), np.array(y, t)
+        for got in (cupy_departures.matmul(xp, a, b),
+                    cupy_departures.halves_in_float32(cupys.dot)(a, b)):
+            assert got.dtype == t and float(got) == want
+    a = np.array([0.1, 0.2])  # (other dtypes as they are)
+    assert cupy_departures.matmul(xp, a, a) == np.matmul(a, a)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])

@@ -745,7 +745,8 @@ def tensordot(a, b, axes=2):  # as CuPy 14.2's (cupy/linalg/_product.py)
     if (a.ndim == 0 or b.ndim == 0) and axes != 0 and axes != ((), ()):
         raise ValueError("An input is zero-dim while axes has dimensions")
     r = _namespace_attr(_np, "tensordot")(a, b, axes=axes)
-    if axes == a.ndim == b.ndim:  # (a whole contraction: one element, as a vector dot)
+    if r.size == 1 and (type(axes) is int or a.ndim == b.ndim == 1):  # (one element: a
+        # vector dot, its products in the order of the arrays' elements)
         r = _result(_departures.half_dot(r._a, a._a, b._a), None)
     return r
 

@@ -18,9 +18,10 @@ def remainder(a, b):  # float: a - floor(a / b) * b
 
 def power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (integral_power)
     kind = _np.result_type(a, b).kind if not isinstance(b, int) else _np.asarray(a).dtype.kind
-    if kind == "c":  # complex: exp(w log z) everywhere (thrust's pow, cupy/complex/cpow.h)
-        dt = _np.result_type(a, b)
-        return _np.exp(_np.asarray(b, dt) * _np.log(_np.asarray(a, dt))).astype(dt)
+    if kind == "c":  # complex: exp(w log z) (thrust's pow, cupy/complex/cpow.h), 1 for w == 0
+        dt = _np.result_type(a, b)  # (_routines_math.pyx: in1 == T(0) ? T(1) : pow(in0, in1))
+        a, b = _np.asarray(a, dt), _np.asarray(b, dt)
+        return _np.where(b == 0, _np.ones((), dt), _np.exp(b * _np.log(a))).astype(dt)
     if kind not in "iu" or not _np.any(_np.asarray(b) < 0):
         return _np.power(a, b)
     r = _np.power(a, max(b, 0) if isinstance(b, int) else _np.maximum(b, 0))
@@ -44,9 +45,9 @@ def sign(a):  # complex: a / abs(a) (cupy/_math/misc.py): inf + 1j is NaN + 0j
 
 def half_dot(r, a, b):
     """``r``, a product of a and b, as CuPy 14.2's tensordot_core computes one of a single
-    element (m == n == 1: _tensordot_core_mul_sum): for float16, products and their sum in
-    float16 (here added in order)."""
-    if r.dtype == _np.float16 and r.size == 1:
+    element (m == n == 1): float16 products added in float16 (``(a * b).sum()`` under CUB,
+    else _tensordot_core_mul_sum; here added in order); of no elements 0."""
+    if r.dtype == _np.float16 and r.size == 1 and a.size:
         r = _np.array(r)  # (a copy; NumPy's product of vectors is a scalar)
         r[...] = _np.cumsum(a.reshape(-1) * b.reshape(-1), dtype=_np.float16)[-1]
     return r
@@ -58,10 +59,15 @@ def matmul(a, b):  # (matrices and vectors go to tensordot_core; stacks add in f
     return half_dot(r, a, b) if max(a.ndim, b.ndim) <= 2 else r
 
 
+def dot(a, b):
+    a, b = _np.asarray(a), _np.asarray(b)
+    return half_dot(_np.dot(a, b), a, b)
+
+
 # ufunc and operator names -> the function computing them as CuPy does
 BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
            "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
-           "dot": matmul}
+           "dot": dot}
 
 
 def last_nan(fn):

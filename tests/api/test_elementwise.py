@@ -14,6 +14,8 @@ import importlib.util
 import math
 import operator
 import pathlib
+import shutil
+import subprocess
 import types
 import warnings
 
@@ -932,6 +934,51 @@ def _host_kernels():
     xp.__dict__.update({k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
     xp.ElementwiseKernel = module.Kernel
     return xp
+
+
+def test_cudas_kernels_compile_as_cuda_cpp_with_no_fused_multiply_add(tmp_path):
+    # (each ElementwiseKernel dltensor makes, in the shape CuPy gives its operation: inputs
+    # const references, outputs references, -ftz=true as CuPy adds; NVRTC would fuse an
+    # a * b + c, rounding once where NumPy rounds twice: none of its arithmetic is fused as
+    # compiled, the fused multiply-adds in the PTX being those of CUDA's own fmodf)
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("no nvcc here: the kernels compile on a GPU run")
+    xp, made = _host_kernels(), []
+
+    class Recording(xp.ElementwiseKernel):
+        def __init__(self, *args, **kwargs):
+            made.append((args, kwargs))
+            super().__init__(*args, **kwargs)
+    xp.ElementwiseKernel = Recording
+    f, z = np.array([1.0]), np.array([1 + 1j])
+    cupy_departures.remainder(xp, f, f)
+    cupy_departures.divide(xp, z, z)
+    cupy_departures.power(xp, z, z)
+    assert len(made) == pathlib.Path(cupy_departures.__file__).read_text().count(
+        "ElementwiseKernel(")  # (every one)
+    for (ins, outs, operation, name), kwargs in made:
+        params = [p.split() for p in f"{ins}, {outs}".split(",")]
+        n_in = ins.count(",") + 1
+        for ctype in ("float", "double"):
+            source = tmp_path / f"{name}_{ctype}.cu"
+            source.write_text(
+                f"typedef {ctype} T;\nextern \"C\" __global__ void {name}(" +
+                ", ".join(f"T *_raw_{n}" for _, n in params) + ", long long _n) {\n"
+                "for (long long _i = blockIdx.x * blockDim.x + threadIdx.x; _i < _n;"
+                " _i += blockDim.x * gridDim.x) {\n" +
+                "".join(f"{'const ' if i < n_in else ''}{t} &{n} = _raw_{n}[_i];\n"
+                        for i, (t, n) in enumerate(params)) + operation + "}\n}\n")
+            fmas = []
+            for extra in ((), ("--fmad=false",)):  # (as given, and with no contraction at all)
+                ptx = source.with_suffix(f".{len(extra)}.ptx")
+                done = subprocess.run([nvcc, "-ptx", "-arch=sm_90", "-ftz=true",
+                                       *kwargs.get("options", ()), *extra, str(source), "-o",
+                                       str(ptx)], capture_output=True, text=True)
+                assert done.returncode == 0, done.stderr
+                assert f".entry {name}" in ptx.read_text()
+                fmas.append(ptx.read_text().count("fma."))
+            assert fmas[0] == fmas[1], (name, ctype, fmas)  # (fmodf's own are CUDA's)
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])

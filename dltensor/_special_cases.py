@@ -240,14 +240,18 @@ def expm1(xp: Any, a: Any) -> Any:
 def log1p(xp: Any, a: Any) -> Any:
     # NumPy's complex log1p is log(1 + z): 1 + 1e-20 is 1, so log1p(1e-20) came out 0. Near 0
     # (where no special case lies) log|1 + z| = log1p(x (2 + x) + y^2) / 2, arg = atan2(y, 1 + x).
-    r = xp.log1p(a)
+    # And it takes |1 + z| itself, which overflows for finite z past the largest float / sqrt 2
+    # or so, giving +inf (and an overflow warning) where log(z + 1) is finite: taken there.
+    with np.errstate(over="ignore") if xp is np else NULL_CONTEXT:  # (no log1p overflows)
+        r = xp.log1p(a)
     small = xp.abs(a) < 0.5
-    if small.any():
+    huge = xp.isinf(r.real) & xp.isfinite(a)
+    if (small | huge).any():  # (one question: on a GPU each waits for it)
         x, y = a.real, a.imag
         with quiet(xp):
             accurate = from_parts(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
                                 a.dtype)
-        r = xp.where(small, accurate, r)
+            r = xp.where(small, accurate, xp.where(huge, xp.log(a + 1), r))
     return r
 
 

@@ -207,6 +207,22 @@ def test_complex_log1p_is_accurate_near_zero():
     np.testing.assert_allclose(got32, want, rtol=1e-6)
 
 
+def test_complex_log1p_of_huge_values_is_finite_and_quiet():
+    # (NumPy's takes |1 + z|, which overflowed past ~1.2e308 (1.7e38 in complex64): +inf and
+    # an overflow warning, where CuPy's log(z + 1) is finite)
+    import cmath
+    for t, big in ((np.complex128, 1.5e308), (np.complex64, 3e38)):
+        z = np.array([complex(big, big), complex(-big, 0), complex(0, -big), complex(big, 1),
+                      complex(np.inf, 1), complex(1, np.nan), 0.25 + 0j], t)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = np.asarray(dt.log1p(dt.asarray(z)))
+        assert got.dtype == t
+        want = [cmath.log(complex(v) + 1) for v in z[:4]]
+        np.testing.assert_allclose(got[:4], np.array(want, t), rtol=1e-6)
+        assert np.isinf(got[4].real) and np.isnan(got[5].real) and np.isclose(got[6], np.log1p(z[6]))
+
+
 def _expm1_inverse(w: complex) -> complex:
     # -log1p(-w), by the Taylor series near 0 (exact to double precision here), else cmath
     import cmath

@@ -28,6 +28,12 @@ def quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:
     return np.errstate(all="ignore") if xp is np else NULL_CONTEXT
 
 
+def some(xp: Any, mask: Any) -> bool:
+    """Whether ``mask`` holds a True (NumPy's count_nonzero of a mask takes ~0.1 us, its
+    .any() ~1; on a GPU either waits for it)."""
+    return bool(np.count_nonzero(mask) if xp is np else mask.any())
+
+
 def for_kernel(scalar: Any, dt: np.dtype[Any]) -> Any:
     """A Python scalar as CuPy should get it for an array of ``dt``: an int beside floats as
     a float, as NumPy converts it (CuPy packs a Python int into int64 or uint64 first: past
@@ -70,8 +76,7 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
             a, b = (zero_d(xp, v, dtype) if type(v) in scalar else v for v in (a, b))
     ia, ib = _isinf(xp, a), _isinf(xp, b)
     one_inf = ib if ia is False else ia if ib is False else ia ^ ib
-    # (NumPy's count_nonzero of a mask takes ~0.1 us, its .any() ~1)
-    if not (np.count_nonzero(one_inf) if xp is np else one_inf.any()):
+    if not some(xp, one_inf):
         return xp.floor_divide(a, b)
     r = xp.floor_divide(*(v if type(v) in _REAL_SCALARS else
                           xp.where(one_inf, xp.ones((), dtype=v.dtype), v) for v in (a, b)))
@@ -237,16 +242,24 @@ def expm1(xp: Any, a: Any) -> Any:
     return from_parts(xp, re, im, a.dtype)
 
 
+# Past half the largest float |1 + z| may overflow where |z| did not (log1p's fix-up)
+_HALF_MAX = {np.dtype(t): float(np.finfo(t).max) / 2 for t in (np.complex64, np.complex128)}
+
+
 def log1p(xp: Any, a: Any) -> Any:
     # NumPy's complex log1p is log(1 + z): 1 + 1e-20 is 1, so log1p(1e-20) came out 0. Near 0
     # (where no special case lies) log|1 + z| = log1p(x (2 + x) + y^2) / 2, arg = atan2(y, 1 + x).
-    # And it takes |1 + z| itself, which overflows for finite z past the largest float / sqrt 2
-    # or so, giving +inf (and an overflow warning) where log(z + 1) is finite: taken there.
-    with np.errstate(over="ignore") if xp is np else NULL_CONTEXT:  # (no log1p overflows)
+    # And it takes |1 + z| itself, which overflows for finite z past about half the largest
+    # float, giving +inf (and an overflow warning) where log(z + 1) is finite: taken there.
+    m = xp.abs(a)
+    small, huge = m < 0.5, m > _HALF_MAX[a.dtype]
+    over: contextlib.AbstractContextManager[Any] = NULL_CONTEXT
+    if xp is not np or np.count_nonzero(huge):  # (rare: on the CPU asked first)
+        huge = huge & xp.isfinite(a)
+        over = np.errstate(over="ignore") if xp is np else NULL_CONTEXT  # (not log1p's)
+    with over:
         r = xp.log1p(a)
-    small = xp.abs(a) < 0.5
-    huge = xp.isinf(r.real) & xp.isfinite(a)
-    if (small | huge).any():  # (one question: on a GPU each waits for it)
+    if some(xp, small | huge):
         x, y = a.real, a.imag
         with quiet(xp):
             accurate = from_parts(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),

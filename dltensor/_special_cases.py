@@ -264,7 +264,9 @@ def log1p(xp: Any, a: Any) -> Any:
         with quiet(xp):
             accurate = from_parts(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
                                 a.dtype)
-            r = xp.where(small, accurate, xp.where(huge, xp.log(a + 1), r))
+            # (1 added to the real part: a + (1 + 0j) would make a -0 imaginary part +0)
+            whole = xp.log(from_parts(xp, x + 1, y, a.dtype))
+            r = xp.where(small, accurate, xp.where(huge, whole, r))
     return r
 
 

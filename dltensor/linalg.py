@@ -175,6 +175,8 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
 
 
 _SINGULAR_RAISES = frozenset({"cholesky", "inv", "matrix_power", "solve"})
+_NOT_FINITE = "Array must not contain infs or NaNs"  # (eig's and eigvals')
+_SVD_OF_NAN = "SVD did not converge"
 
 
 def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
@@ -182,12 +184,29 @@ def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
     matrices are NumPy's LinAlgError, with CuPy raising it too: CuPy checks cuSOLVER's status
     only under ``cupyx.errstate(linalg="raise")`` (its default, "ignore", returns what it
     computed; read in CuPy 14.2's sources, not yet run on a GPU)."""
-    if device.device_type == CUDA_TYPE and name in _SINGULAR_RAISES:
-        backend = backend_or_none(device)
-        if backend is not None:
-            with backend.linalg_errors():
-                return _backend[name](*args, **kwargs)
+    if device.device_type == CUDA_TYPE:
+        _refuse_as_numpy(name, args[0], kwargs.get("ord"))
+        if name in _SINGULAR_RAISES:
+            backend = backend_or_none(device)
+            if backend is not None:
+                with backend.linalg_errors():
+                    return _backend[name](*args, **kwargs)
     return _backend[name](*args, **kwargs)
+
+
+def _refuse_as_numpy(name: str, x: ndarray, ord: Any) -> None:
+    """On a GPU, NumPy's LinAlgError for the input it refuses: infinities and NaNs in eig and
+    eigvals (array-api-compat's NumPy ones check), NaNs in the SVD family (svd, svdvals,
+    pinv, the 2, -2 and nuclear matrix norms; NumPy's LAPACK does not converge on one). CuPy
+    checks neither, and answers what cuSOLVER computed (CuPy 14.2's sources, unrun on a GPU):
+    one reduction more, and a GPU sync."""
+    svd = name in ("svd", "svdvals", "pinv") or name == "matrix_norm" and ord in (2, -2, "nuc")
+    if svd or name in ("eig", "eigvals"):
+        a, ns = native(x), namespace_for(x._device)
+        with on(x._device):
+            bad = ns.any(ns.isnan(a)) if svd else ns.any(~ns.isfinite(a))
+        if bool(bad):
+            raise np.linalg.LinAlgError(_SVD_OF_NAN if svd else _NOT_FINITE)
 
 
 def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:

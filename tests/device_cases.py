@@ -605,6 +605,20 @@ CASES: list[Case] = [
         dt.stack([m(d), dt.zeros((3, 3), device=d)]), -1), ValueError),
     Case("inv-of-a-singular-stack-of-33-axes", lambda d: dt.linalg.inv(  # (folded: NumPy's
         dt.reshape(a(d, [[1.0, 2.0], [2.0, 4.0]]), (1,) * 31 + (2, 2))), ValueError),  # 32)
+    # (NumPy refuses infinities and NaNs in eig and eigvals, and its LAPACK's SVD does not
+    # converge on a NaN; CuPy checks neither, and answers what cuSOLVER computed)
+    Case("eigvals-of-a-nan", lambda d: dt.linalg.eigvals(a(d, [[1.0, np.nan], [0.0, 1.0]])),
+         ValueError),
+    Case("eig-of-an-infinity", lambda d: dt.linalg.eig(a(d, [[np.inf, 0.0], [0.0, 1.0]])),
+         ValueError),
+    Case("svdvals-of-a-nan", lambda d: dt.linalg.svdvals(a(d, [[np.nan, 0.0], [0.0, 1.0]])),
+         ValueError),
+    Case("matrix-rank-of-a-nan", lambda d: dt.linalg.matrix_rank(
+        dt.stack([m(d), dt.full((3, 3), np.nan, device=d)])), ValueError),
+    Case("pinv-of-a-nan", lambda d: dt.linalg.pinv(a(d, [[1.0, 0.0], [np.nan, 1.0]])),
+         ValueError),
+    Case("nuclear-norm-of-a-nan", lambda d: dt.linalg.matrix_norm(
+        a(d, [[np.nan, 0.0], [0.0, 1.0]], dt.float32), ord="nuc"), ValueError),
     # --- fft -------------------------------------------------------------------------------------
     Case("fft-transforms", lambda d: (
         dt.fft.fftn(a(d, R, dt.complex128)), dt.fft.ifftn(a(d, R, dt.complex64), axes=(0,)),

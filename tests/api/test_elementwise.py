@@ -213,14 +213,16 @@ def test_complex_log1p_of_huge_values_is_finite_and_quiet():
     import cmath
     for t, big in ((np.complex128, 1.5e308), (np.complex64, 3e38)):
         z = np.array([complex(big, big), complex(-big, 0), complex(0, -big), complex(big, 1),
+                      complex(-big, -0.0), complex(big, -0.0),
                       complex(np.inf, 1), complex(1, np.nan), 0.25 + 0j], t)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             got = np.asarray(dt.log1p(dt.asarray(z)))
         assert got.dtype == t
-        want = [cmath.log(complex(v) + 1) for v in z[:4]]
-        np.testing.assert_allclose(got[:4], np.array(want, t), rtol=1e-6)
-        assert np.isinf(got[4].real) and np.isnan(got[5].real) and np.isclose(got[6], np.log1p(z[6]))
+        want = [cmath.log(complex(v.real + 1, v.imag)) for v in z[:6]]
+        np.testing.assert_allclose(got[:6], np.array(want, t), rtol=1e-6)
+        assert (np.signbit(got[:6].imag) == np.signbit(z[:6].imag)).all()  # (of -0j: -πj, -0)
+        assert np.isinf(got[6].real) and np.isnan(got[7].real) and np.isclose(got[8], np.log1p(z[8]))
 
 
 def _expm1_inverse(w: complex) -> complex:

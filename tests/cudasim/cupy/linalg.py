@@ -1,7 +1,9 @@
 """cupy.linalg: NumPy's functions over the simulator's arrays; eig/eigvals complex for real
 input, as CuPy 14's (cusolver's geev), where NumPy's are real when the eigenvalues are, but
-of the input's dtype for no elements; norms of no elements raise where CuPy's max, min and
-take(0) of nothing do (NumPy's max takes initial=0); solve broadcasts no stacks."""
+of the input's dtype for no elements, and computed for input with infinities or NaNs;
+the SVD family answers (NaN) for input with NaNs, where NumPy's LAPACK does not converge;
+norms of no elements raise where CuPy's max, min and take(0) of nothing do (NumPy's max
+takes initial=0); solve broadcasts no stacks."""
 import numpy as _np
 
 from . import _fresh, _module_getattr, _namespace_attr
@@ -23,11 +25,19 @@ def _of_nothing(a):  # (cupy/linalg/_eigenvalue.py: linalg_common_type's dtype, 
     return _np.empty(a.shape[:-1], dt), _np.empty(a.shape, dt)
 
 
+def _finite(a):
+    """``a``, or for one with an infinity or NaN, which NumPy's eig refuses and CuPy's geev
+    computes with (cupy/linalg/_eigenvalue.py checks no values): zeros, whose answers are
+    made NaN by the caller."""
+    return a if _np.isfinite(a._a).all() else _fresh(_np.zeros_like(a._a), a._dev)
+
+
 def eig(a):
     if a._a.size == 0:
         return tuple(_fresh(r, a._dev) for r in _of_nothing(a._a))
-    w, v = _namespace_attr(_np.linalg, "eig")(a)
-    return _complex(w), _complex(v)
+    w, v = _namespace_attr(_np.linalg, "eig")(_finite(a))
+    nan = 1 if _finite(a) is a else _np.nan
+    return _complex(w) * nan, _complex(v) * nan
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
@@ -50,7 +60,8 @@ def matrix_power(M, n):  # as CuPy 14.2's: Python ints only
 def eigvals(a):
     if a._a.size == 0:
         return _fresh(_of_nothing(a._a)[0], a._dev)
-    return _complex(_namespace_attr(_np.linalg, "eigvals")(a))
+    nan = 1 if _finite(a) is a else _np.nan
+    return _complex(_namespace_attr(_np.linalg, "eigvals")(_finite(a))) * nan
 
 
 def solve(a, b):
@@ -85,6 +96,25 @@ def _status_unchecked(f):
     return checked_only_if_asked
 
 
+def _unconverged_nan(f):
+    """CuPy 14.2's ``f`` of the SVD family, whose gesvd's status CuPy checks only under
+    ``cupyx.errstate(linalg="raise")``: NumPy's LAPACK does not converge on a NaN
+    (LinAlgError), where cuSOLVER's answers (NaN here)."""
+    def unchecked(a, *args, **kwargs):
+        try:
+            return f(a, *args, **kwargs)
+        except _np.linalg.LinAlgError as e:
+            if "converge" not in str(e):
+                raise
+        r = f(_fresh(_np.zeros_like(a._a), a._dev), *args, **kwargs)
+        return type(r)(*(v * _np.nan for v in r)) if isinstance(r, tuple) else r * _np.nan
+
+    unchecked.__name__ = f.__name__
+    return unchecked
+
+
+svd, pinv = (_unconverged_nan(_namespace_attr(_np.linalg, n)) for n in ("svd", "pinv"))
+norm = _unconverged_nan(norm)
 inv = _status_unchecked(_namespace_attr(_np.linalg, "inv"))
 cholesky = _status_unchecked(_namespace_attr(_np.linalg, "cholesky"))
 solve, matrix_power = _status_unchecked(solve), _status_unchecked(matrix_power)

@@ -620,6 +620,28 @@ CASES: list[Case] = [
     Case("nuclear-norm-of-a-nan", lambda d: dt.linalg.matrix_norm(
         a(d, [[np.nan, 0.0], [0.0, 1.0]], dt.float32), ord="nuc"), ValueError),
     # --- fft -------------------------------------------------------------------------------------
+    # (CuPy's n-D plans refuse an array with an empty axis it does not transform; an inverse
+    # real transform of an output of no elements made a cuFFT plan of none: its RuntimeError)
+    Case("fftn-of-an-empty-stack", lambda d: (
+        dt.fft.fftn(dt.zeros((0, 3, 4), dtype=dt.complex128, device=d), axes=(1, 2)),
+        dt.fft.ifftn(dt.zeros((3, 4, 0), dtype=dt.complex64, device=d), axes=(0, 1)),
+        dt.fft.fftn(dt.zeros((0, 3, 4), dtype=dt.complex128, device=d), s=(2, 5),
+                    axes=(1, 2)))),
+    Case("irfft-of-one-element", lambda d: dt.fft.irfft(a(d, [1 + 2j])), ValueError),
+    Case("hfft-of-one-element", lambda d: dt.fft.hfft(a(d, [[1 + 2j], [3j]])), ValueError),
+    Case("irfft-of-one-element-and-no-batch", lambda d: dt.fft.irfft(
+        dt.zeros((0, 1), dtype=dt.complex128, device=d)), ValueError),
+    Case("irfftn-whose-last-axis-has-one", lambda d: dt.fft.irfftn(
+        a(d, [[1 + 0j], [2 + 0j]])), ValueError),
+    # (probable, from other projects' GPU reports, unrun here: cuFFT's complex-to-real
+    # transforms take the imaginary part of the zero frequency for some sizes (PyTorch
+    # #154496), and its n-D ones assume Hermitian symmetry along every axis (JAX #29325);
+    # NumPy ignores the one and assumes the other along the last axis only)
+    Case("irfft-ignores-the-zero-frequencys-imaginary-part", lambda d: dt.fft.irfft(
+        a(d, np.r_[1 + 100j, np.zeros(4096)], dt.complex64)), rtol=1e-4),
+    Case("irfftn-of-a-spectrum-not-hermitian", lambda d: dt.fft.irfftn(a(d, (lambda g: (
+        g.standard_normal((64, 33)) + 1j * g.standard_normal((64, 33))))(
+            np.random.default_rng(0)))), rtol=1e-9),
     Case("fft-transforms", lambda d: (
         dt.fft.fftn(a(d, R, dt.complex128)), dt.fft.ifftn(a(d, R, dt.complex64), axes=(0,)),
         dt.fft.rfftn(a(d, R)), dt.fft.irfftn(a(d, R, dt.complex128), s=(3, -1), axes=(0, 1)),

@@ -107,9 +107,6 @@ if (cr_abs >= ci_abs) {
     qi = (ai * rat - ar) * scl;
 }
 """
-_complex_divide_kernels: dict[ModuleType, Any] = {}
-
-
 def divide(xp: Any, a: Any, b: Any) -> Any:
     """divide with a complex result: NumPy's complex division wherever the row's fix-up
     (special.divide) would divide as complex numbers, its own way where the divisor is a
@@ -117,16 +114,27 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
     if type(b) not in PYTHON_SCALARS and b.dtype in special.WHOLE and \
             (type(a) is complex or getattr(a, "dtype", None) is not None and a.dtype.kind == "c"):
         return special.divide(xp, a, b)  # (by a float32 or float64 array: part by part)
+    dt, _, _, (qr, qi) = _of_parts(xp, a, b, ("T ar, T ai, T cr, T ci", "T qr, T qi"),
+                                   _COMPLEX_DIVIDE, "dltensor_complex_divide")
+    return from_parts(xp, qr, qi, dt)
+
+
+_complex_kernels: dict[tuple[str, ModuleType], Any] = {}
+
+
+def _of_parts(xp: Any, a: Any, b: Any, params: tuple[str, str], code: str,
+              name: str) -> tuple[np.dtype[Any], Any, Any, Any]:
+    """The result's complex dtype, ``a`` and ``b`` in it (a Python scalar as NumPy converts
+    it), and the outputs of dltensor's kernel ``name`` over their parts (made once per array
+    module, compiled with --fmad=false)."""
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
     a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
-    kernel = _complex_divide_kernels.get(xp)
+    kernel = _complex_kernels.get((name, xp))
     if kernel is None:
-        kernel = _complex_divide_kernels[xp] = xp.ElementwiseKernel(
-            "T ar, T ai, T cr, T ci", "T qr, T qi", _COMPLEX_DIVIDE, "dltensor_complex_divide",
-            options=("--fmad=false",))
-    qr, qi = kernel(a.real, a.imag, b.real, b.imag)
-    return from_parts(xp, qr, qi, dt)
+        kernel = _complex_kernels[name, xp] = xp.ElementwiseKernel(
+            *params, code, name, options=("--fmad=false",))
+    return dt, a, b, kernel(a.real, a.imag, b.real, b.imag)
 
 
 def reciprocal(xp: Any, a: Any) -> Any:
@@ -197,20 +205,10 @@ if (br == 0 && bi == 0) {
     qr = qi = 0;
 }
 """
-_complex_power_kernels: dict[ModuleType, Any] = {}
-
-
 def complex_power(xp: Any, a: Any, b: Any) -> Any:
     """NumPy's complex power: its own products where it takes them, else CuPy's."""
-    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
-    a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
-            for v in (a, b))
-    kernel = _complex_power_kernels.get(xp)
-    if kernel is None:
-        kernel = _complex_power_kernels[xp] = xp.ElementwiseKernel(
-            "T ar, T ai, T br, T bi", "T qr, T qi, T g", _COMPLEX_POWER, "dltensor_complex_power",
-            options=("--fmad=false",))
-    qr, qi, g = kernel(a.real, a.imag, b.real, b.imag)
+    dt, a, b, (qr, qi, g) = _of_parts(xp, a, b, ("T ar, T ai, T br, T bi", "T qr, T qi, T g"),
+                                      _COMPLEX_POWER, "dltensor_complex_power")
     # (CuPy's power everywhere, taken where g says: an exponent reaches here as an array,
     # whose values only a GPU sync could tell)
     return xp.where(g != 0, xp.power(a, b), from_parts(xp, qr, qi, dt))

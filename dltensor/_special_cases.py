@@ -250,23 +250,23 @@ def log1p(xp: Any, a: Any) -> Any:
     # NumPy's complex log1p is log(1 + z): 1 + 1e-20 is 1, so log1p(1e-20) came out 0. Near 0
     # (where no special case lies) log|1 + z| = log1p(x (2 + x) + y^2) / 2, arg = atan2(y, 1 + x).
     # And it takes |1 + z| itself, which overflows for finite z past about half the largest
-    # float, giving +inf (and an overflow warning) where log(z + 1) is finite: taken there.
+    # float, giving +inf (and an overflow warning) where log(z + 1) is finite: taken there
+    # (on the CPU only: CuPy's complex log1p is log(z + 1)).
     m = xp.abs(a)
-    small, huge = m < 0.5, m > _HALF_MAX[a.dtype]
-    over: contextlib.AbstractContextManager[Any] = NULL_CONTEXT
-    if xp is not np or np.count_nonzero(huge):  # (rare: on the CPU asked first)
-        huge = huge & xp.isfinite(a)
-        over = np.errstate(over="ignore") if xp is np else NULL_CONTEXT  # (not log1p's)
-    with over:
+    huge = None
+    if xp is np and np.count_nonzero(m > _HALF_MAX[a.dtype]):  # (rare: asked first)
+        huge = (m > _HALF_MAX[a.dtype]) & np.isfinite(a)
+    with np.errstate(over="ignore") if huge is not None else NULL_CONTEXT:  # (not log1p's)
         r = xp.log1p(a)
-    if some(xp, small | huge):
-        x, y = a.real, a.imag
+    small = m < 0.5
+    x, y = a.real, a.imag
+    if some(xp, small):  # (on a GPU the one question, waited for)
         with quiet(xp):
             accurate = from_parts(xp, xp.log1p(x * (2 + x) + y * y) / 2, xp.arctan2(y, 1 + x),
-                                a.dtype)
-            # (1 added to the real part: a + (1 + 0j) would make a -0 imaginary part +0)
-            whole = xp.log(from_parts(xp, x + 1, y, a.dtype))
-            r = xp.where(small, accurate, xp.where(huge, whole, r))
+                                  a.dtype)
+        r = xp.where(small, accurate, r)
+    if huge is not None:  # (1 added to the real part: a + (1 + 0j) makes -0j +0j)
+        r = np.where(huge, np.log(from_parts(np, x + 1, y, a.dtype)), r)
     return r
 
 

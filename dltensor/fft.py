@@ -41,34 +41,38 @@ def _transform_on_backend(name: str) -> Callable[..., ndarray]:
     def transform(x: ndarray, **kwargs: Any) -> ndarray:
         if x._device is CPU:
             return wrap(numpy_transform(x._compute(), **kwargs), CPU)
-        empty = _as_numpy_elsewhere(name, x, kwargs)
-        if empty is not None:
-            return empty
+        if x._device.device_type == DLDeviceType.kDLCUDA:
+            empty = _as_numpy_on_cuda(name, x, kwargs)
+            if empty is not None:
+                return empty
         result: ndarray = delegated(x, **kwargs)
         return result
     return transform
 
 
-def _as_numpy_elsewhere(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray | None:
+def _as_numpy_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray | None:
     """Where CuPy's transforms part from NumPy's on their own (read in CuPy 14.2's
     cupy/fft/_fft.py, unrun on a GPU): NumPy's ValueError for an inverse real transform whose
-    output would have no elements (2 * (m - 1) for an axis of one; CuPy's cuFFT plan of
-    none raised its RuntimeError), and an empty array for an n-D complex transform of an
-    array empty along an axis it does not transform (CuPy's n-D plans refuse any empty axis:
-    ValueError)."""
-    if name in ("irfft", "hfft", "irfftn") and kwargs.get("n" if "n" in kwargs else "s") \
-            is None:
-        axes = kwargs.get("axes")
-        axis = kwargs.get("axis", -1) if name != "irfftn" else -1 if axes is None else axes[-1]
-        if x.ndim and x.shape[axis] == 1:
-            raise ValueError(f"{name}: an axis of one element has an output of 2 * (1 - 1) = 0 "
-                             "(give n or s, or more elements)")
+    output would have no elements (2 * (m - 1) for an axis of one, said or as s's -1; CuPy's
+    cuFFT plan of none raised its RuntimeError), and an empty array for an n-D complex
+    transform of an array empty along an axis it does not transform (CuPy's n-D plans refuse
+    any empty axis: ValueError)."""
+    if name in ("irfft", "hfft", "irfftn"):
+        if name == "irfftn":
+            axes, s = kwargs.get("axes"), kwargs.get("s")
+            axis, length = -1 if axes is None else axes[-1], None if s is None else s[-1]
+        else:
+            axis, length = kwargs.get("axis", -1), kwargs.get("n")
+        if length == 0 or length is None and x.ndim and x.shape[axis] == 1:
+            raise ValueError(f"{name}: the output along axis {axis} would have no elements "
+                             "(2 * (m - 1) for m = 1: give a length, or more elements)")
     if name in ("fftn", "ifftn") and x.size == 0:
         axes, s = kwargs.get("axes"), kwargs.get("s")
+        axes = range(x.ndim) if axes is None else axes
         shape = list(x.shape)
-        for i, axis in enumerate(range(x.ndim) if axes is None else axes):
+        for i, axis in reversed(list(enumerate(axes))):  # (a repeated axis: its first length)
             shape[axis] = shape[axis] if s is None else s[i]
-        if all(shape[axis] for axis in (range(x.ndim) if axes is None else axes)):
+        if all(shape[axis] for axis in axes):
             from ._creation import zeros
             return zeros(tuple(shape), dtype=x.dtype, device=x.device)
     return None

@@ -201,7 +201,7 @@ def _refuse_as_numpy(name: str, x: ndarray, ord: Any) -> None:
     checks neither, and answers what cuSOLVER computed (CuPy 14.2's sources, unrun on a GPU):
     one reduction more, and a GPU sync."""
     svd = name in ("svd", "svdvals", "pinv") or name == "matrix_norm" and ord in (2, -2, "nuc")
-    if svd or name in ("eig", "eigvals"):
+    if (svd or name in ("eig", "eigvals")) and not held(x):  # (held: the CPU's errors first)
         a, ns = native(x), namespace_for(x._device)
         with on(x._device):
             bad = ns.any(ns.isnan(a)) if svd else ns.any(~ns.isfinite(a))

@@ -626,13 +626,19 @@ CASES: list[Case] = [
         dt.fft.fftn(dt.zeros((0, 3, 4), dtype=dt.complex128, device=d), axes=(1, 2)),
         dt.fft.ifftn(dt.zeros((3, 4, 0), dtype=dt.complex64, device=d), axes=(0, 1)),
         dt.fft.fftn(dt.zeros((0, 3, 4), dtype=dt.complex128, device=d), s=(2, 5),
-                    axes=(1, 2)))),
+                    axes=(1, 2)),
+        dt.fft.ifftn(dt.zeros((0, 3, 4), dtype=dt.complex128, device=d), s=(2, 5),
+                     axes=(1, -2)))),  # (a repeated axis: its first length, as NumPy)
     Case("irfft-of-one-element", lambda d: dt.fft.irfft(a(d, [1 + 2j])), ValueError),
     Case("hfft-of-one-element", lambda d: dt.fft.hfft(a(d, [[1 + 2j], [3j]])), ValueError),
     Case("irfft-of-one-element-and-no-batch", lambda d: dt.fft.irfft(
         dt.zeros((0, 1), dtype=dt.complex128, device=d)), ValueError),
     Case("irfftn-whose-last-axis-has-one", lambda d: dt.fft.irfftn(
         a(d, [[1 + 0j], [2 + 0j]])), ValueError),
+    Case("irfftn-whose-last-axis-of-one-is-all-of-it", lambda d: dt.fft.irfftn(
+        a(d, [[1 + 0j], [2 + 0j], [3j]]), s=(-1,), axes=(1,)), ValueError),
+    Case("irfftn-by-parts-of-an-axis-of-one", lambda d: dt.fft.irfftn(  # (axes out of order)
+        a(d, [[1 + 0j, 2 + 0j, 3j]]), s=(3, -1), axes=(1, 0)), ValueError),
     # (probable, from other projects' GPU reports, unrun here: cuFFT's complex-to-real
     # transforms take the imaginary part of the zero frequency for some sizes (PyTorch
     # #154496), and its n-D ones assume Hermitian symmetry along every axis (JAX #29325);

@@ -578,6 +578,17 @@ def test_an_rtol_array_on_another_device_is_refused():
                 f(x, rtol=rtol)
 
 
+def test_linalg_of_held_cuda_memory_says_the_cpus_errors_first():
+    # (the CUDA refusal of non-finite input read the array first: NoBackendError where the
+    # CPU's broadcast ValueError belongs)
+    x = _fake((CUDA, 0), shape=(2, 3, 3), dtype=(2, 64, 1))
+    with pytest.raises(ValueError, match="broadcast"):
+        dt.linalg.pinv(x, rtol=_fake((CUDA, 0), shape=(5,), dtype=(2, 64, 1)))
+    for f in (dt.linalg.svdvals, dt.linalg.eigvals):
+        with pytest.raises(RuntimeError, match="cuda:0"):
+            f(x)
+
+
 def test_indexing_held_memory_checks_the_key_and_read_only_first():
     x = _fake((METAL, 0))
     for key in (1.5, [0], 0, ([0], [0.5]), [[0], [1, 2]], ([0, 2], ...), (0, [3]),
@@ -685,6 +696,9 @@ def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
     h[[1], ...] = 9.0  # (a list was made on cuda_host, where NumPy cannot allocate)
     h[[0, 0], [2, 1]] = -1.0
     assert a.tolist() == [[0.0, -1.0, -1.0], [9.0, 9.0, 9.0]]
+    # (an empty transform is NumPy's on pinned memory, not the CUDA mending's new array)
+    e = dt.asarray(P.from_numpy(np.zeros((0, 3, 4), np.complex128), device=(P.CUDA_HOST, 0)))
+    assert dt.fft.fftn(e, axes=(1, 2)).shape == (0, 3, 4)
 
 
 def test_a_producer_that_ignores_dl_device_is_moved_or_refused_here():

@@ -27,6 +27,8 @@ def _real_inverse(name):
     f = _namespace_attr(_np.fft, name)
 
     def transform(a, n=None, axis=-1, norm=None):
+        if n == 0 and a.size:
+            raise RuntimeError("CUFFT_INVALID_SIZE")
         if n is None and a.shape[axis] == 1:
             if a.size:
                 raise RuntimeError("CUFFT_INVALID_SIZE")
@@ -37,7 +39,9 @@ def _real_inverse(name):
 
 
 def irfftn(a, s=None, axes=None, norm=None):
-    if s is None and a.ndim and a.shape[-1 if axes is None else axes[-1]] == 1 and a.size:
+    last = None if s is None else s[-1]
+    if a.size and (last == 0 or last is None and a.ndim and
+                   a.shape[-1 if axes is None else axes[-1]] == 1):
         raise RuntimeError("CUFFT_INVALID_SIZE")
     return _namespace_attr(_np.fft, "irfftn")(a, s=s, axes=axes, norm=norm)
 

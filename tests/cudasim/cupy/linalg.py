@@ -25,19 +25,26 @@ def _of_nothing(a):  # (cupy/linalg/_eigenvalue.py: linalg_common_type's dtype, 
     return _np.empty(a.shape[:-1], dt), _np.empty(a.shape, dt)
 
 
-def _finite(a):
-    """``a``, or for one with an infinity or NaN, which NumPy's eig refuses and CuPy's geev
-    computes with (cupy/linalg/_eigenvalue.py checks no values): zeros, whose answers are
-    made NaN by the caller."""
-    return a if _np.isfinite(a._a).all() else _fresh(_np.zeros_like(a._a), a._dev)
+def _per_matrix(f, a, bad):
+    """``f(a)`` (a tuple too) with the matrices of ``a`` where ``bad`` (of its stack's shape)
+    zeros in, and NaN out, as CuPy computes each matrix of a stack apart."""
+    clean = _fresh(_np.where(bad[..., None, None], 0, a._a), a._dev)
+    r = f(clean)
+
+    def spoil(v):
+        mask = bad.reshape(bad.shape + (1,) * (v.ndim - bad.ndim))
+        return _fresh(_np.where(mask, _np.nan, v._a).astype(v._a.dtype), v._dev)
+    return type(r)(*map(spoil, r)) if isinstance(r, tuple) else spoil(r)
 
 
 def eig(a):
     if a._a.size == 0:
         return tuple(_fresh(r, a._dev) for r in _of_nothing(a._a))
-    w, v = _namespace_attr(_np.linalg, "eig")(_finite(a))
-    nan = 1 if _finite(a) is a else _np.nan
-    return _complex(w) * nan, _complex(v) * nan
+    # (CuPy's geev computes with infinities and NaNs, which NumPy's eig refuses:
+    # cupy/linalg/_eigenvalue.py checks no values)
+    w, v = _per_matrix(_namespace_attr(_np.linalg, "eig"), a,
+                       ~_np.isfinite(a._a).all(axis=(-2, -1)))
+    return _complex(w), _complex(v)
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
@@ -60,8 +67,8 @@ def matrix_power(M, n):  # as CuPy 14.2's: Python ints only
 def eigvals(a):
     if a._a.size == 0:
         return _fresh(_of_nothing(a._a)[0], a._dev)
-    nan = 1 if _finite(a) is a else _np.nan
-    return _complex(_namespace_attr(_np.linalg, "eigvals")(_finite(a))) * nan
+    return _complex(_per_matrix(_namespace_attr(_np.linalg, "eigvals"), a,
+                                ~_np.isfinite(a._a).all(axis=(-2, -1))))
 
 
 def solve(a, b):
@@ -104,10 +111,10 @@ def _unconverged_nan(f):
         try:
             return f(a, *args, **kwargs)
         except _np.linalg.LinAlgError as e:
-            if "converge" not in str(e):
+            if "converge" not in str(e) or a._a.ndim < 2:
                 raise
-        r = f(_fresh(_np.zeros_like(a._a), a._dev), *args, **kwargs)
-        return type(r)(*(v * _np.nan for v in r)) if isinstance(r, tuple) else r * _np.nan
+        return _per_matrix(lambda m: f(m, *args, **kwargs), a,
+                           _np.isnan(a._a).any(axis=(-2, -1)))
 
     unchecked.__name__ = f.__name__
     return unchecked

@@ -32,6 +32,11 @@ def power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (
     return _np.where(negative, special, r).astype(r.dtype)
 
 
+def log1p(a):  # complex: log(z + (1 + 0j)) (cupy/complex.cuh): -0j becomes +0j, no overflow
+    a = _np.asarray(a)
+    return _np.log(a + _np.ones((), a.dtype)) if a.dtype.kind == "c" else _np.log1p(a)
+
+
 def sign(a):  # complex: a / abs(a) (cupy/_math/misc.py): inf + 1j is NaN + 0j
     a = _np.asarray(a)
     if a.dtype.kind != "c":
@@ -66,6 +71,7 @@ def dot(a, b):
 
 # ufunc and operator names -> the function computing them as CuPy does
 BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
+           "log1p": log1p,
            "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
            "dot": dot}
 

@@ -56,7 +56,9 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
     if type(axis) is int and x.ndim and not -x.ndim <= axis < x.ndim:  # (before shape[axis])
         raise np.exceptions.AxisError(axis, x.ndim)
     if x.size or not x.ndim or x.shape[axis] == 0:  # (NumPy checks no index that selects
-        check_bounds(indices._compute(), x, axis)  # from no elements: an empty result)
+        # from no elements: an empty result; a 0-d x is one element along axis 0, as NumPy's
+        # take reads it, where CuPy's wraps every index, i % 1)
+        check_bounds(indices._compute(), x if x.ndim else x[None], axis)
     result: ndarray = wrap_result(
         namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis), x._device)
     return result
@@ -232,6 +234,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     v = namespace_for(self._device).full((), v, dtype=a.dtype)
                 if type(value) is ndarray:
                     _check_fits(a, key, v)
+                    if type(key) is tuple and len(key) == 1 and \
+                            getattr(key[0], "dtype", None) == bool:  # (a lone mask)
+                        _check_mask_fits(a.shape, key[0], v.shape)
                     v = _unaliased(array_module(a), a, v)
                 if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
                     raise out_of_bounds(key, a.shape[0])
@@ -282,6 +287,17 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
         check_ints(a.shape, key)  # wrap its indices; NumPy's order: an int out of bounds
         raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
                          "selection it is written into")
+
+
+def _check_mask_fits(shape: tuple[int, ...], mask: Any, value: tuple[int, ...]) -> None:
+    """A value of shape ``value`` written through a lone mask into an array of ``shape``, on a
+    GPU: it must broadcast to the selection, (n,) + the axes the mask leaves, as NumPy
+    checks. CuPy returns before it broadcasts the value where the mask selects nothing
+    (_scatter_op_mask_single), so NumPy's ValueError was no error there. Checked but for n,
+    which only a GPU sync could tell: a value whose first axis is the selection's is taken as
+    long as it (CuPy refuses it where n differs and is not 0)."""
+    rest = shape[mask.ndim:]
+    _check_broadcasts(value, (value[0] if len(value) == len(rest) + 1 else 1,) + rest)
 
 
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:

@@ -224,7 +224,11 @@ def moveaxis(x: ndarray, source: int | tuple[int, ...], destination: int | tuple
 
 def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
     """``x`` with its axes permuted to ``axes``."""
-    result: ndarray = _permute_dims(x, ints("permute_dims", "axes", axes, one=False))
+    axes = ints("permute_dims", "axes", axes, one=False)
+    if type(x) is ndarray and len(axes) != x.ndim:  # (CuPy reads () as x.T; NumPy refuses)
+        raise ValueError(f"permute_dims: axes {axes} do not name each of the {x.ndim} axes of x "
+                         "once")
+    result: ndarray = _permute_dims(x, axes)
     return result
 
 

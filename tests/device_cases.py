@@ -423,6 +423,17 @@ CASES: list[Case] = [
     Case("reorder", lambda d: (dt.roll(a(d, R), 1, axis=1), dt.roll(a(d, R), -5),
                                dt.flip(a(d, R), axis=0), dt.moveaxis(a(d, R), 0, 1),
                                dt.permute_dims(a(d, R), (1, 0)), a(d, R).mT)),
+    Case("permute-dims-of-no-axes", lambda d: dt.permute_dims(a(d, R), ()),
+         ValueError),  # (CuPy: an empty axes tuple is x.T)
+    Case("setitem-mask-selecting-nothing-value-of-another-shape", lambda d: _setitem(
+        a(d, R), a(d, [False, False, False]), a(d, [1.0, 2.0])),
+         ValueError),  # (CuPy returns before broadcasting the value)
+    Case("setitem-false-0d-mask-value-of-another-shape", lambda d: _setitem(
+        a(d, R), a(d, False), a(d, [1.0, 2.0, 3.0])), ValueError),
+    Case("setitem-mask-selecting-nothing", lambda d: (  # (shapes NumPy takes: unchanged)
+        _setitem(a(d, R), a(d, [False, False, False]), a(d, [7.0])),
+        _setitem(a(d, [1.0, 2.0]), a(d, [False, False]), a(d, np.zeros(0))),
+        _setitem(a(d, R), a(d, [True, False, True]), a(d, [[1.0], [2.0]])))),
     Case("reshape-like", lambda d: (dt.squeeze(a(d, [[1.0, 2.0]]), axis=0),
                                     dt.expand_dims(a(d, R), axis=(0, -1)),
                                     dt.tile(a(d, [1, 2]), (2, 2)), *dt.unstack(a(d, R), axis=1))),
@@ -497,6 +508,9 @@ CASES: list[Case] = [
         dt.argsort(x, axis=0, descending=True), dt.argsort(dt.reshape(x, (2, 1, 5)), axis=0),
         dt.sort(dt.astype(x, dt.complex64), axis=-1, descending=True),
         dt.sort(x[:, :0])))(a(d, [_NAN_LINE, _NAN_LINE[::-1]]))),
+    Case("take-from-a-0d-array", lambda d: dt.take(a(d, 5.0), a(d, [0, -1, 0]), axis=0)),
+    Case("take-from-a-0d-array-out-of-bounds", lambda d: dt.take(  # (CuPy: i % 1)
+        a(d, 5.0), a(d, [1]), axis=0), IndexError),
     Case("argmax-argmin-of-several-nans", lambda d: (lambda x: (
         dt.argmax(x, axis=1), dt.argmin(x, axis=1), dt.argmax(x), dt.argmin(x, keepdims=True),
         dt.argmax(x, axis=0, keepdims=True), dt.argmin(x[1:, :]), dt.argmax(x[1:, :], axis=1),

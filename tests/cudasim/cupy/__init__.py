@@ -221,6 +221,9 @@ class ndarray:
                 parts = (*parts, Ellipsis)  # (a view also where every axis has an int)
             _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
             return
+        lone = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+        if isinstance(lone, _np.ndarray) and lone.dtype == bool and not lone.any():
+            return  # (_scatter_op_mask_single: nothing selected, the value not broadcast)
         self._a[_departures.wrapped_indices(key, self._a.shape)] = _unwrap(value, allow_numpy=True)
 
     def fill(self, value):  # as CuPy 14.2's: a zero is a memset (-0.0 becomes +0.0)
@@ -506,6 +509,8 @@ def _module_function(fn, name=None):
         fn = lambda *a, **k: dep(*a) if not k else numpy_fn(*a, **k)  # noqa: E731
     elif name == "take":
         fn = _take
+    elif name == "transpose":
+        fn = _departures.transpose
     elif name in ("sort", "argsort"):
         fn = _departures.radix_order(numpy_fn, name)
     elif name in ("argmax", "argmin"):

@@ -1,6 +1,7 @@
 """Where CuPy 14.2's kernels depart from NumPy's, computed on NumPy arrays (the simulator's
 functions and operators call these), so that dltensor's fixes for them run in CI."""
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index
 
 def floor_divide(a, b):  # float: floor(a / b) (cupy/_core/_routines_math.pyx)
     q = _np.floor_divide(a, b)
@@ -93,6 +94,11 @@ def last_nan(fn):
     return f
 
 
+def transpose(a, axes=None):  # (_ndarray_transpose: an empty axes tuple is a.T)
+    a = _np.asarray(a)
+    return a.T if axes is not None and len(axes) == 0 else _np.transpose(a, axes)
+
+
 def wrapped_indices(key, shape):
     """CuPy wraps out-of-bounds integer-array indices (i % n) where NumPy raises IndexError."""
     parts = key if isinstance(key, tuple) else (key,)
@@ -169,7 +175,11 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def take(a, indices, axis=None, out=None):
-    """CuPy's take wraps every index (i % n)."""
+    """CuPy's take wraps every index (i % n); a 0-d array is one element along any axis it
+    takes (checked as of a 1-D one)."""
+    if _np.ndim(a) == 0 and axis is not None:
+        normalize_axis_index(axis, 1)  # (AxisError past it)
+        a, axis = _np.reshape(a, (1,)), 0
     n = a.size if axis is None else a.shape[axis]
     if n:
         indices = _np.asarray(indices) % n

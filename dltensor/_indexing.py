@@ -295,9 +295,13 @@ def _check_mask_fits(shape: tuple[int, ...], mask: Any, value: tuple[int, ...]) 
     checks. CuPy returns before it broadcasts the value where the mask selects nothing
     (_scatter_op_mask_single), so NumPy's ValueError was no error there. Checked but for n,
     which only a GPU sync could tell: a value whose first axis is the selection's is taken as
-    long as it (CuPy refuses it where n differs and is not 0)."""
+    long as it, up to the mask's size (CuPy refuses it where n differs and is not 0). A mask
+    of another shape is CuPy's IndexError, first, as NumPy's."""
+    if mask.shape != shape[:mask.ndim]:
+        return
     rest = shape[mask.ndim:]
-    _check_broadcasts(value, (value[0] if len(value) == len(rest) + 1 else 1,) + rest)
+    n = min(value[0], mask.size) if len(value) == len(rest) + 1 else 1
+    _check_broadcasts(value, (n,) + rest)
 
 
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:

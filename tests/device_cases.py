@@ -430,6 +430,10 @@ CASES: list[Case] = [
          ValueError),  # (CuPy returns before broadcasting the value)
     Case("setitem-false-0d-mask-value-of-another-shape", lambda d: _setitem(
         a(d, R), a(d, False), a(d, [1.0, 2.0, 3.0])), ValueError),
+    Case("setitem-of-a-0d-array-by-false-a-longer-value", lambda d: _setitem(
+        a(d, 2.5), (False,), a(d, [1.0, 2.0])), ValueError),  # (longer than any selection)
+    Case("setitem-mask-of-another-shape-and-value", lambda d: _setitem(
+        a(d, R), a(d, [True, False]), a(d, np.ones((2, 3)))), IndexError),  # (the mask's first)
     Case("setitem-mask-selecting-nothing", lambda d: (  # (shapes NumPy takes: unchanged)
         _setitem(a(d, R), a(d, [False, False, False]), a(d, [7.0])),
         _setitem(a(d, [1.0, 2.0]), a(d, [False, False]), a(d, np.zeros(0))),

@@ -234,9 +234,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     v = namespace_for(self._device).full((), v, dtype=a.dtype)
                 if type(value) is ndarray:
                     _check_fits(a, key, v)
-                    if type(key) is tuple and len(key) == 1 and \
-                            getattr(key[0], "dtype", None) == bool:  # (a lone mask)
-                        _check_mask_fits(a.shape, key[0], v.shape)
+                    if type(key) is tuple and len(key) == 1 and self._device.device_type == \
+                            CUDA_TYPE and getattr(key[0], "dtype", None) == bool:  # (a lone mask)
+                        _check_mask_fits(array_module(a), a.shape, key[0], v.shape)
                     v = _unaliased(array_module(a), a, v)
                 if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
                     raise out_of_bounds(key, a.shape[0])
@@ -289,19 +289,24 @@ def _check_fits(a: Any, key: Any, v: Any) -> None:
                          "selection it is written into")
 
 
-def _check_mask_fits(shape: tuple[int, ...], mask: Any, value: tuple[int, ...]) -> None:
-    """A value of shape ``value`` written through a lone mask into an array of ``shape``, on a
-    GPU: it must broadcast to the selection, (n,) + the axes the mask leaves, as NumPy
-    checks. CuPy returns before it broadcasts the value where the mask selects nothing
-    (_scatter_op_mask_single), so NumPy's ValueError was no error there. Checked but for n,
-    which only a GPU sync could tell: a value whose first axis is the selection's is taken as
-    long as it, up to the mask's size (CuPy refuses it where n differs and is not 0). A mask
+def _check_mask_fits(xp: Any, shape: tuple[int, ...], mask: Any, value: tuple[int, ...]) -> None:
+    """A value of shape ``value`` written through a lone mask into a CUDA array of ``shape``:
+    it must broadcast to the selection, (n,) + the axes the mask leaves, as NumPy checks. CuPy
+    returns before it broadcasts the value where the selection has no elements
+    (_scatter_op_mask_single), so NumPy's ValueError was no error there. n, which only a GPU
+    sync tells, is asked only for a value that fits some selections and not others (one as
+    long as a selection along its first axis, of other than one element) or fits none. A mask
     of another shape is CuPy's IndexError, first, as NumPy's."""
     if mask.shape != shape[:mask.ndim]:
         return
     rest = shape[mask.ndim:]
-    n = min(value[0], mask.size) if len(value) == len(rest) + 1 else 1
-    _check_broadcasts(value, (n,) + rest)
+    if len(value) <= len(rest) or value[0] == 1:
+        try:
+            _check_broadcasts(value, (1,) + rest)  # (then it fits any n)
+            return
+        except ValueError:
+            pass
+    _check_broadcasts(value, (int(xp.count_nonzero(mask)),) + rest)
 
 
 def _unfit(shape: tuple[int, ...], target: tuple[int, ...]) -> ValueError:

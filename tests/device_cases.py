@@ -430,6 +430,13 @@ CASES: list[Case] = [
          ValueError),  # (CuPy returns before broadcasting the value)
     Case("setitem-false-0d-mask-value-of-another-shape", lambda d: _setitem(
         a(d, R), a(d, False), a(d, [1.0, 2.0, 3.0])), ValueError),
+    Case("setitem-mask-selecting-nothing-value-as-long-as-the-mask", lambda d: _setitem(
+        a(d, R), a(d, [False, False, False]), a(d, np.ones((3, 4)))), ValueError),
+    Case("setitem-mask-leaving-an-empty-axis", lambda d: _setitem(
+        dt.zeros((2, 0), device=d), a(d, [True, False]), dt.ones((2, 0), device=d)),
+         ValueError),  # (CuPy: a selection of no elements, the value unbroadcast)
+    Case("setitem-mask-with-the-masked-values", lambda d: (lambda x, m: _setitem(
+        x, m, x[m] * 2.0))(a(d, R), a(d, R) > 4.0)),
     Case("setitem-of-a-0d-array-by-false-a-longer-value", lambda d: _setitem(
         a(d, 2.5), (False,), a(d, [1.0, 2.0])), ValueError),  # (longer than any selection)
     Case("setitem-mask-of-another-shape-and-value", lambda d: _setitem(

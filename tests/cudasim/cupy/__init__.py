@@ -222,8 +222,11 @@ class ndarray:
             _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
             return
         lone = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-        if isinstance(lone, _np.ndarray) and lone.dtype == bool and not lone.any():
-            return  # (_scatter_op_mask_single: nothing selected, the value not broadcast)
+        if isinstance(lone, _np.ndarray) and lone.dtype == bool:
+            if any(m not in (n, 0) for m, n in zip(lone.shape, self._a.shape)):
+                raise IndexError("boolean index did not match indexed array")  # (_view_getitem)
+            if not lone.any() or 0 in self._a.shape[lone.ndim:]:
+                return  # (_scatter_op_mask_single: an empty selection, the value unbroadcast)
         self._a[_departures.wrapped_indices(key, self._a.shape)] = _unwrap(value, allow_numpy=True)
 
     def fill(self, value):  # as CuPy 14.2's: a zero is a memset (-0.0 becomes +0.0)
@@ -509,7 +512,7 @@ def _module_function(fn, name=None):
         fn = lambda *a, **k: dep(*a) if not k else numpy_fn(*a, **k)  # noqa: E731
     elif name == "take":
         fn = _take
-    elif name == "transpose":
+    elif name in ("transpose", "permute_dims"):  # (one function in CuPy 14.2)
         fn = _departures.transpose
     elif name in ("sort", "argsort"):
         fn = _departures.radix_order(numpy_fn, name)

@@ -107,6 +107,8 @@ if (cr_abs >= ci_abs) {
     qi = (ai * rat - ar) * scl;
 }
 """
+
+
 def divide(xp: Any, a: Any, b: Any) -> Any:
     """divide with a complex result: NumPy's complex division wherever the row's fix-up
     (special.divide) would divide as complex numbers, its own way where the divisor is a
@@ -205,6 +207,8 @@ if (br == 0 && bi == 0) {
     qr = qi = 0;
 }
 """
+
+
 def complex_power(xp: Any, a: Any, b: Any) -> Any:
     """NumPy's complex power: its own products where it takes them, else CuPy's."""
     dt, a, b, (qr, qi, g) = _of_parts(xp, a, b, ("T ar, T ai, T br, T bi", "T qr, T qi, T g"),

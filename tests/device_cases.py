@@ -642,6 +642,14 @@ CASES: list[Case] = [
         dt.stack([m(d), dt.full((3, 3), np.nan, device=d)])), ValueError),
     Case("pinv-of-a-nan", lambda d: dt.linalg.pinv(a(d, [[1.0, 0.0], [np.nan, 1.0]])),
          ValueError),
+    Case("matrix-2-norm-of-a-nan", lambda d: dt.linalg.matrix_norm(
+        a(d, [[np.nan, 0.0], [0.0, 1.0]]), ord=2), ValueError),
+    Case("matrix-minus-2-norm-of-a-nan", lambda d: dt.linalg.matrix_norm(
+        a(d, [[np.nan, 0.0], [0.0, 1.0]]), ord=-2), ValueError),
+    Case("other-norms-of-a-nan", lambda d: (lambda x: (  # (no SVD: NaN, no error)
+        dt.linalg.matrix_norm(x), dt.linalg.matrix_norm(x, ord=1),
+        dt.linalg.matrix_norm(x, ord=-np.inf), dt.linalg.vector_norm(x, ord=2)))(
+            a(d, [[np.nan, 0.0], [0.0, 1.0]]))),
     Case("nuclear-norm-of-a-nan", lambda d: dt.linalg.matrix_norm(
         a(d, [[np.nan, 0.0], [0.0, 1.0]], dt.float32), ord="nuc"), ValueError),
     # --- fft -------------------------------------------------------------------------------------

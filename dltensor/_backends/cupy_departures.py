@@ -61,7 +61,16 @@ if ((isinf(a) != 0) != (isinf(b) != 0)) {  // (isinf(-inf) may be -1)
 q = d;
 r = m;
 """
-_divmod_kernels: dict[ModuleType, Any] = {}
+_kernels: dict[tuple[str, ModuleType], Any] = {}
+
+
+def _kernel(xp: Any, name: str, params: tuple[str, str], code: str, *options: str) -> Any:
+    """dltensor's CuPy kernel ``name``, made once per array module (CuPy compiles it once)."""
+    kernel = _kernels.get((name, xp))
+    if kernel is None:
+        kernel = _kernels[name, xp] = xp.ElementwiseKernel(*params, code, name,
+                                                             options=options)
+    return kernel
 
 
 def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
@@ -74,11 +83,7 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
     a, b = ((zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v).astype(wide, copy=False)
             for v in (a, b))
-    kernel = _divmod_kernels.get(xp)
-    if kernel is None:
-        kernel = _divmod_kernels[xp] = xp.ElementwiseKernel(
-            "T a, T b", "T q, T r", _DIVMOD, "dltensor_divmod")
-    q, r = kernel(a, b)
+    q, r = _kernel(xp, "dltensor_divmod", ("T a, T b", "T q, T r"), _DIVMOD)(a, b)
     return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
 
 
@@ -121,9 +126,6 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
     return from_parts(xp, qr, qi, dt)
 
 
-_complex_kernels: dict[tuple[str, ModuleType], Any] = {}
-
-
 def _of_parts(xp: Any, a: Any, b: Any, params: tuple[str, str], code: str,
               name: str) -> tuple[np.dtype[Any], Any, Any, Any]:
     """The result's complex dtype, ``a`` and ``b`` in it (a Python scalar as NumPy converts
@@ -132,10 +134,7 @@ def _of_parts(xp: Any, a: Any, b: Any, params: tuple[str, str], code: str,
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
     a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
-    kernel = _complex_kernels.get((name, xp))
-    if kernel is None:
-        kernel = _complex_kernels[name, xp] = xp.ElementwiseKernel(
-            *params, code, name, options=("--fmad=false",))
+    kernel = _kernel(xp, name, params, code, "--fmad=false")
     return dt, a, b, kernel(a.real, a.imag, b.real, b.imag)
 
 

@@ -49,6 +49,13 @@ CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
          ("sum(x)", "ns.sum(x); sync()"),
          # (a Python scalar goes to CuPy 14.2 as a kernel argument, as with CuPy itself)
          ("x * 2.0", "x * 2.0; sync()")]
+# Calls where dltensor mends CuPy's answer with kernels of its own (docs/devices.md), timed the
+# same way, to tell what each mend costs; not part of the overhead target, which is about the
+# calls where dltensor adds nothing but its dispatch. (m = x > 0.5, the same in both libraries)
+MENDED = [("argmax(x)", "ns.argmax(x); sync()"),  # (+4 kernels: the first of several NaNs)
+          ("x // y", "x // y; sync()"),  # (one kernel of dltensor's for CuPy's one)
+          ("x[m] = 0.5", "x[m] = 0.5; sync()"),  # (a value fitting any selection: no count)
+          ("x[m] = y[m]", "x[m] = y[m]; sync()")]  # (one count of the mask, a GPU sync)
 
 
 def available() -> str | None:
@@ -75,7 +82,6 @@ def run(settings: Settings, log=print) -> dict:
         torch_ok = torch.cuda.is_available()
     except Exception:
         torch, torch_ok = None, False
-    sync = cp.cuda.get_current_stream().synchronize
     # Each size's hand-offs, and each size's calls on both libraries, are timed together in
     # interleaved rounds (time_many), as the CPU sections are: the GPU's clocks and the host's
     # load then fall on a statement and its peer alike (timed one after the other, CuPy's own
@@ -104,27 +110,40 @@ def run(settings: Settings, log=print) -> dict:
         parts = _parts(settings, cp, dlt, torch) if torch_ok else {"skip": "torch without CUDA"}
     except Exception as e:
         parts = {"skip": reason(e)}
-    calls = {}
+    calls, mended = {}, {}
     for n in OP_SIZES:
         log(f"  GPU calls at {n:.0e} elements ...")
-        a, b = cp.random.random(n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
-        envs = {"cupy": {"ns": cp, "x": a, "y": b, "sync": sync},
-                "dltensor": {"ns": dlt, "x": dlt.asarray(a), "y": dlt.asarray(b), "sync": sync}}
-        timed = {}
-        for call, stmt in CALLS:
-            row = calls.setdefault(call, {}).setdefault(n, {})
-            for lib, env in envs.items():
-                try:
-                    exec(stmt, env)
-                    timed[call, lib] = (stmt, env)
-                except Exception as e:
-                    row[lib] = reason(e)
-        for (call, lib), seconds in time_many(timed, settings).items():
-            calls[call][n][lib] = seconds
+        envs = call_envs(cp, dlt, n)
+        _time_calls(CALLS, calls, n, envs, settings)
+        _time_calls(MENDED, mended, n, envs, settings)
     return {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
             "handoffs": handoffs, "peers": {h[0]: h[3] for h in HANDOFFS if h[3]},
             "chain": CHAIN, "parts": parts,
-            "calls": calls}
+            "calls": calls, "mended": mended}
+
+
+def call_envs(cp, dlt, n: int) -> dict:
+    """{library: the names CALLS and MENDED use}, over the same n random float32 values."""
+    a, b = cp.random.random(n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
+    x, y = dlt.asarray(a), dlt.asarray(b)
+    sync = cp.cuda.get_current_stream().synchronize
+    return {"cupy": {"ns": cp, "x": a, "y": b, "m": a > 0.5, "sync": sync},
+            "dltensor": {"ns": dlt, "x": x, "y": y, "m": x > 0.5, "sync": sync}}
+
+
+def _time_calls(rows: list, out: dict, n: int, envs: dict, settings: Settings) -> None:
+    """Times each (call, statement) of ``rows`` in every library's env into out[call][n][lib]."""
+    timed = {}
+    for call, stmt in rows:
+        row = out.setdefault(call, {}).setdefault(n, {})
+        for lib, env in envs.items():
+            try:
+                exec(stmt, env)
+                timed[call, lib] = (stmt, env)
+            except Exception as e:
+                row[lib] = reason(e)
+    for (call, lib), seconds in time_many(timed, settings).items():
+        out[call][n][lib] = seconds
 
 
 class _Asked:

@@ -223,16 +223,17 @@ def report_gpu(res: dict) -> list:
             row.append(us(c["s"]) + ("" if c["zero_copy"] else " copy") + rel)
         rows.append(row)
     print(table(["GPU hand-off (ratio to peer)"] + [_size(n) for n in sizes], rows))
-    rows = []
-    for call, by_n in res["calls"].items():
-        for n, t in by_n.items():
-            d, c = t.get("dltensor"), t.get("cupy")
-            ok = isinstance(d, float) and isinstance(c, float)
-            rows.append([f"{call} @ {_size(n)}",
-                         us(c) if isinstance(c, float) else f"n/a ({str(c)[:30]})",
-                         us(d) if isinstance(d, float) else f"n/a ({str(d)[:30]})",
-                         ratio(d / c) if ok else "n/a"])
-    print(table(["GPU call (with sync)", "cupy", "dltensor", "ratio"], rows))
+    for key, head in (("calls", "GPU call (with sync)"), ("mended", "call dltensor mends")):
+        rows = []
+        for call, by_n in res.get(key, {}).items():
+            for n, t in by_n.items():
+                d, c = t.get("dltensor"), t.get("cupy")
+                ok = isinstance(d, float) and isinstance(c, float)
+                rows.append([f"{call} @ {_size(n)}",
+                             us(c) if isinstance(c, float) else f"n/a ({str(c)[:30]})",
+                             us(d) if isinstance(d, float) else f"n/a ({str(d)[:30]})",
+                             ratio(d / c) if ok else "n/a"])
+        print(table([head, "cupy", "dltensor", "ratio"], rows))
     parts = res.get("parts", {})
     if "seconds" in parts:
         print(f"(xt = dltensor.asarray(t); CuPy asks {parts['asked']})")

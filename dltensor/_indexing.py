@@ -230,7 +230,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         else:
             with on(self._device):
                 v = _value_for(self, a, value)
-                if type(v) is float or type(v) is complex:  # (CuPy's fill of 0.0: no -0.0)
+                if (type(v) is float or type(v) is complex) and not v:  # (-0.0 or -0j:
+                    # CuPy fills a zero by a memset, +0.0; any other scalar goes as it is, one
+                    # fill kernel, or a copy to the GPU where the key is a mask or indices)
                     v = namespace_for(self._device).full((), v, dtype=a.dtype)
                 if type(value) is ndarray:
                     _check_fits(a, key, v)

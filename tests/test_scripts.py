@@ -128,6 +128,24 @@ def test_conformance_xfails_hold_for_a_suite_inside_this_repository(tmp_path):
         shutil.rmtree(suite)
 
 
+def test_the_gpu_benchmarks_calls_run_on_the_simulator():
+    # every call of benchmarks/gpu.py, the mended ones too, runs on both libraries (a call
+    # that raised would be reported as n/a on the GPU run, its figure lost)
+    code = (
+        "import cupy, dltensor\n"
+        "from benchmarks import gpu\n"
+        "envs = gpu.call_envs(cupy, dltensor, 10)\n"
+        "for call, stmt in gpu.CALLS + gpu.MENDED:\n"
+        "    for env in envs.values():\n"
+        "        exec(stmt, env)\n"
+        "print('calls ok', len(gpu.CALLS + gpu.MENDED))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "cudasim"),
+                                                        str(ROOT)]))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and "calls ok 8" in done.stdout, done.stdout + done.stderr
+
+
 def test_the_gpu_benchmarks_chain_by_parts_runs_on_the_simulator():
     # benchmarks/gpu.py names dltensor's internals to time the chain by parts; that code runs
     # only on a GPU with PyTorch's CUDA build, so here: the CUDA simulator, and PyTorch's CPU

@@ -475,6 +475,15 @@ CASES: list[Case] = [
     Case("read-only-unstacked-broadcast", lambda d: _setitem(
         dt.unstack(dt.broadcast_to(a(d, [1.0, 2.0]), (2, 2)))[0], 0, 5.0), ValueError),
     Case("max-of-empty", lambda d: dt.max(a(d, np.ones(0))), ValueError),
+    # (an empty axis whose result is empty too: CuPy's reduction returned before it looked
+    # for an identity, an empty array)
+    Case("max-of-an-empty-axis", lambda d: dt.max(a(d, np.ones((0, 0))), axis=0), ValueError),
+    Case("min-of-an-empty-axis", lambda d: dt.min(a(d, np.ones((0, 0, 3))), axis=(0, 2)),
+         ValueError),
+    Case("argmax-of-an-empty-axis", lambda d: dt.argmax(a(d, np.ones((2, 0, 0))), axis=1),
+         ValueError),
+    Case("argmin-of-an-empty-axis", lambda d: dt.argmin(a(d, np.ones((0, 0))), axis=-1),
+         ValueError),
     Case("reduction-axis-of-0d", lambda d: dt.sum(a(d, 1.0), axis=0), IndexError),
     # --- searching, sets, sorting --------------------------------------------------------------
     Case("argmax-argmin-count", lambda d: (dt.argmax(a(d, R), axis=1, keepdims=True),

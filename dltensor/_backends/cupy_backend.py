@@ -165,10 +165,35 @@ def _first_nan(fn: Any) -> Any:
     return f
 
 
+def _no_identity(name: str) -> Any:
+    """A wrapper of ``max``, ``min``, ``argmax`` or ``argmin`` refusing an empty axis with
+    NumPy's ValueError (on the host, from the shape): CuPy's reduction returns a result of no
+    elements before it looks for an identity (``if ret.size == 0: return ret``,
+    cupy/_core/_reduction.pyx), so ``max(zeros((0, 0)), axis=0)`` was an empty array. (Read
+    in CuPy 14.2's sources, unrun on a GPU.)"""
+    words = (f"attempt to get {name} of an empty sequence" if name.startswith("arg") else
+             f"zero-size array to reduction operation {name}imum which has no identity")
+
+    def wrapper(fn: Any) -> Any:
+        def f(a: Any, /, **kwargs: Any) -> Any:
+            if a.size == 0:
+                axis = kwargs.get("axis")
+                axes = range(a.ndim) if axis is None else axis if type(axis) is tuple else (
+                    axis,)
+                if any(-a.ndim <= i < a.ndim and a.shape[i] == 0 for i in axes):
+                    raise ValueError(words)
+            return fn(a, **kwargs)
+        f.__name__ = name
+        return f
+    return wrapper
+
+
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
 DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
-              "argmax": _first_nan, "argmin": _first_nan, "vecdot": halves_in_float32,
-              "tensordot": halves_in_float32}
+              "argmax": lambda fn: _first_nan(_no_identity("argmax")(fn)),
+              "argmin": lambda fn: _first_nan(_no_identity("argmin")(fn)),
+              "max": _no_identity("max"), "min": _no_identity("min"),
+              "vecdot": halves_in_float32, "tensordot": halves_in_float32}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

@@ -517,7 +517,9 @@ def _module_function(fn, name=None):
     elif name in ("sort", "argsort"):
         fn = _departures.radix_order(numpy_fn, name)
     elif name in ("argmax", "argmin"):
-        fn = _departures.last_nan(numpy_fn)
+        fn = _departures.last_nan(_departures.empty_reduced(numpy_fn, index=True))
+    elif name in ("max", "min", "amax", "amin"):
+        fn = _departures.empty_reduced(numpy_fn, index=False)
     elif name == "unique":
         fn = _departures.unique
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)

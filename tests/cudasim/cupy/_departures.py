@@ -94,6 +94,21 @@ def last_nan(fn):
     return f
 
 
+def empty_reduced(fn, index):
+    """max/min (``index`` False) or argmax/argmin as CuPy 14.2's reductions of no identity: a
+    result of no elements returns before the identity is looked for (``if ret.size == 0:
+    return ret``, cupy/_core/_reduction.pyx), so reducing an empty axis raised nothing where
+    the result is empty too (max(zeros((0, 0)), axis=0): an empty array)."""
+    def f(a, axis=None, out=None, *, keepdims=False):
+        a = _np.asarray(a)
+        if a.size == 0 and axis is not None:
+            shape = _np.sum(a, axis=axis, keepdims=keepdims).shape
+            if 0 in shape:
+                return _np.empty(shape, _np.intp if index else a.dtype)
+        return fn(a, axis=axis, out=out, keepdims=keepdims)
+    return f
+
+
 def transpose(a, axes=None):  # (_ndarray_transpose: an empty axes tuple is a.T)
     a = _np.asarray(a)
     return a.T if axes is not None and len(axes) == 0 else _np.transpose(a, axes)

@@ -17,7 +17,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import allocatable, check_axis, delegate, strict_int, within_largest
+from ._dispatch import allocatable, check_axis, delegate, on, strict_int, within_largest
 from ._interop import copied
 from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
@@ -45,6 +45,8 @@ def _transform_on_backend(name: str) -> Callable[..., ndarray]:
             empty = _as_numpy_on_cuda(name, x, kwargs)
             if empty is not None:
                 return empty
+            if name in _C2R and x.size:
+                return _c2r_on_cuda(name, x, kwargs, delegated)
         result: ndarray = delegated(x, **kwargs)
         return result
     return transform
@@ -76,6 +78,39 @@ def _as_numpy_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray 
             from ._creation import zeros
             return zeros(tuple(shape), dtype=x.dtype, device=x.device)
     return None
+
+
+_C2R = frozenset({"irfft", "hfft", "irfftn"})
+
+
+def _c2r_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any],
+                 delegated: Callable[..., ndarray]) -> ndarray:
+    """A complex-to-real transform on CUDA as NumPy computes it. Its input's zero-frequency
+    term (and, for an even output length n, its n // 2 term) along the real axis stands for
+    a real value: NumPy's pocketfft reads only its real part, where cuFFT's answer to one with
+    an imaginary part is undefined and differs in newer versions (NVIDIA/torch-harmonics#70,
+    lwa-project/bifrost#182, FourierFlows.jl#326; CuPy makes those parts 0 itself only on
+    ROCm). They are made 0 here, on a copy (a kernel or two; CuPy copies the input of such a
+    transform anyway). ``irfftn`` of several axes runs as NumPy's does, a complex transform
+    along all but the last axis and ``irfft`` along that, so that they are made 0 after the
+    first (a spectrum not Hermitian along the other axes leaves them imaginary there, which
+    CuPy's plan of all the axes at once read). (Unrun on a GPU: tests/device_cases.py has
+    both.)"""
+    if name == "irfftn":
+        axes, s = kwargs["axes"], kwargs["s"]
+        axes = tuple(range(x.ndim)) if axes is None else axes
+        if len(axes) > 1:
+            return _real_by_parts(name, x, dict(kwargs, axes=axes))
+        return _backend["irfft"](x, n=None if s is None else s[-1], axis=axes[-1],
+                                 norm=kwargs["norm"])
+    axis, n = kwargs.get("axis", -1), kwargs.get("n")
+    with on(x._device):
+        a = x._compute().copy()
+        m = a.shape[axis]
+        n = 2 * (m - 1) if n is None else n
+        for i in (0, n // 2) if n % 2 == 0 and 0 < n // 2 < m else (0,):
+            a[(slice(None),) * (axis % a.ndim) + (slice(i, i + 1),)].imag = 0  # (a view)
+    return delegated(wrap(a, x._device), **kwargs)
 
 
 _backend = {name: _transform_on_backend(name) for name in __all__ if "freq" not in name}

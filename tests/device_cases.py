@@ -681,10 +681,11 @@ CASES: list[Case] = [
         a(d, [[1 + 0j], [2 + 0j], [3j]]), s=(-1,), axes=(1,)), ValueError),
     Case("irfftn-by-parts-of-an-axis-of-one", lambda d: dt.fft.irfftn(  # (axes out of order)
         a(d, [[1 + 0j, 2 + 0j, 3j]]), s=(3, -1), axes=(1, 0)), ValueError),
-    # (probable, from other projects' GPU reports, unrun here: cuFFT's complex-to-real
-    # transforms take the imaginary part of the zero frequency for some sizes (PyTorch
-    # #154496), and its n-D ones assume Hermitian symmetry along every axis (JAX #29325);
-    # NumPy ignores the one and assumes the other along the last axis only)
+    # (from other projects' GPU reports, unrun here: cuFFT's complex-to-real transforms read
+    # the imaginary part of the zero frequency for some sizes (PyTorch #154496,
+    # NVIDIA/torch-harmonics#70), and its n-D ones assume Hermitian symmetry along every axis
+    # (JAX #29325); NumPy ignores the one and assumes the other along the last axis only.
+    # Mended before any GPU showed them: those parts made 0, irfftn by parts)
     Case("irfft-ignores-the-zero-frequencys-imaginary-part", lambda d: dt.fft.irfft(
         a(d, np.r_[1 + 100j, np.zeros(4096)], dt.complex64)), rtol=1e-4),
     Case("irfftn-of-a-spectrum-not-hermitian", lambda d: dt.fft.irfftn(a(d, (lambda g: (

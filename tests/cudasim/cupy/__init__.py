@@ -206,8 +206,12 @@ class ndarray:
 
     def __getitem__(self, key):
         _c_slices(key)
+        key = _unwrap_key(key)
+        parts = key if isinstance(key, tuple) else (key,)
+        if not any(isinstance(k, (_np.ndarray, list)) or k is Ellipsis for k in parts):
+            key = (*parts, Ellipsis)  # (CuPy's x[0] is a 0-d view, written through)
         with _np.errstate(all="ignore"):
-            r = self._a[_departures.wrapped_indices(_unwrap_key(key), self._a.shape)]
+            r = self._a[_departures.wrapped_indices(key, self._a.shape)]
         return _result(r, self)
 
     def __setitem__(self, key, value):

@@ -2,7 +2,13 @@
 (cupy/fft/_fft.py): its n-D plans (complex transforms of two or three adjacent axes, the first
 or the last among them) refuse an array with any empty axis, transformed or not (ValueError),
 and an inverse real transform of an output of no elements (n = 2 * (1 - 1)) makes a cuFFT plan
-of none (CuFFTError, a RuntimeError) where there is anything to transform."""
+of none (CuFFTError, a RuntimeError) where there is anything to transform. A complex-to-real
+transform reads the imaginary part of its zero-frequency term (and of an even length's n // 2
+term), which stands for a real value: cuFFT leaves the answer undefined, and newer versions
+differ from NumPy's, which reads only the real part (NVIDIA/torch-harmonics#70); modelled as
+that part added to the real one. irfftn is such a transform along its last axis after a complex
+one along the others (so a spectrum not Hermitian along those reaches it with imaginary parts
+there)."""
 import numpy as _np
 
 from . import _module_getattr, _namespace_attr
@@ -23,10 +29,24 @@ def _nd_plan(name):
     return transform
 
 
+def _undefined_ends(a, n, axis):
+    """``a`` as cuFFT's complex-to-real transform may read it (see the module's words)."""
+    if a.dtype.kind != "c" or not a.size:
+        return a
+    a = a.copy()
+    lines = _np.moveaxis(a._a, axis, -1)  # (a view: written through)
+    m = lines.shape[-1]
+    n = 2 * (m - 1) if n is None else n
+    for i in (0, n // 2) if n % 2 == 0 and 0 < n // 2 < m else (0,):
+        lines[..., i] = lines[..., i].real + lines[..., i].imag
+    return a
+
+
 def _real_inverse(name):
     f = _namespace_attr(_np.fft, name)
 
     def transform(a, n=None, axis=-1, norm=None):
+        a = _undefined_ends(a, n, axis)
         if n == 0 and a.size:
             raise RuntimeError("CUFFT_INVALID_SIZE")
         if n is None and a.shape[axis] == 1:
@@ -43,7 +63,10 @@ def irfftn(a, s=None, axes=None, norm=None):
     if a.size and (last == 0 or last is None and a.ndim and
                    a.shape[-1 if axes is None else axes[-1]] == 1):
         raise RuntimeError("CUFFT_INVALID_SIZE")
-    return _namespace_attr(_np.fft, "irfftn")(a, s=s, axes=axes, norm=norm)
+    axes = range(a.ndim) if axes is None else axes
+    if len(axes) > 1:
+        a = ifftn(a, s=None if s is None else s[:-1], axes=axes[:-1], norm=norm)
+    return irfft(a, n=last, axis=axes[-1], norm=norm)
 
 
 fftn, ifftn = _nd_plan("fftn"), _nd_plan("ifftn")

@@ -146,6 +146,9 @@ def _array_like(x: Any) -> bool:
                                 "__cuda_array_interface__"))
 
 
+_TRUE_DIVISIONS = frozenset({"divide", "__truediv__", "__rtruediv__", "__itruediv__"})
+
+
 def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any:
     """Validate two operands: (backend x1, backend x2, result NumPy dtype, device), or
     NotImplemented for an operator meeting a foreign type. Raises TypeError for dtypes outside
@@ -190,7 +193,7 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
                         f"make the result {FROM_NUMPY[rt].name})")
     if type(a) is not _np_ndarray and rt is da and _weak(a, scalar):
         # (CuPy 14.2 takes it as NumPy 2 does, a kernel argument: no 0-d array to fill)
-        scalar = special.for_kernel(scalar, da)
+        scalar = special.for_kernel(scalar, da, name in _TRUE_DIVISIONS)
     elif da in EXTENSION_FLOATS or type(a) is not _np_ndarray:
         # ml_dtypes arrays treat Python scalars as float64, and CuPy before v14 promotes them
         # by value: make the scalar the 0-d array the spec describes.
@@ -319,7 +322,8 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                     dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
                     with on(dev):
                         fn = gpu_fns.get(dt) or gpu_fn(dt, a)
-                        return wrap(fn(a, special.for_kernel(b, dt)), dev)
+                        return wrap(fn(a, special.for_kernel(b, dt, ufunc == "divide")),
+                                    dev)
             if fn is not None:
                 r = fn(a, b)
                 if type(r) is not np_array:  # NumPy returns 0-d results as scalars

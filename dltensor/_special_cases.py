@@ -34,11 +34,16 @@ def some(xp: Any, mask: Any) -> bool:
     return bool(np.count_nonzero(mask) if xp is np else mask.any())
 
 
-def for_kernel(scalar: Any, dt: np.dtype[Any]) -> Any:
+def for_kernel(scalar: Any, dt: np.dtype[Any], true_divide: bool = False) -> Any:
     """A Python scalar as CuPy should get it for an array of ``dt``: an int beside floats as
     a float, as NumPy converts it (CuPy packs a Python int into int64 or uint64 first: past
-    them an OverflowError, and into float32 on the GPU, rounding twice)."""
-    return float(scalar) if type(scalar) is int and dt.kind in "fc" else scalar
+    them an OverflowError, and into float32 on the GPU, rounding twice); an int past int64
+    that ``true_divide`` divides (by) a uint64 array as a float too, as NumPy divides them
+    (CuPy's true_divide lists its loops of int64 and uint64 before uint64's, and packed the
+    int into an int64: OverflowError; read in CuPy 14.2's sources, unrun on a GPU)."""
+    if type(scalar) is int and (dt.kind in "fc" or true_divide and scalar >= 1 << 63):
+        return float(scalar)
+    return scalar
 
 
 def zero_d(xp: Any, scalar: Any, dt: np.dtype[Any]) -> Any:

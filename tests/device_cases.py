@@ -192,6 +192,10 @@ CASES: list[Case] = [
     # (integers divide into float64 on every device, as NumPy and CuPy divide them)
     Case("integer-true-divide", lambda d: (a(d, [7, -7, 0, 1], dt.int8) / a(d, [2, 2, 5, 0], dt.int8),
                                            a(d, [7, 2**40], dt.uint64) / 4, 3 / a(d, [2, -4]))),
+    Case("uint64-true-divide-by-an-int-past-int64", lambda d: (  # (CuPy: OverflowError)
+        a(d, [2**64 - 1, 6], dt.uint64) / 2**63, 2**63 / a(d, [2**64 - 1, 6], dt.uint64),
+        dt.divide(a(d, [2**64 - 1, 6], dt.uint64), 2**64 - 1),
+        dt.divide(2**64 - 1, a(d, [2**64 - 1, 6], dt.uint64)))),
     Case("integer-true-divide-in-place", lambda d: _inplace(a(d, [1, 2]), "truediv", 2),
          TypeError),
     Case("pow-of-one-half", lambda d: (  # (NumPy's x ** 0.5 is sqrt(x): -0 and -inf mended)

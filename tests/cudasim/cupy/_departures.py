@@ -70,8 +70,16 @@ def dot(a, b):
     return half_dot(_np.dot(a, b), a, b)
 
 
+def true_divide(a, b):  # beside uint64, a Python int past int64: CuPy's mixed loop 'Qq->d'
+    # (cupy_true_divide lists 'qQ', 'Qq' before 'QQ') packs it into an int64
+    for s, other in ((a, b), (b, a)):
+        if type(s) is int and s >= 1 << 63 and _np.asarray(other).dtype == _np.uint64:
+            raise OverflowError("Python int too large to convert to C long")
+    return _np.true_divide(a, b)
+
+
 # ufunc and operator names -> the function computing them as CuPy does
-BY_NAME = {"floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
+BY_NAME = {"divide": true_divide, "truediv": true_divide, "floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
            "log1p": log1p,
            "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
            "dot": dot}

@@ -575,6 +575,7 @@ def _module_function(fn, name=None):
     except Exception:
         pass
     f.__name__ = name or getattr(fn, "__name__", "f")
+    f.__name__ = {"max": "amax", "min": "amin"}.get(f.__name__, f.__name__)  # (CuPy's names)
     return f
 
 

@@ -278,6 +278,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
+    true_divide = ufunc == "divide"  # (CuPy needs a big int as a float there: for_kernel)
 
     def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
         fn = _function(ufunc, fix, array_module(a), _kind(dt))
@@ -322,8 +323,7 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                     dev = x1._device  # (an array and a Python scalar CuPy takes as it is)
                     with on(dev):
                         fn = gpu_fns.get(dt) or gpu_fn(dt, a)
-                        return wrap(fn(a, special.for_kernel(b, dt, ufunc == "divide")),
-                                    dev)
+                        return wrap(fn(a, special.for_kernel(b, dt, true_divide)), dev)
             if fn is not None:
                 r = fn(a, b)
                 if type(r) is not np_array:  # NumPy returns 0-d results as scalars
@@ -391,6 +391,7 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
     fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
+    true_divide = ufunc == "divide"  # (CuPy needs a big int as a float there: for_kernel)
 
     def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
         fn = gpu_fns[dt] = _function(ufunc, fix, array_module(a), _kind(dt))

@@ -230,8 +230,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         else:
             with on(self._device):
                 v = _value_for(self, a, value)
-                if (type(v) is float or type(v) is complex) and not v:  # (-0.0 or -0j:
-                    # CuPy fills a zero by a memset, +0.0; any other scalar goes as it is, one
+                if (type(v) is float or type(v) is complex) and abs(v) < _MAY_ROUND_TO_0:
+                    # (CuPy fills a value that is 0 in the array's dtype by a memset: -0.0, or
+                    # -1e-50 into float32, became +0.0. Any other scalar goes as it is, one
                     # fill kernel, or a copy to the GPU where the key is a mask or indices)
                     v = namespace_for(self._device).full((), v, dtype=a.dtype)
                 if type(value) is ndarray:
@@ -250,6 +251,11 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         return
     y, key = zero_d_masks_as_axes(self, key)
     y[key] = value
+
+
+# A float smaller than this may be 0 in some dtype CuPy computes (float16's least subnormal,
+# the largest of theirs; one rounds to 0 from half of its dtype's).
+_MAY_ROUND_TO_0 = float(np.finfo(np.float16).smallest_subnormal)
 
 
 def _unaliased(xp: Any, a: Any, v: Any) -> Any:

@@ -90,27 +90,38 @@ def _c2r_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any],
     a real value: NumPy's pocketfft reads only its real part, where cuFFT's answer to one with
     an imaginary part is undefined and differs in newer versions (NVIDIA/torch-harmonics#70,
     lwa-project/bifrost#182, FourierFlows.jl#326; CuPy makes those parts 0 itself only on
-    ROCm). They are made 0 here, on a copy (a kernel or two; CuPy copies the input of such a
-    transform anyway). ``irfftn`` of several axes runs as NumPy's does, a complex transform
-    along all but the last axis and ``irfft`` along that, so that they are made 0 after the
-    first (a spectrum not Hermitian along the other axes leaves them imaginary there, which
-    CuPy's plan of all the axes at once read). (Unrun on a GPU: tests/device_cases.py has
-    both.)"""
+    ROCm, its comment saying cuFFT ignores them). They are made 0 here, on a copy (a copy and
+    one kernel; CuPy copies the input of such a transform again). ``irfftn`` of several axes
+    runs as NumPy's does (``_real_by_parts``), so that they are made 0 after the complex
+    transforms (a spectrum not Hermitian along the other axes leaves them imaginary there,
+    which CuPy's plan of all the axes at once read). (Unrun on a GPU: tests/device_cases.py
+    has both.)"""
     if name == "irfftn":
-        axes, s = kwargs["axes"], kwargs["s"]
+        axes, s, norm = kwargs["axes"], kwargs["s"], kwargs["norm"]
         axes = tuple(range(x.ndim)) if axes is None else axes
         if len(axes) > 1:
             return _real_by_parts(name, x, dict(kwargs, axes=axes))
-        return _backend["irfft"](x, n=None if s is None else s[-1], axis=axes[-1],
-                                 norm=kwargs["norm"])
-    axis, n = kwargs.get("axis", -1), kwargs.get("n")
+        name, kwargs = "irfft", {"n": None if s is None else s[0], "axis": axes[0], "norm": norm}
+        delegated = _C2R_1D["irfft"]
     with on(x._device):
         a = x._compute().copy()
-        m = a.shape[axis]
-        n = 2 * (m - 1) if n is None else n
-        for i in (0, n // 2) if n % 2 == 0 and 0 < n // 2 < m else (0,):
-            a[(slice(None),) * (axis % a.ndim) + (slice(i, i + 1),)].imag = 0  # (a view)
+        _real_ends(a, kwargs["n"], kwargs["axis"])
     return delegated(wrap(a, x._device), **kwargs)
+
+
+def _real_ends(a: Any, n: int | None, axis: int) -> None:
+    """Makes 0, in backend array ``a`` (a CuPy array of dltensor's own), the imaginary parts a
+    complex-to-real transform of output length ``n`` along ``axis`` takes as 0: the zero
+    frequency's and, for an even n, the n // 2 term's (one kernel: a view of the two)."""
+    m = a.shape[axis]
+    n = 2 * (m - 1) if n is None else n
+    step = n // 2 if n % 2 == 0 and 0 < n // 2 < m else m  # (two terms, or the first alone)
+    a[(slice(None),) * (axis % a.ndim) + (slice(0, step + 1, step),)].imag = 0
+
+
+_C2R = frozenset({"irfft", "hfft", "irfftn"})
+_C2R_1D: dict[str, Callable[..., ndarray]] = {name: delegate(name, "fft")
+                                               for name in ("irfft", "hfft")}
 
 
 _backend = {name: _transform_on_backend(name) for name in __all__ if "freq" not in name}
@@ -146,6 +157,8 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
         # NumPy reads it as the last len(s) axes, deprecated (a later NumPy will differ)
         raise ValueError(f"{name}: s needs axes (the spec: if s is not None, axes must not "
                          "be None)")
+    if s is not None and axes is not None and len(s) != len(axes):  # (NumPy's words)
+        raise ValueError("Shape and axes have different lengths.")
     for axis in [kwargs["axis"]] if "axis" in kwargs else axes or ():
         check_axis(name, axis, x.ndim)  # (NumPy: IndexError, "tuple index out of range")
     if "axes" in kwargs and not s and (x.ndim == 0 if axes is None else len(axes) == 0):
@@ -185,19 +198,30 @@ def _plain(kwargs: dict[str, Any], ndim: int) -> bool:
 
 
 def _real_by_parts(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray:
-    """rfftn or irfftn as NumPy computes them: a real transform along the last of the axes and
-    a complex one along the others. CuPy's plans take the axes sorted, and gave irfftn with
-    axes (1, 0) and s (3, 4) the shape (4, 4), not (4, 3) (on an H200, 2026-11-27)."""
+    """rfftn or irfftn on CUDA as NumPy computes them: a real transform along the last of the
+    axes and complex ones along the others (irfftn's in the order given, as NumPy's: ifftn's
+    order is the reverse, which differs where an axis repeats with another length), the
+    imaginary parts irfft takes as 0 made 0 (``_c2r_on_cuda``) on the complex transforms'
+    result, dltensor's own. CuPy's plans take the axes sorted, and gave irfftn with axes
+    (1, 0) and s (3, 4) the shape (4, 4), not (4, 3) (on an H200, 2026-11-27)."""
     axes, s, norm = kwargs["axes"], kwargs.get("s"), kwargs["norm"]
     n, rest = (None, None) if s is None else (s[-1], s[:-1])
-    result: ndarray
     if name == "rfftn":
         half = _backend["rfft"](x, n=n, axis=axes[-1], norm=norm)
-        result = _backend["fftn"](half, s=rest, axes=axes[:-1], norm=norm)
-    else:
+        result: ndarray = _backend["fftn"](half, s=rest, axes=axes[:-1], norm=norm)
+        return result
+    if len(set(axes[:-1])) == len(axes) - 1:
         whole = _backend["ifftn"](x, s=rest, axes=axes[:-1], norm=norm)
-        result = _backend["irfft"](whole, n=n, axis=axes[-1], norm=norm)
-    return result
+    else:
+        whole = x
+        for i, axis in enumerate(axes[:-1]):
+            whole = _backend["ifft"](whole, n=None if rest is None else rest[i], axis=axis,
+                                     norm=norm)
+    last = {"n": n, "axis": axes[-1], "norm": norm}
+    _as_numpy_on_cuda("irfft", whole, last)  # (NumPy's ValueError for an output of none)
+    with on(whole._device):
+        _real_ends(whole._compute(), n, axes[-1])
+    return _C2R_1D["irfft"](whole, **last)
 
 
 def _padded_with_a_zero(x: ndarray, kwargs: dict[str, Any]) -> ndarray:

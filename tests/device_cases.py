@@ -150,6 +150,9 @@ CASES: list[Case] = [
     Case("setitem-value-too-many-dims",
          lambda d: _setitem(a(d, R), (0, 1), a(d, [[[5.0]]])), ValueError),
     Case("setitem-negative-zero", lambda d: dt.copysign(1.0, _setitem(a(d, R), (0, 0), -0.0))),
+    Case("setitem-of-what-rounds-to-negative-zero", lambda d: (  # (CuPy: a memset, +0.0)
+        dt.copysign(1.0, _setitem(a(d, R, dt.float32), (Ellipsis,), -1e-50)),
+        dt.copysign(1.0, _setitem(a(d, [1.0, 2.0], dt.float16), slice(None), -1e-8)))),
     Case("take", lambda d: dt.take(a(d, R), a(d, [3, 0, -1]), axis=1)),
     Case("take-out-of-bounds", lambda d: dt.take(a(d, R), a(d, [4]), axis=1), IndexError),
     Case("take-on-an-empty-axis", lambda d: dt.take(a(d, np.ones((2, 0))), a(d, [0]), axis=1),
@@ -692,6 +695,14 @@ CASES: list[Case] = [
     # Mended before any GPU showed them: those parts made 0, irfftn by parts)
     Case("irfft-ignores-the-zero-frequencys-imaginary-part", lambda d: dt.fft.irfft(
         a(d, np.r_[1 + 100j, np.zeros(4096)], dt.complex64)), rtol=1e-4),
+    Case("hfft-and-irfft-with-n-ignore-those-imaginary-parts", lambda d: (
+        dt.fft.hfft(a(d, [1 + 5j, 2 + 1j, 3 + 7j])),
+        dt.fft.irfft(a(d, [1 + 5j, 2 + 1j, 3 + 7j, 4 - 2j]), n=4),  # (n // 2: the third)
+        dt.fft.irfft(a(d, [1 + 5j, 2 + 1j, 3 + 7j, 4 - 2j]), n=5),
+        dt.fft.hfft(a(d, [[1 + 5j, 2j], [2 + 1j, 1j], [3 + 7j, 5j]]), n=4, axis=0,
+                    norm="ortho"))),
+    Case("irfftn-of-an-axis-repeated", lambda d: dt.fft.irfftn(  # (NumPy: in order)
+        a(d, np.arange(15).reshape(3, 5) * (1 + 1j)), s=(6, 3, 4), axes=(0, 0, 1))),
     Case("irfftn-of-a-spectrum-not-hermitian", lambda d: dt.fft.irfftn(a(d, (lambda g: (
         g.standard_normal((64, 33)) + 1j * g.standard_normal((64, 33))))(
             np.random.default_rng(0)))), rtol=1e-9),

@@ -484,6 +484,35 @@ def test_matrix_norm_ord_is_a_real_number_or_a_name():
     assert float(dlt.linalg.matrix_norm(m, ord=None)) == float(dlt.linalg.matrix_norm(m))
 
 
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_cudas_real_ends_are_the_imaginary_parts_numpys_irfft_ignores(axis):
+    # (on CUDA, irfft, hfft and irfftn make 0 the imaginary parts NumPy's pocketfft does not
+    # read, before cuFFT, which may read them: fft._real_ends, run here over NumPy arrays.
+    # Which parts NumPy ignores is found by changing each and looking for a change; those it
+    # truncates away (past n // 2) it ignores too, and so does CuPy)
+    from dltensor import fft
+    g = np.random.default_rng(0)
+    for m in range(1, 9):
+        for n in [None, *range(1, 2 * m + 3)]:
+            if n is None and m == 1:
+                continue
+            x = g.standard_normal((m, 2)) + 1j * g.standard_normal((m, 2))
+            x = np.moveaxis(x, 0, axis)
+            made = x.copy()
+            fft._real_ends(made, n, axis)
+            zeroed = set(np.flatnonzero(np.moveaxis(made.imag == 0, axis, 0)[:, 0]))
+            assert np.array_equal(made.real, x.real)
+            base = np.fft.irfft(x, n, axis=axis)
+            ignored = set()
+            for k in range(m):
+                changed = x.copy()
+                np.moveaxis(changed, axis, 0)[k] += 1j
+                if np.array_equal(np.fft.irfft(changed, n, axis=axis), base):
+                    ignored.add(k)
+            kept = (2 * (m - 1) if n is None else n) // 2
+            assert zeroed == {k for k in ignored if k <= kept}, (m, n, zeroed, ignored)
+
+
 def test_fft_axes_given_as_numpy_ints_and_s_without_axes():
     r = dlt.asarray([1.0, 2.0, 3.0])
     assert np.asarray(dlt.fft.fftshift(r, axes=np.int64(0))).tolist() == [3.0, 1.0, 2.0]

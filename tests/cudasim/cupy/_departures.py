@@ -79,10 +79,10 @@ def true_divide(a, b):  # beside uint64, a Python int past int64: CuPy's mixed l
 
 
 # ufunc and operator names -> the function computing them as CuPy does
-BY_NAME = {"divide": true_divide, "truediv": true_divide, "floor_divide": floor_divide, "remainder": remainder, "power": power, "sign": sign,
-           "log1p": log1p,
-           "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
-           "dot": dot}
+BY_NAME = {"divide": true_divide, "floor_divide": floor_divide, "remainder": remainder,
+           "power": power, "sign": sign, "log1p": log1p,
+           "truediv": true_divide, "floordiv": floor_divide, "mod": remainder, "pow": power,
+           "matmul": matmul, "dot": dot}
 
 
 def last_nan(fn):

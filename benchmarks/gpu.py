@@ -55,7 +55,8 @@ CALLS = [("x + y", "x + y; sync()"), ("exp(x)", "ns.exp(x); sync()"),
 MENDED = [("argmax(x)", "ns.argmax(x); sync()"),  # (+4 kernels: the first of several NaNs)
           ("x // y", "x // y; sync()"),  # (one kernel of dltensor's for CuPy's one)
           ("x[m] = 0.5", "x[m] = 0.5; sync()"),  # (a value fitting any selection: no count)
-          ("x[m] = y[m]", "x[m] = y[m]; sync()")]  # (one count of the mask, a GPU sync)
+          ("x[m] = y[m]", "x[m] = y[m]; sync()"),  # (one count of the mask, a GPU sync)
+          ("fft.irfft(z)", "ns.fft.irfft(z); sync()")]  # (a copy and one kernel more)
 
 
 def available() -> str | None:
@@ -123,12 +124,15 @@ def run(settings: Settings, log=print) -> dict:
 
 
 def call_envs(cp, dlt, n: int) -> dict:
-    """{library: the names CALLS and MENDED use}, over the same n random float32 values."""
+    """{library: the names CALLS and MENDED use}, over the same n random float32 values (z:
+    complex64)."""
     a, b = cp.random.random(n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
     x, y = dlt.asarray(a), dlt.asarray(b)
     sync = cp.cuda.get_current_stream().synchronize
-    return {"cupy": {"ns": cp, "x": a, "y": b, "m": a > 0.5, "sync": sync},
-            "dltensor": {"ns": dlt, "x": x, "y": y, "m": x > 0.5, "sync": sync}}
+    z = (a + 1j * b).astype(cp.complex64)
+    return {"cupy": {"ns": cp, "x": a, "y": b, "m": a > 0.5, "z": z, "sync": sync},
+            "dltensor": {"ns": dlt, "x": x, "y": y, "m": x > 0.5, "z": dlt.asarray(z),
+                         "sync": sync}}
 
 
 def _time_calls(rows: list, out: dict, n: int, envs: dict, settings: Settings) -> None:

@@ -280,6 +280,12 @@ CASES: list[Case] = [
                                          _inplace(a(d, [7, 8]), "floordiv", 2),
                                          _inplace(a(d, [1, 2]), "lshift", a(d, [1, 3])),
                                          _inplace(a(d, np.eye(2)), "matmul", a(d, 2 * np.eye(2))))),
+    Case("shifts-of-64-bit-integers-by-2**32-or-more", lambda d: (  # (CuPy: by the low 32 bits)
+        a(d, [1, -1, 5]) << 2**32, a(d, [1, -1, 5]) >> 2**32,
+        dt.bitwise_left_shift(a(d, [1, -1, 5]), a(d, [2**32 + 1, 2**32, 1])),
+        a(d, [3, 2**63], dt.uint64) >> a(d, [2**63, 1], dt.uint64), 2 << a(d, [1, 63, 64]),
+        a(d, [1, 2], dt.int8) << 9, a(d, [-8], dt.int16) >> a(d, [40], dt.int16),
+        _inplace(a(d, [1, -1]), "lshift", 2**32), _inplace(a(d, [1, -1]), "rshift", 2**32))),
     Case("inplace-would-change-dtype", lambda d: _inplace(a(d, [1, 2]), "add", 1.5), TypeError),
     Case("inplace-would-broadcast-self", lambda d: _inplace(a(d, [1.0]), "add", a(d, [1.0, 2.0])),
          ValueError),

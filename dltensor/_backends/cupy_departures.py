@@ -312,6 +312,30 @@ def sign(xp: Any, a: Any) -> Any:
     return special.sign(xp, a, xp.where(re ^ im, unit.astype(a.dtype), xp.sign(a)))
 
 
+# NumPy's shifts of 64-bit integers (npy_lshift, npy_rshift: npy_math_internal.h.src): an amount
+# of 64 or more, or negative, shifts every bit out (0; -1 for a negative value shifted right).
+# CuPy's kernel is C's a << b, which nvcc compiles to PTX's shl.b64 with the amount's low 32
+# bits (PTX clamps those to 64): x << 2**32 was x, not 0. Narrower integers shift in 32-bit
+# registers by the whole amount, as NumPy's. (Read in CuPy 14.2's sources and nvcc 13.0's
+# PTX, unrun on a GPU.)
+_SHIFTS = {
+    "left_shift": ("dltensor_left_shift", "c = (unsigned long long)b < 64 ? (T)(a << b) : (T)0;"),
+    "right_shift": ("dltensor_right_shift",
+                    "c = (unsigned long long)b < 64 ? (T)(a >> b) : a < (T)0 ? (T)-1 : (T)0;")}
+
+
+def _shift(ufunc: str) -> Callable[..., Any]:
+    name, code = _SHIFTS[ufunc]
+
+    def shift(xp: Any, a: Any, b: Any) -> Any:
+        dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+        if dt.itemsize < 8:
+            return getattr(xp, ufunc)(a, b)
+        a, b = (v if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False) for v in (a, b))
+        return _kernel(xp, name, ("T a, T b", "T c"), code)(a, b)
+    return shift
+
+
 # ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):
 # used on CUDA in place of the ufunc and of a row's fix-up (which the CUDA one applies first).
 DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
@@ -320,4 +344,5 @@ DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "log": ("c", log), "log1p": ("c", log1p),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
     "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("fF", matmul),
+    "left_shift": ("iu", _shift("left_shift")), "right_shift": ("iu", _shift("right_shift")),
 }

@@ -970,17 +970,20 @@ def test_cudas_kernels_compile_as_cuda_cpp_with_no_fused_multiply_add(tmp_path):
             made.append((args, kwargs))
             super().__init__(*args, **kwargs)
     xp.ElementwiseKernel = Recording
-    f, z = np.array([1.0]), np.array([1 + 1j])
+    f, z, i = np.array([1.0]), np.array([1 + 1j]), np.array([1])
     cupy_departures.remainder(xp, f, f)
     cupy_departures.divide(xp, z, z)
     cupy_departures.power(xp, z, z)
+    for shift in ("left_shift", "right_shift"):
+        cupy_departures.DEPARTURES[shift][1](xp, i, i)
     assert {args[3] for args, _ in made} == set(re.findall(  # (every one)
         r'"(dltensor_\w+)"', pathlib.Path(cupy_departures.__file__).read_text()))
     for (ins, outs, operation, name), kwargs in made:
         params = [p.split() for p in f"{ins}, {outs}".split(",")]
         n_in = ins.count(",") + 1
-        for ctype in ("float", "double"):
-            source = tmp_path / f"{name}_{ctype}.cu"
+        for ctype in ("long long", "unsigned long long") if "shift" in name else (
+                "float", "double"):
+            source = tmp_path / f"{name}_{ctype.replace(' ', '_')}.cu"
             source.write_text(
                 f"typedef {ctype} T;\nextern \"C\" __global__ void {name}(" +
                 ", ".join(f"T *_raw_{n}" for _, n in params) + ", long long _n) {\n"
@@ -998,6 +1001,25 @@ def test_cudas_kernels_compile_as_cuda_cpp_with_no_fused_multiply_add(tmp_path):
                 assert f".entry {name}" in ptx.read_text()
                 fmas.append(ptx.read_text().count("fma."))
             assert fmas[0] == fmas[1], (name, ctype, fmas)  # (fmodf's own are CUDA's)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_cudas_64_bit_shifts_are_numpys(dtype):
+    # (CuPy's a << b of 64-bit integers shifts by the amount's low 32 bits, PTX's shl.b64:
+    # x << 2**32 was x; dltensor's kernel, run here as C on the host, shifts as NumPy's
+    # npy_lshift/npy_rshift: 0, or -1 for a negative value shifted right, from 64 on)
+    xp = _host_kernels()
+    info = np.iinfo(dtype)
+    values = np.array([0, 1, 5, info.max, info.min, info.max // 3] +
+                      ([-1, -5, info.min + 1] if info.min else []), dtype)
+    amounts = np.array([*range(0, 70), 2**32, 2**32 + 1, 2**32 + 63, 2**33, info.max] +
+                       ([-1, -2**32, info.min] if info.min else [2**63, 2**64 - 2**32]), dtype)
+    x, n = np.repeat(values, len(amounts)), np.tile(amounts, len(values))
+    for name, numpy_shift in (("left_shift", np.left_shift), ("right_shift", np.right_shift)):
+        got = cupy_departures.DEPARTURES[name][1](xp, x, n)
+        assert np.array_equal(got, numpy_shift(x, n)) and got.dtype == dtype, name
+        assert np.array_equal(cupy_departures.DEPARTURES[name][1](xp, x, 2**32),
+                              numpy_shift(x, 2**32))  # (a Python int amount, as CuPy takes it)
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])

@@ -776,10 +776,14 @@ class ElementwiseKernel:
         self._kernel = _kernel.Kernel(in_params, out_params, operation, name, options)
 
     def __call__(self, *args):
-        if not all(isinstance(a, ndarray) for a in args):
-            raise NotImplementedError("the simulator's kernels take CuPy arrays only")
-        _check_device(args)
-        return _result(self._kernel(*(a._a for a in args)), None)
+        if not all(isinstance(a, ndarray) or type(a) in (bool, int, float) for a in args):
+            raise NotImplementedError("the simulator's kernels take CuPy arrays and Python "
+                                      "scalars only")
+        arrays = [a for a in args if isinstance(a, ndarray)]
+        _check_device(arrays)
+        _c_scalars(args)  # (a Python int packed into a C integer)
+        return _result(self._kernel(*(a._a if isinstance(a, ndarray) else a for a in args)),
+                       None)
 
 # Everything else: NumPy's function over the unwrapped arrays, its results wrapped.
 

@@ -78,11 +78,27 @@ def true_divide(a, b):  # beside uint64, a Python int past int64: CuPy's mixed l
     return _np.true_divide(a, b)
 
 
+def _shift_by_32_bits(op):
+    """A 64-bit shift as CuPy's kernel (C's a << b, _routines_binary.pyx) compiles: PTX's
+    shl.b64 (shr) takes the amount's low 32 bits, clamping those to 64 (NumPy clamps all)."""
+    def shift(a, b):
+        r = op(a, b)
+        if r.dtype.kind in "iu" and r.dtype.itemsize == 8:
+            low = (_np.asarray(b).astype(_np.uint64) & _np.uint64(0xFFFFFFFF)).astype(r.dtype)
+            r = op(_np.asarray(a, r.dtype) if isinstance(a, int) else a, low)
+        return r
+    return shift
+
+
+left_shift, right_shift = _shift_by_32_bits(_np.left_shift), _shift_by_32_bits(_np.right_shift)
+
+
 # ufunc and operator names -> the function computing them as CuPy does
 BY_NAME = {"divide": true_divide, "floor_divide": floor_divide, "remainder": remainder,
            "power": power, "sign": sign, "log1p": log1p,
            "truediv": true_divide, "floordiv": floor_divide, "mod": remainder, "pow": power,
-           "matmul": matmul, "dot": dot}
+           "matmul": matmul, "dot": dot, "left_shift": left_shift, "right_shift": right_shift,
+           "lshift": left_shift, "rshift": right_shift}
 
 
 def last_nan(fn):

@@ -17,7 +17,8 @@ import tempfile
 
 import numpy as np
 
-_CTYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+_CTYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double",
+           np.dtype(np.int64): "long long", np.dtype(np.uint64): "unsigned long long"}
 _PARAM = re.compile(r"\s*(const\s+)?([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*")
 _built = {}
 
@@ -35,8 +36,9 @@ def _params(text):
 
 class Kernel:
     """``Kernel(in_params, out_params, operation, name)(*arrays)``: NumPy arrays in (one
-    dtype per type placeholder, as CuPy decides them), a tuple of NumPy arrays out (one
-    output: the array)."""
+    dtype per type placeholder, as CuPy decides them; a Python scalar takes its placeholder's
+    type from the arrays, as CuPy converts it), a tuple of NumPy arrays out (one output: the
+    array)."""
 
     def __init__(self, in_params, out_params, operation, name="kernel", options=()):
         # (options, NVRTC's, are not read: the host compiles without contractions, as
@@ -50,10 +52,15 @@ class Kernel:
                             f"{len(self.ins)}, but given {len(arrays)}.")
         types = {}
         for (t, n), a in zip(self.ins, arrays):
+            if type(a) in (bool, int, float):
+                continue
             if not isinstance(a, np.ndarray):
                 raise NotImplementedError(f"the simulator's kernels take arrays, not {a!r}")
             if types.setdefault(t, a.dtype) != a.dtype:  # (CuPy's words)
                 raise TypeError(f"Type is mismatched. {n} {a.dtype.type} {types[t].type}")
+        if any(t not in types for t, _ in self.ins):
+            raise TypeError(f"Cannot determine the type of {sorted(t for t, _ in self.ins)}")
+        arrays = [np.asarray(a, types[t]) for (t, _), a in zip(self.ins, arrays)]  # (scalars)
         missing = {t for t, _ in self.outs} - set(types)
         if missing:
             raise TypeError(f"Cannot determine the type of {sorted(missing)}")

@@ -651,6 +651,7 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
     sorts = ({}, {"axis": 0}, {"descending": True}, {"stable": True, "axis": -1})
     reductions = ({}, {"axis": 0}, {"axis": -1, "keepdims": True}, {"keepdims": True})
     calls = {"sort": sorts, "argsort": sorts, "argmax": reductions, "argmin": reductions,
+             "max": reductions, "min": reductions,
              "vecdot": ({}, {"axis": -1}), "tensordot": ({"axes": 1},)}
     assert set(calls) == set(DEPARTURES)
     for name, wrap in DEPARTURES.items():
@@ -664,6 +665,15 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
         if name not in ("vecdot", "tensordot"):
             with pytest.raises(np.exceptions.AxisError):
                 g(xs[0], axis=1)
+        if name in ("max", "min", "argmax", "argmin"):  # (an empty axis: NumPy's ValueError)
+            for shape, axis in (((0, 0), 0), ((2, 0), -1), ((0, 3), None)) + (
+                    (((0, 0, 3), (0, 2)),) if name in ("max", "min") else ()):
+                with pytest.raises(ValueError) as mine:
+                    g(np.zeros(shape), axis=axis)
+                with pytest.raises(ValueError) as numpys:
+                    f(np.zeros(shape), axis=axis)
+                assert str(mine.value) == str(numpys.value)
+            assert g(np.zeros((0, 3)), axis=1).shape == (0,)  # (no empty axis reduced)
 
 
 def test_the_cupy_namespace_applies_its_departures(monkeypatch):

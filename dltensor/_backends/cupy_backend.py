@@ -180,7 +180,9 @@ def _no_identity(name: str) -> Any:
                 axis = kwargs.get("axis")
                 axes = range(a.ndim) if axis is None else axis if type(axis) is tuple else (
                     axis,)
-                if any(-a.ndim <= i < a.ndim and a.shape[i] == 0 for i in axes):
+                if all(type(i) is int and -a.ndim <= i < a.ndim for i in axes) and len(
+                        {i % a.ndim for i in axes}) == len(axes) and any(  # (else CuPy's
+                        a.shape[i] == 0 for i in axes):  # AxisError, TypeError, ValueError)
                     raise ValueError(words)
             return fn(a, **kwargs)
         f.__name__ = name

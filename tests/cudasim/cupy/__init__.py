@@ -195,8 +195,7 @@ class ndarray:
     def __complex__(self):
         return complex(self._a)
 
-    def __index__(self):
-        return operator.index(self._a)
+    # (no __index__: CuPy 14.2's ndarray has none, so a 0-d array is no int to operator.index)
 
     def item(self):
         return self._a.item()

@@ -77,7 +77,7 @@ def _function(ufunc: str, fix: _Fix | None, xp: ModuleType, kind: str) -> Callab
     those kinds, or on CUDA one of ``cupy_departures.DEPARTURES`` where CuPy departs from NumPy."""
     if xp is not np:
         cuda_fix = cupy_departures.DEPARTURES.get(ufunc)
-        if cuda_fix and kind in cuda_fix[0]:
+        if cuda_fix and (kind in cuda_fix[0] or kind == "F" and "f" in cuda_fix[0]):
             return partial(cuda_fix[1], xp)
     if fix and (kind in fix[0] or kind == "F" and "f" in fix[0]):
         return partial(fix[1], xp)

@@ -93,15 +93,19 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
 def nextafter(xp: Any, a: Any, b: Any) -> Any:
     """float16's nextafter as the spec's: x2 wherever x1 == x2 (NumPy's nextafter(+0, -0) is
     +0: numpy/numpy#31472, fixed after 2.4), and from an infinity toward a number the largest
-    finite value (CuPy 14's float16 nextafter is NaN for any x1 not finite)."""
+    finite value (CuPy 14's float16 nextafter is NaN for any x1 not finite). bfloat16's on
+    CUDA: x2 wherever x1 == x2 (CuPy's returns x1; ml_dtypes' is the spec's)."""
     r = xp.nextafter(a, b)
-    if r.dtype != _FLOAT16:
+    half = r.dtype == _FLOAT16
+    if not half and (xp is np or r.dtype not in EXTENSION_FLOATS):
         return r
     a, b = (zero_d(xp, v, r.dtype) if type(v) in PYTHON_SCALARS else v for v in (a, b))
     with quiet(xp):
-        from_inf = xp.isinf(a) & (a != b) & ~xp.isnan(b)
-        r = xp.where(from_inf, xp.copysign(xp.full((), 65504.0, dtype=r.dtype), a), r)
-        return xp.where(a == b, b, r)
+        if half:
+            from_inf = xp.isinf(a) & (a != b) & ~xp.isnan(b)
+            r = xp.where(from_inf, xp.copysign(xp.full((), 65504.0, dtype=r.dtype), a), r)
+        # (CuPy's where of bfloat16 is float32's: cast back, every bfloat16 value kept)
+        return xp.where(a == b, b, r).astype(r.dtype, copy=False)
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:

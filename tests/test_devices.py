@@ -652,17 +652,27 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
     reductions = ({}, {"axis": 0}, {"axis": -1, "keepdims": True}, {"keepdims": True})
     calls = {"sort": sorts, "argsort": sorts, "argmax": reductions, "argmin": reductions,
              "max": reductions, "min": reductions,
-             "vecdot": ({}, {"axis": -1}), "tensordot": ({"axes": 1},)}
+             "vecdot": ({}, {"axis": -1}), "tensordot": ({"axes": 1},),
+             "where": ({},), "tril": ({}, {"k": 1}), "triu": ({}, {"k": -1})}
     assert set(calls) == set(DEPARTURES)
+    from dltensor._dtypes import EXTENSION_FLOATS
+    bf = next(d for d in EXTENSION_FLOATS if d.itemsize == 2)  # (bfloat16: on its bits)
+    b = np.array([[np.nan, -0.0, 1.5], [-np.inf, 3.0, -np.nan]], bf)
+    args = {"vecdot": pairs, "tensordot": pairs,
+            "where": [(np.array([True, False, True]), b, b[::-1]),
+                      (np.array([[True], [False]]), xs[1], np.float64(-0.0))],
+            "tril": [(b,), (xs[1],)], "triu": [(b,), (xs[1],)]}
     for name, wrap in DEPARTURES.items():
         f, g = getattr(compat, name), wrap(getattr(compat, name))
-        for x in (pairs if name in ("vecdot", "tensordot") else [(x,) for x in xs]):
+        for x in args.get(name, [(x,) for x in xs]):
             for kw in calls[name]:
                 got, want = g(*x, **kw), f(*x, **kw)
                 assert got.dtype == want.dtype and got.shape == want.shape
+                if got.dtype == bf:  # (compared as their bits: every value kept)
+                    got, want = got.view(np.uint16), want.view(np.uint16)
                 assert np.array_equal(got, want, equal_nan=True)
                 assert (np.signbit(got.real) == np.signbit(want.real)).all()
-        if name not in ("vecdot", "tensordot"):
+        if name not in ("vecdot", "tensordot", "where", "tril", "triu"):
             with pytest.raises(np.exceptions.AxisError):
                 g(xs[0], axis=1)
         if name in ("max", "min", "argmax", "argmin"):  # (an empty axis: NumPy's ValueError)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from .. import _dlpack
 from .._dtypes import EXTENSION_FLOATS, dtype_from_dlpack
 from .cupy_departures import halves_in_float32
@@ -190,12 +192,30 @@ def _no_identity(name: str) -> Any:
     return wrapper
 
 
+def _on_bits_of_bfloat16(fn: Any) -> Any:
+    """``where``, ``tril`` or ``triu`` of bfloat16 arrays computed on their bits (unsigned
+    views of them, the result viewed back): CuPy's where has no bfloat16 loop, so it took
+    float32's and returned float32 (tril and triu are its where). Copying bits keeps every
+    value as it is. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    def f(*args: Any, **kwargs: Any) -> Any:
+        if not any(getattr(a, "dtype", None) in EXTENSION_FLOATS for a in args):
+            return fn(*args, **kwargs)
+        dt = next(a.dtype for a in args if getattr(a, "dtype", None) in EXTENSION_FLOATS)
+        bits = np.dtype(f"u{dt.itemsize}")
+        return fn(*(a.view(bits) if getattr(a, "dtype", None) == dt else a for a in args),
+                  **kwargs).view(dt)
+    f.__name__ = getattr(fn, "__name__", "where")
+    return f
+
+
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
 DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
               "argmax": lambda fn: _first_nan(_no_identity("argmax")(fn)),
               "argmin": lambda fn: _first_nan(_no_identity("argmin")(fn)),
               "max": _no_identity("max"), "min": _no_identity("min"),
-              "vecdot": halves_in_float32, "tensordot": halves_in_float32}
+              "vecdot": halves_in_float32, "tensordot": halves_in_float32,
+              "where": _on_bits_of_bfloat16, "tril": _on_bits_of_bfloat16,
+              "triu": _on_bits_of_bfloat16}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

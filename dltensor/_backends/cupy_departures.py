@@ -77,9 +77,10 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     """NumPy's floating-point floor division and remainder, in one CuPy kernel: CuPy's
     compute floor(a / b) and a - floor(a / b) * b, which part from NumPy's (1.0 // 0.1 is
     10.0, not 9.0) and from the spec's special cases (5.0 % inf is NaN, not 5.0; +0.0 % -2.0
-    is +0.0, not -0.0). float16 as NumPy computes it: in float32."""
+    is +0.0, not -0.0). float16 and bfloat16 as NumPy and ml_dtypes compute them: in float32
+    (CuPy's bfloat16 remainder subtracted a quotient rounded to bfloat16: 1000 % 3 was 4)."""
     dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
-    wide = np.dtype(np.float32) if dt == _FLOAT16 else dt
+    wide = np.dtype(np.float32) if dt in _HALVES else dt
     # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
     a, b = ((zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v).astype(wide, copy=False)
             for v in (a, b))
@@ -345,4 +346,7 @@ DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
     "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("fF", matmul),
     "left_shift": ("iu", _shift("left_shift")), "right_shift": ("iu", _shift("right_shift")),
+    # (bfloat16: CuPy's round has no loop of it, and took float32's, a float32 result; rint,
+    # half to even as round, has one)
+    "round": ("F", lambda xp, a: xp.rint(a)),
 }

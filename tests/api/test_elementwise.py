@@ -1124,6 +1124,26 @@ def test_cudas_floor_divide_and_remainder_are_numpys_to_the_bit(dtype):
             _bits_equal(cupy_departures.floor_divide(xp, x, y), special.floor_divide(np, x, y))
 
 
+def test_cudas_bfloat16_floor_divide_and_remainder_are_the_cpus():
+    # (CuPy's bfloat16 remainder subtracts a quotient rounded to bfloat16: 1000 % 3 was 4; on
+    # CUDA dltensor runs its float32 kernel and rounds once, as the CPU path computes it)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    xp, bf = _host_kernels(), ml_dtypes.bfloat16
+    rng = np.random.default_rng(0)
+    with np.errstate(all="ignore"):
+        s = np.array(_SPECIAL + [1000.0, 3.0, -2.0], dtype=bf)
+        a = np.concatenate([np.repeat(s, len(s)), (rng.uniform(-2000, 2000, 4000)).astype(bf)])
+        b = np.concatenate([np.tile(s, len(s)), (rng.uniform(-20, 20, 4000)).astype(bf)])
+        for mine, theirs in ((cupy_departures.remainder, dt.remainder),
+                             (cupy_departures.floor_divide, dt.floor_divide)):
+            got, want = mine(xp, a, b), np.asarray(theirs(dt.asarray(a), dt.asarray(b)))
+            assert got.dtype == want.dtype == bf
+            same = (got.view(np.uint16) == want.view(np.uint16)) | np.isnan(
+                got.astype(np.float32)) & np.isnan(want.astype(np.float32))
+            assert same.all(), list(zip(a[~same][:5], b[~same][:5], got[~same][:5],
+                                        want[~same][:5]))
+
+
 def test_cudas_integer_power_refuses_negative_exponents_as_numpy_does():
     # (CuPy's integer power gives 0 for 2 ** -1)
     a = np.array([2, 3, -1])

@@ -422,7 +422,8 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     """The sum of the ``offset`` diagonal of each matrix (small integers sum in 64 bits)."""
     a = x._array if type(x) is ndarray else None
     if dtype is None and type(a) is np.ndarray and type(offset) is int and a.ndim >= 2 and \
-            a.dtype.kind in "iufc" and -a.shape[-2] <= offset <= a.shape[-1]:
+            a.dtype.kind in "iufc" and a.dtype is not _FLOAT16 and \
+            -a.shape[-2] <= offset <= a.shape[-1]:
         # The commonest call: NumPy's own, as array-api-compat's makes it (~2.5 us of checks
         # below, each passed)
         return wrap(np.asarray(np.trace(a, offset=offset, axis1=-2, axis2=-1)), CPU)
@@ -434,9 +435,19 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
         if np_dtype in EXTENSION_FLOATS:  # (summed in float32, then cast, as sum does: in
             from ._dtype_functions import astype  # bfloat16 1000 ones made 256)
             return astype(trace(x, offset=offset, dtype=float32), dtype)
+    if x.dtype is float16 and (dtype is None or dtype is float16):
+        # (added in float32, as sum adds float16: NumPy adds a diagonal that is not its
+        # innermost axis in float16, which stalls at 2048; CuPy adds in float32)
+        from ._dtype_functions import in_float32
+        wide: ndarray = in_float32(lambda y, dtype: trace(y, offset=offset, dtype=dtype), x,
+                                   dtype=dtype)
+        return wide
     offset = diagonal_offset(strict_int(offset, "trace's offset"), x)
     result: ndarray = _backend["trace"](x, offset=offset, dtype=np_dtype)
     return result
+
+
+_FLOAT16 = np.dtype(np.float16)
 
 
 @axis_checked

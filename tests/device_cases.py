@@ -289,6 +289,9 @@ CASES: list[Case] = [
     Case("int-min-floor-divided-by-minus-one", lambda d: (  # (unsure: CuPy's is C's division,
         # div.s64, whose overflow C leaves undefined; NumPy gives the minimum and 0)
         a(d, [-2**31, 7], dt.int32) // -1, a(d, [-2**63, 7]) // -1, a(d, [-2**63, 7]) % -1)),
+    Case("float16-trace-of-a-diagonal-not-innermost", lambda d: dt.linalg.trace(  # (NumPy's
+        dt.permute_dims(a(d, np.einsum("ij,k->ijk", np.diag([2048, 1, 1, 1]), [1, 1]),  # own:
+                          dt.float16), (2, 0, 1)))),  # in float16, 2048)
     Case("inplace-would-change-dtype", lambda d: _inplace(a(d, [1, 2]), "add", 1.5), TypeError),
     Case("inplace-would-broadcast-self", lambda d: _inplace(a(d, [1.0]), "add", a(d, [1.0, 2.0])),
          ValueError),

@@ -525,6 +525,20 @@ def test_fft_axes_given_as_numpy_ints_and_s_without_axes():
         dlt.fft.fftn(c, s=(3,), axes=())
 
 
+def test_float16_trace_adds_in_float32_as_sum_does():
+    # (NumPy adds a float16 diagonal that is not its innermost axis in float16: 2048 + 1 + 1 + 1
+    # stalled at 2048, where sum of the diagonal, and CuPy's trace, give 2052)
+    base = np.zeros((4, 4, 2), np.float16)
+    base[np.arange(4), np.arange(4)] = np.array([2048, 1, 1, 1], np.float16)[:, None]
+    x = dlt.permute_dims(dlt.asarray(base), (2, 0, 1))
+    want = dlt.sum(dlt.linalg.diagonal(x), axis=-1)
+    for got in (dlt.linalg.trace(x), dlt.linalg.trace(x, dtype=dlt.float16)):
+        assert got.dtype == dlt.float16 and np.asarray(got).tolist() == [2052.0, 2052.0]
+        assert np.array_equal(np.asarray(got), np.asarray(want))
+    assert np.asarray(dlt.linalg.trace(x, dtype=dlt.float32)).tolist() == [2051.0, 2051.0]
+    assert np.asarray(dlt.linalg.trace(x, offset=1)).tolist() == [0.0, 0.0]
+
+
 def test_trace_refuses_a_real_dtype_for_complex_input_as_sum_does():
     z = dlt.ones((2, 2), dtype=dlt.complex128) * 1j
     with pytest.raises(TypeError, match="imaginary"):

@@ -139,10 +139,7 @@ def test_the_gpu_benchmarks_calls_run_on_the_simulator():
         "    for env in envs.values():\n"
         "        exec(stmt, env)\n"
         "print('calls ok', len(gpu.CALLS + gpu.MENDED))\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "cudasim"),
-                                                        str(ROOT)]))
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+    done = _on_the_simulator(code)
     assert done.returncode == 0 and "calls ok 9" in done.stdout, done.stdout + done.stderr
 
 
@@ -159,8 +156,13 @@ def test_the_gpu_benchmarks_chain_by_parts_runs_on_the_simulator():
         "bad = {k: v for k, v in r['seconds'].items() if not isinstance(v, float)}\n"
         "assert not bad and len(r['seconds']) == len(gpu.PARTS), (bad, r)\n"
         "print('parts ok')\n")
+    done = _on_the_simulator(code)
+    assert done.returncode == 0 and "parts ok" in done.stdout, done.stdout + done.stderr
+
+
+def _on_the_simulator(code):
+    """``code`` run by Python in the repository with the CUDA simulator as cupy."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "cudasim"),
                                                         str(ROOT)]))
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
-    assert done.returncode == 0 and "parts ok" in done.stdout, done.stdout + done.stderr

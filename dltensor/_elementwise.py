@@ -391,7 +391,6 @@ def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
     fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
-    true_divide = ufunc == "divide"  # (CuPy needs a big int as a float there: for_kernel)
 
     def gpu_fn(dt: np.dtype[Any], a: Any) -> Callable[..., Any]:
         fn = gpu_fns[dt] = _function(ufunc, fix, array_module(a), _kind(dt))

@@ -80,9 +80,6 @@ def _as_numpy_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray 
     return None
 
 
-_C2R = frozenset({"irfft", "hfft", "irfftn"})
-
-
 def _c2r_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any],
                  delegated: Callable[..., ndarray]) -> ndarray:
     """A complex-to-real transform on CUDA as NumPy computes it. Its input's zero-frequency

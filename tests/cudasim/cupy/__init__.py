@@ -32,7 +32,12 @@ has a chance on the real thing:
   ``linalg.eig``/``eigvals`` are complex for real input, ``linalg.solve`` broadcasts no stacks
   of matrices and divides by zero for a stack of no elements, a zero ``fill`` (so a scalar
   written through a basic key, or a 0-d array made from host data) is a memset that makes -0.0
-  +0.0, and a NumPy array written through a basic key is refused (ValueError);
+  +0.0, a NumPy array written through a basic key is refused (ValueError), 64-bit shifts
+  take the amount's low 32 bits, a uint64 array true-divided by a Python int past int64
+  raises OverflowError, ``max``/``min``/``argmax``/``argmin`` of an empty axis whose result
+  is empty return it (CuPy's names ``amax``/``amin``), and the complex-to-real FFTs read
+  the imaginary parts of their zero-frequency and n // 2 terms (fft.py); ``x[0]`` is a 0-d
+  view written through, and a 0-d array is no ``__index__``;
 - ``ElementwiseKernel`` compiles its operation (CUDA C++ dltensor writes) with the host's C
   compiler and runs it over the arrays (``_kernel.py``), so that code runs as written.
 

@@ -713,6 +713,11 @@ CASES: list[Case] = [
         dt.fft.irfft(a(d, [1 + 5j, 2 + 1j, 3 + 7j, 4 - 2j]), n=5),
         dt.fft.hfft(a(d, [[1 + 5j, 2j], [2 + 1j, 1j], [3 + 7j, 5j]]), n=4, axis=0,
                     norm="ortho"))),
+    Case("irfftn-of-one-axis", lambda d: (  # (CUDA: as irfft, its ends made real)
+        dt.fft.irfftn(a(d, [1 + 5j, 2 + 1j, 3 + 7j])),
+        dt.fft.irfftn(a(d, np.arange(12).reshape(3, 4) * (1 + 2j)), s=(6,), axes=(0,)),
+        dt.fft.irfftn(a(d, np.arange(12).reshape(3, 4) * (1 - 1j)), s=(5,), axes=(-1,),
+                      norm="forward"))),
     Case("irfftn-of-an-axis-repeated", lambda d: dt.fft.irfftn(  # (NumPy: in order)
         a(d, np.arange(15).reshape(3, 5) * (1 + 1j)), s=(6, 3, 4), axes=(0, 0, 1))),
     Case("irfftn-of-a-spectrum-not-hermitian", lambda d: dt.fft.irfftn(a(d, (lambda g: (

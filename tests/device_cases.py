@@ -503,6 +503,10 @@ CASES: list[Case] = [
          ValueError),
     Case("argmin-of-an-empty-axis", lambda d: dt.argmin(a(d, np.ones((0, 0))), axis=-1),
          ValueError),
+    Case("max-of-an-empty-axis-counted-from-the-end", lambda d: dt.max(
+        a(d, np.ones((0, 0))), axis=-2), ValueError),
+    Case("argmax-of-an-empty-array-past-its-axes", lambda d: dt.argmax(
+        a(d, np.ones((0, 0))), axis=2), np.exceptions.AxisError),
     Case("reduction-axis-of-0d", lambda d: dt.sum(a(d, 1.0), axis=0), IndexError),
     # --- searching, sets, sorting --------------------------------------------------------------
     Case("argmax-argmin-count", lambda d: (dt.argmax(a(d, R), axis=1, keepdims=True),

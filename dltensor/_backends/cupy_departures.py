@@ -21,6 +21,11 @@ from .._special_cases import from_parts, zero_d
 _FLOAT16 = np.dtype(np.float16)
 
 
+def _result_dtype(a: Any, b: Any) -> np.dtype[Any]:
+    """The dtype of an operation of arrays or Python scalars ``a`` and ``b`` (scalars weak)."""
+    return np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))
+
+
 def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     return _divmod(xp, a, b)[0]
 
@@ -79,7 +84,7 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     10.0, not 9.0) and from the spec's special cases (5.0 % inf is NaN, not 5.0; +0.0 % -2.0
     is +0.0, not -0.0). float16 and bfloat16 as NumPy and ml_dtypes compute them: in float32
     (CuPy's bfloat16 remainder subtracted a quotient rounded to bfloat16: 1000 % 3 was 4)."""
-    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+    dt = _result_dtype(a, b)
     wide = np.dtype(np.float32) if dt in _HALVES else dt
     # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
     a, b = ((zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v).astype(wide, copy=False)
@@ -132,7 +137,7 @@ def _of_parts(xp: Any, a: Any, b: Any, params: tuple[str, str], code: str,
     """The result's complex dtype, ``a`` and ``b`` in it (a Python scalar as NumPy converts
     it), and the outputs of dltensor's kernel ``name`` over their parts (made once per array
     module, compiled with --fmad=false)."""
-    dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+    dt = _result_dtype(a, b)
     a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
     kernel = _kernel(xp, name, params, code, "--fmad=false")
@@ -219,7 +224,7 @@ def complex_power(xp: Any, a: Any, b: Any) -> Any:
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:
-    kind = np.result_type(*(getattr(v, "dtype", v) for v in (a, b))).kind
+    kind = _result_dtype(a, b).kind
     return (complex_power if kind == "c" else int_power)(xp, a, b)
 
 
@@ -329,7 +334,7 @@ def _shift(ufunc: str) -> Callable[..., Any]:
     name, code = _SHIFTS[ufunc]
 
     def shift(xp: Any, a: Any, b: Any) -> Any:
-        dt = np.result_type(*(getattr(v, "dtype", v) for v in (a, b)))  # (scalars weak)
+        dt = _result_dtype(a, b)
         if dt.itemsize < 8:
             return getattr(xp, ufunc)(a, b)
         a, b = (v if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False) for v in (a, b))

@@ -264,8 +264,28 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
         elif -x.ndim <= axis < x.ndim:
             fits("repeat", [n * repeats if i == axis % x.ndim else n
                             for i, n in enumerate(x.shape)], x)
+    elif isinstance(repeats, ndarray) and repeats.dtype.bits == 64 and repeats.size and (
+            axis is None or -x.ndim <= axis < x.ndim):
+        _total_fits(x, repeats, axis)
     result: ndarray = _repeat(x, repeats, axis=axis)
     return result
+
+
+def _total_fits(x: ndarray, repeats: ndarray, axis: int | None) -> None:
+    """ValueError for 64-bit ``repeats`` adding up past the largest array: NumPy and CuPy add
+    them in int64, which wraps, and NumPy then wrote a wrapped total's worth of repetitions
+    into an array of what the wrap left (``repeat(x, asarray([2**62] * 4))`` crashed the
+    process), where CuPy returned an empty array. Smaller integers cannot add up to a wrap.
+    One reduction, and on a GPU one sync more: the total is added exactly only where the
+    largest count could wrap it."""
+    with on(repeats._device):
+        r = native(repeats)
+        n = (x.size if axis is None else x.shape[axis]) if r.size == 1 else r.size
+        if int(r.max()) * n < 1 << 63 or int(r.min()) < 0:  # (a negative count: their
+            return  # ValueError)
+        total = sum(r.ravel().tolist()) * (n if r.size == 1 else 1)
+    fits("repeat", [total] if axis is None else
+         [total if i == axis % x.ndim else d for i, d in enumerate(x.shape)], x)
 
 
 _repeat = delegate("repeat")

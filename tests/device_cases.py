@@ -370,6 +370,11 @@ CASES: list[Case] = [
     # (sizes past the largest array: CuPy computes them in C integers, which wrap)
     Case("repeat-past-the-largest-array", lambda d: dt.repeat(a(d, [1.0, 2.0]), 2**62),
          ValueError),
+    # (array repeats are added in int64: NumPy wrote past a wrapped total, CuPy gave nothing)
+    Case("repeat-of-counts-adding-up-past-int64", lambda d: dt.repeat(
+        a(d, [1.0, 2.0, 3.0, 4.0]), a(d, [2**62] * 4)), ValueError),
+    Case("repeat-of-counts-adding-up-past-int64-along-an-axis", lambda d: dt.repeat(
+        a(d, [[1.0], [2.0]]), a(d, [2**63 - 1, 2]), axis=0), ValueError),
     Case("tile-past-the-largest-array", lambda d: dt.tile(a(d, [1.0]), (2**62 + 1, 4)),
          ValueError),
     Case("broadcast-to-a-negative-shape", lambda d: dt.broadcast_to(a(d, [1.0]), (-1,)),

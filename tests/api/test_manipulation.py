@@ -182,6 +182,21 @@ def test_repeat_takes_uint64_repeats():
         dlt.repeat(x, dlt.asarray(np.array([2**64 - 1, 0, 0], np.uint64)))
 
 
+def test_repeat_counts_adding_up_past_int64_are_refused():
+    # NumPy adds array repeats in int64: a total of 2**64 wrapped to 0 and it wrote every
+    # repetition into an empty array (the process crashed); 2**64 + 1 left one element's room.
+    x = dlt.asarray([1.0, 2.0, 3.0, 4.0])
+    for counts in ([2**62] * 4, [2**63 - 1, 2**63 - 1, 3, 0], [2**61] * 4):
+        with pytest.raises(ValueError, match="past the largest array"):
+            dlt.repeat(x, dlt.asarray(counts))
+    with pytest.raises(ValueError, match="past the largest array"):  # (one count, broadcast)
+        dlt.repeat(dlt.ones((2, 3)), dlt.asarray([2**62]), axis=1)
+    with pytest.raises(ValueError, match="negative"):  # (NumPy's own words, as before)
+        dlt.repeat(x, dlt.asarray([2**62, 2**62, -1, 0]))
+    assert np.asarray(dlt.repeat(x, dlt.asarray([0, 1, 0, 2]))).tolist() == \
+        [2.0, 4.0, 4.0]
+
+
 def test_broadcast_arrays_are_read_only_views():
     # NumPy's are writable with a FutureWarning, and a write lands in every element sharing
     # the memory; as with broadcast_to, dltensor refuses the write.

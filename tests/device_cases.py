@@ -249,6 +249,13 @@ CASES: list[Case] = [
         dt.isin(a(d, [1, 2], dt.uint8), a(d, [1 + 0j, 2j])),
         dt.isin(a(d, [1, 2]), a(d, [2, 3j])), dt.isin(a(d, [0j, 1j]), a(d, [False])),
         dt.isin(a(d, [1.5 + 0j], dt.complex64), a(d, [1.5], dt.float32), invert=True))),
+    Case("isin-beside-nans-with-the-sign-bit", lambda d: (  # (CuPy sorts them first, and
+        # searched as if NaNs came last: 1.0 went unfound)
+        dt.isin(a(d, [1.0, 2.0]), a(d, [1.0, 2.0, -np.nan])),
+        dt.isin(a(d, [0.5, 1.0, 2.0, 3.0, np.nan], dt.float32),
+                a(d, [3.0, 1.0, 2.0, 0.5, -np.nan, -np.nan], dt.float32), invert=True),
+        dt.isin(a(d, [[1.0, 4.0], [2.0, -0.0]], dt.float16), a(d, [-np.nan, 0.0, 1.0, 2.0],
+                                                                 dt.float16)))),
     Case("python-scalars-beside-arrays", lambda d: (  # (kernel arguments on CuPy 14.2)
         a(d, [1.5, -0.0], dt.float32) * 0.1, a(d, [1, 2], dt.int8) - 3, a(d, [1, 2], dt.uint64)
         + 2**63, a(d, [True, False]) & True, a(d, [-0.0, 2.0], dt.float32) + -0.0,

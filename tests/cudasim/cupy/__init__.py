@@ -24,7 +24,8 @@ has a chance on the real thing:
   depart from NumPy's and dltensor corrects them on CUDA: out-of-bounds integer-array indices
   (and ``take``'s) wrap around, float ``floor_divide``/``remainder`` are ``floor(a / b)`` and
   ``a - floor(a / b) * b``, integers to negative powers give 0 (1 and -1 for bases 1 and -1),
-  1-D float arrays sort by their bits (NaNs with the sign bit first, -0.0 before 0.0),
+  1-D float arrays sort by their bits (NaNs with the sign bit first, -0.0 before 0.0; so
+  ``isin`` searches past such NaNs and may miss a value),
   ``arange`` counts its length in float64 and casts its step to the dtype (a negative step
   for an unsigned dtype: OverflowError), ``linspace`` takes ``float()`` of its step (complex
   bounds: TypeError) and writes its ends by ``fill`` and setitem, ``linalg.matrix_power``
@@ -530,6 +531,8 @@ def _module_function(fn, name=None):
         fn = _departures.empty_reduced(numpy_fn, index=False)
     elif name == "unique":
         fn = _departures.unique
+    elif name == "isin":
+        fn = _departures.isin
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)
         fn = lambda *a, **k: _np.asarray(numpy_fn(*a, **k), dtype=_np.intp)  # noqa: E731
 

@@ -213,6 +213,28 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     return ret[0] if len(ret) == 1 else ret
 
 
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """CuPy's isin (in1d, cupy/_logic/truth.py): test_elements sorted (radix for 1-D floats:
+    NaNs with the sign bit first), then each element's binary search (_exists_kernel,
+    cupy/_sorting/search.py) with C's comparisons, which take a NaN as no smaller than any
+    value: wherever one sorted first the search could stop short of a value it holds."""
+    x, bins = _np.asarray(element), _np.asarray(test_elements).reshape(-1)
+    if x.size == 0 or bins.size == 0:
+        return _np.full(x.shape, invert, dtype=bool)
+    bins = radix_order(_np.sort, "sort")(bins)
+    n = bins.size
+    flat = x.reshape(-1)
+    with _np.errstate(invalid="ignore"):
+        left, right = _np.zeros(flat.size, _np.int64), _np.full(flat.size, n - 1, _np.int64)
+        while (left < right).any():
+            m = left + (right - left) // 2
+            go = (left < right) & (bins[m] < flat)  # (look right: bins[m] < x)
+            stay = (left < right) & ~go
+            left, right = _np.where(go, m + 1, left), _np.where(stay, m, right)
+        found = (bins[right] == flat) & ~(flat > bins[n - 1])
+    return (found != invert).reshape(x.shape)
+
+
 def take(a, indices, axis=None, out=None):
     """CuPy's take wraps every index (i % n); a 0-d array is one element along any axis it
     takes (checked as of a 1-D one)."""

@@ -29,8 +29,8 @@ from ._dtypes import EXTENSION_FLOATS, DType
 from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
-           "cpu_error_first", "native_or_cpu_error",
-           "delegating", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
+           "cpu_error_first", "native_or_cpu_error", "delegating", "reduction_axes",
+           "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
            "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long", "flag",
            "array_module"]
 
@@ -420,6 +420,17 @@ def check_axis(name: str, axis: int, ndim: int) -> None:
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension {ndim}")
 
 
+def reduction_axes(name: str, axis: Any, ndim: int) -> None:
+    """A reduction's ``axis`` checked as NumPy's reductions check it, where a backend does not
+    (TypeError unless None, an int or a tuple of ints; AxisError outside [-ndim, ndim)):
+    CuPy's read any sequence as axes and a bool as an index (``_get_axis``,
+    cupy/_core/_reduction.pyx: ``sum(x, axis=[0])`` and ``axis=True`` were sums), and its var
+    and std index the shape with each axis first (an IndexError, not an AxisError)."""
+    if axis is not None:
+        for i in axis if type(axis) is tuple else (axis,):
+            check_axis(name, strict_int(i, f"{name}'s axis (an int or a tuple of ints)"), ndim)
+
+
 def refuse_axes_of_0d(name: str, axis: Any) -> None:
     """A 0-d array has no axes: the spec's valid axes are [-N, N), none for N = 0, and "an
     invalid axis must raise". NumPy's reductions read axis 0 and -1 of a 0-d array as the
@@ -450,6 +461,9 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     flags = tuple(p.name for p in (signature.parameters.values() if signature else ())
                   if p.annotation == "bool" and p.kind is p.KEYWORD_ONLY)
     views_held = name in VIEWS  # (a metadata-only function: made on held memory too)
+    # (a reduction: its axis an int or a tuple of them, keyword-only, as the spec types it)
+    reduces = signature is not None and "tuple" in str(getattr(
+        signature.parameters.get("axis"), "annotation", ""))
 
     def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         n = len(args)
@@ -473,6 +487,8 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             a = native_or_cpu_error(x, f, x, *args, **kwargs)
         if widen is not None and a.dtype in EXTENSION_FLOATS:
             return widen(f, x, *args, **kwargs)
+        if reduces and dev is not CPU and "axis" in kwargs:  # (NumPy checks its own)
+            reduction_axes(name, kwargs["axis"], a.ndim)
         fn = funcs.get(dev)
         if fn is None:
             ns = namespace_for(dev)

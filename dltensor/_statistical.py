@@ -20,7 +20,7 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._dispatch import array_module, axis_checked, axis_past_c_long, delegating, expect_array, flag
 from ._dispatch import namespace_for, native, native_dtype, native_or_cpu_error, on, real_number
-from ._dispatch import refuse_axes_of_0d, strict_int, wrap_result
+from ._dispatch import reduction_axes, refuse_axes_of_0d, strict_int, wrap_result
 from ._devices import CPU, CUDA_TYPE
 from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
@@ -54,7 +54,7 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
                     r = a.sum(axis=axis, keepdims=keepdims)
                     return wrap(r if type(r) is _np_ndarray else _asarray(r))
             elif dev.device_type == CUDA_TYPE and x._array is not None \
-                    and x._array.dtype not in _WIDEN:
+                    and x._array.dtype not in _WIDEN and (axis is None or type(axis) is int):
                 a = x._array  # (CuPy's; its result is on its current GPU, x's)
                 if axis is not None and a.ndim == 0:
                     refuse_axes_of_0d("sum", axis)
@@ -99,6 +99,8 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         return wide
     if a.ndim == 0:
         refuse_axes_of_0d(name, kwargs.get("axis"))
+    elif dev is not CPU:  # (NumPy checks its own)
+        reduction_axes(name, kwargs.get("axis"), a.ndim)
     if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
         refuse_complex_to_real(name, x.dtype, dtype)
     fn: Callable[..., Any] = (_NUMPY_OWN.get(name) if dev is CPU else None) or \
@@ -251,9 +253,12 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
     if a.dtype in _WIDEN:
         wide: ndarray = in_float32(lambda y: _spread(name, y, axis, correction, keepdims), x)
         return wide
+    if a.ndim == 0:  # (as the other reductions: NumPy's var read True as an axis here)
+        refuse_axes_of_0d(name, axis)
     if type(a) is np.ndarray:  # (the array's own method: array-api-compat's wrapper calls it,
         r = _method(a, name, axis, ddof, keepdims)  # ~2.5 us later)
     else:
+        reduction_axes(name, axis, a.ndim)  # (NumPy checks its own)
         with on(dev):  # (a method runs on CuPy's current GPU, not the array's)
             r = _method(a, name, axis, ddof, keepdims)
     axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) \

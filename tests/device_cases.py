@@ -57,6 +57,18 @@ def _inplace(x: dt.ndarray, op: str, y: Any) -> dt.ndarray:
     return getattr(x, f"__i{op}__")(y)
 
 
+def _is_an_axis_error(call: Callable[[], Any]) -> bool:
+    """Whether ``call`` raises NumPy's AxisError (a ValueError too, which a plain IndexError
+    for the same axis is not)."""
+    try:
+        call()
+    except np.exceptions.AxisError:
+        return True
+    except IndexError:
+        return False
+    return False
+
+
 def _reconstructed_qr(x: dt.ndarray) -> dt.ndarray:
     q, r = dt.linalg.qr(x)
     return q @ r
@@ -484,6 +496,20 @@ CASES: list[Case] = [
                                   dt.max(a(d, R), axis=0, keepdims=True), dt.min(a(d, R)),
                                   dt.sum(a(d, [200, 100], dt.uint8)),
                                   dt.sum(a(d, R), dtype=dt.float32))),
+    # (CuPy's reductions read a list as axes and a bool as an axis; its var and std index
+    # the shape with an axis first: an IndexError, not NumPy's AxisError)
+    Case("sum-of-a-list-axis", lambda d: dt.sum(a(d, R), axis=[0]), TypeError),
+    Case("prod-of-a-bool-axis", lambda d: dt.prod(a(d, R), axis=True), TypeError),
+    Case("max-of-bool-axes", lambda d: dt.max(a(d, R), axis=(True, False)), TypeError),
+    Case("mean-of-an-array-as-axis", lambda d: dt.mean(a(d, R), axis=np.array([1])), TypeError),
+    Case("count-nonzero-of-a-list-axis", lambda d: dt.count_nonzero(a(d, R), axis=[0, 1]),
+         TypeError),
+    Case("any-of-a-bool-axis", lambda d: dt.any(a(d, R), axis=False), TypeError),
+    Case("var-of-a-bool-axis", lambda d: dt.var(a(d, R), axis=True), TypeError),
+    Case("var-and-std-of-an-axis-out-of-range", lambda d: (
+        _is_an_axis_error(lambda: dt.var(a(d, R), axis=2)),
+        _is_an_axis_error(lambda: dt.std(a(d, R), axis=(0, -3))),
+        _is_an_axis_error(lambda: dt.var(a(d, 1.0), axis=0)))),
     Case("sum-and-prod-as-bool", lambda d: (  # (CuPy: no complex to bool in the kernel)
         dt.sum(a(d, [0j, 1j]), dtype=dt.bool), dt.prod(a(d, [0j, 1j]), dtype=dt.bool),
         dt.sum(a(d, [[0j, 0j], [0j, 2 + 0j]], dt.complex64), axis=1, dtype=dt.bool),

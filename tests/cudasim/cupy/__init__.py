@@ -274,6 +274,8 @@ class ndarray:
 
         def method(*args, **kwargs):
             _c_sizes(name, (self, *args), kwargs)
+            if name in _departures.REDUCTIONS and kwargs.get("axis") is not None:
+                kwargs["axis"] = _departures.reduction_axis(name, kwargs["axis"], self._a.shape)
             if name not in ("copy", "view", "get", "reshape", "transpose", "swapaxes", "ravel"):
                 _check_device([self])
             with _np.errstate(all="ignore"):
@@ -543,6 +545,12 @@ def _module_function(fn, name=None):
 
     def f(*args, **kwargs):
         _c_sizes(name, args, kwargs)
+        if name in _departures.REDUCTIONS and kwargs.get("axis") is not None and args and \
+                isinstance(args[0], ndarray):
+            kwargs["axis"] = _departures.reduction_axis(name, kwargs["axis"], args[0].shape)
+        if name == "count_nonzero" and len(args) > 1 and args[1] is not None:  # (by position:
+            args = (args[0], _departures.reduction_axis(name, args[1], args[0].shape),  # compat)
+                    *args[2:])
         if c_ints:
             _c_scalars(args)
             _c_scalars(kwargs.values())

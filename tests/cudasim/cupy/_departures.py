@@ -1,5 +1,7 @@
 """Where CuPy 14.2's kernels depart from NumPy's, computed on NumPy arrays (the simulator's
 functions and operators call these), so that dltensor's fixes for them run in CI."""
+import operator
+
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index
 
@@ -233,6 +235,24 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
             left, right = _np.where(go, m + 1, left), _np.where(stay, m, right)
         found = (bins[right] == flat) & ~(flat > bins[n - 1])
     return (found != invert).reshape(x.shape)
+
+
+REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "amax", "amin", "all", "any",
+                        "count_nonzero", "var", "std"})
+
+
+def reduction_axis(name, axis, shape):
+    """``axis`` as CuPy 14.2's reductions read it (_get_axis, cupy/_core/_reduction.pyx): any
+    sequence as a tuple of axes, any index (a bool too) as an int; var and std first index the
+    shape with each (_var, cupy/_core/_routines_statistics.pyx: IndexError past it)."""
+    if axis is None:
+        return None
+    if name in ("var", "std"):
+        for ax in axis if isinstance(axis, tuple) else (axis,):
+            shape[ax]
+    if isinstance(axis, (list, tuple, _np.ndarray)):
+        return tuple(int(operator.index(v)) for v in axis)
+    return int(operator.index(axis))
 
 
 def take(a, indices, axis=None, out=None):

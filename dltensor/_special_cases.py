@@ -357,12 +357,14 @@ def sign(xp: Any, a: Any, r: Any = None) -> Any:
 
 def _sign_by_parts(xp: Any, a: Any, r: Any) -> Any:
     """``r``, a complex sign of ``a``, with a / |a| computed from a scaled by its larger part
-    where |a| overflows or a's parts are subnormal: NumPy's and CuPy's a / abs(a) gave -1j for
-    1e308 - 1e308j (|a| is inf) and 1 + 1j for 5e-324 + 5e-324j (|a| rounds to one part)."""
+    where |a| may overflow or a's parts are subnormal: NumPy's and CuPy's a / abs(a) gave -1j
+    for 1e308 - 1e308j (|a| is inf) and 1 + 1j for 5e-324 + 5e-324j (|a| rounds to one part);
+    NumPy's sign takes hypot, which overflows for 1.797e308 + 3e300j where its abs, rounding
+    down, does not (1j, for about 1 + 1.7e-8j)."""
     big = xp.maximum(xp.abs(a.real), xp.abs(a.imag))
-    tiny = np.finfo(big.dtype).tiny
-    with quiet(xp):
-        need = (big > 0) & xp.isfinite(big) & ((big < tiny) | xp.isinf(xp.abs(a)))
+    info = np.finfo(big.dtype)
+    with quiet(xp):  # (|a| <= big * sqrt(2): no overflow below half the largest float)
+        need = (big > 0) & xp.isfinite(big) & ((big < info.tiny) | (big > info.max / 2))
         if not need.any():
             return r
         w = from_parts(xp, a.real / big, a.imag / big, a.dtype)  # (|w| in [1, sqrt(2)])

@@ -808,10 +808,13 @@ def test_clip_with_a_nan_bound_keeps_the_broadcast_shape():
                                         ("complex64", 3.4e38)])
 def test_complex_sign_of_huge_and_subnormal_values_is_on_the_unit_circle(dtype, big):
     # a / abs(a): abs overflowed (1e308 - 1e308j gave -1j) or rounded to one part (5e-324 +
-    # 5e-324j gave 1 + 1j); the spec's sign is x / |x|, of modulus 1
+    # 5e-324j gave 1 + 1j); the spec's sign is x / |x|, of modulus 1. NumPy's sign takes hypot,
+    # which overflowed where its abs rounds down (1.797e308 + 3e300j gave 1j)
     tiny = float(np.finfo(np.float32 if dtype == "complex64" else np.float64).smallest_subnormal)
     for v in (complex(big, -big), complex(-big, big / 3), complex(tiny, tiny),
-              complex(3 * tiny, -tiny), complex(big, 0.0), complex(0.0, -tiny)):
+              complex(3 * tiny, -tiny), complex(big, 0.0), complex(0.0, -tiny),
+              complex(-big * 0.6, big * 0.6),
+              complex(np.finfo(dtype).max, 1e35 if dtype == "complex64" else 3e300)):
         r = complex(dt.sign(dt.asarray(np.array(v, dtype))))
         m = max(abs(v.real), abs(v.imag))
         w = complex(v.real / m, v.imag / m)

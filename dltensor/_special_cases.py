@@ -367,5 +367,8 @@ def _sign_by_parts(xp: Any, a: Any, r: Any) -> Any:
         need = (big > 0) & xp.isfinite(big) & ((big < info.tiny) | (big > info.max / 2))
         if not need.any():
             return r
-        w = from_parts(xp, a.real / big, a.imag / big, a.dtype)  # (|w| in [1, sqrt(2)])
-        return xp.where(need, w / xp.abs(w), r)
+        re, im = a.real / big, a.imag / big
+        m = xp.abs(from_parts(xp, re, im, a.dtype))  # (in [1, sqrt(2)])
+        # (by parts, each rounded once, as a GPU flushing subnormals keeps their signs: its
+        # complex division added a flushed -0 to +0)
+        return xp.where(need, from_parts(xp, re / m, im / m, a.dtype), r)

@@ -330,6 +330,15 @@ CASES: list[Case] = [
         0j, complex(-0.0, 0.0), complex(np.inf, 0), complex(-np.inf, 1), complex(1, np.inf),
         complex(np.inf, np.nan), complex(np.nan, -np.inf)], t))
         for t in (dt.complex64, dt.complex128) for f in (dt.log2, dt.log10))),
+    # (CuPy's clog takes log(hypot(x, y)), which overflows past the largest float and keeps few
+    # digits below the smallest normal; its csqrt scales a subnormal by 4 only)
+    Case("complex-logs-of-huge-and-subnormal-values", lambda d: tuple(f(a(d, [
+        complex(1.7976931348623157e308, 1e307), complex(-1e307, -1.7976931348623157e308),
+        5e-324 + 5e-324j, complex(-1e-322, 5e-324), 3 + 4j])) for f in (
+            dt.log, dt.log1p, dt.log2, dt.log10))),
+    Case("complex-sqrt-of-subnormal-values", lambda d: dt.sqrt(a(d, [  # (scaled exactly, to be
+        5e-324 + 5e-324j, complex(-1e-322, 5e-324), complex(4e-323, -1e-320), 1e-310j,  # seen)
+        complex(-2e-308, 1e-315)])) * 2.0 ** 1000),
     Case("complex-pow-special", lambda d: tuple(
         (a(d, [0j, complex(np.inf, 1), complex(np.inf, 0)], t)
          ** a(d, [-1 + 0j, 2 + 0j, 1 + 0j], t),

@@ -35,9 +35,48 @@ def power(a, b):  # integers to negative powers: 0, or 1 / -1 for bases 1 / -1 (
     return _np.where(negative, special, r).astype(r.dtype)
 
 
+def log(a):
+    """complex128: clog's log(hypot(x, y)) for the real part where neither part is past 5e307
+    and one is past 1e50 or below 1e-50 (cupy/_core/include/cupy/complex/clog.h): inf past
+    the largest float, a subnormal's few digits below the smallest normal."""
+    a = _np.asarray(a)
+    with _np.errstate(all="ignore"):
+        r = _np.log(a)
+        if a.dtype != _np.complex128:
+            return r
+        x, y = _np.abs(a.real), _np.abs(a.imag)
+        big, small = _np.maximum(x, y), _np.minimum(x, y)
+        by_hypot = _np.isfinite(a) & (big > 0) & (small <= 5e307) & (big != 1) & (
+            (small < 1e-50) | (big > 1e50))
+        if by_hypot.any():
+            r = _np.array(r)
+            r.real = _np.where(by_hypot, _np.log(_np.hypot(x, y)), r.real)
+    return r
+
+
 def log1p(a):  # complex: log(z + (1 + 0j)) (cupy/complex.cuh): -0j becomes +0j, no overflow
     a = _np.asarray(a)
-    return _np.log(a + _np.ones((), a.dtype)) if a.dtype.kind == "c" else _np.log1p(a)
+    return log(a + _np.ones((), a.dtype)) if a.dtype.kind == "c" else _np.log1p(a)
+
+
+def sqrt(a):
+    """complex128: csqrt's scaling by 4 where both parts are at most twice the smallest normal
+    (cupy/_core/include/cupy/complex/csqrt.h), then t = sqrt((|a| + hypot) / 2): few digits."""
+    a = _np.asarray(a)
+    r = _np.sqrt(a)
+    if a.dtype != _np.complex128:
+        return r
+    low = 4.450147717014402766180465e-308
+    tiny = _np.isfinite(a) & (a != 0) & (_np.abs(a.real) <= low) & (_np.abs(a.imag) <= low)
+    if tiny.any():
+        x, y = a.real * 4.0, a.imag * 4.0
+        with _np.errstate(all="ignore"):
+            t = _np.sqrt((_np.abs(x) + _np.hypot(x, y)) * 0.5)
+            re = _np.where(x >= 0, t, _np.abs(y) / (2 * t)) * 0.5
+            im = _np.where(x >= 0, y / (2 * t), _np.copysign(t, y)) * 0.5
+        r = _np.array(r)
+        r.real, r.imag = _np.where(tiny, re, r.real), _np.where(tiny, im, r.imag)
+    return r
 
 
 def sign(a):  # complex: a / abs(a) (cupy/_math/misc.py): inf + 1j is NaN + 0j
@@ -97,7 +136,7 @@ left_shift, right_shift = _shift_by_32_bits(_np.left_shift), _shift_by_32_bits(_
 
 # ufunc and operator names -> the function computing them as CuPy does
 BY_NAME = {"divide": true_divide, "floor_divide": floor_divide, "remainder": remainder,
-           "power": power, "sign": sign, "log1p": log1p,
+           "power": power, "sign": sign, "log": log, "log1p": log1p, "sqrt": sqrt,
            "truediv": true_divide, "floordiv": floor_divide, "mod": remainder, "pow": power,
            "matmul": matmul, "dot": dot, "left_shift": left_shift, "right_shift": right_shift,
            "lshift": left_shift, "rshift": right_shift}

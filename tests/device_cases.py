@@ -69,6 +69,14 @@ def _is_an_axis_error(call: Callable[[], Any]) -> bool:
     return False
 
 
+def _past_2_24(d: str) -> dt.ndarray:
+    """2**24 + 1 float32s of sum 2**24 (exact in any order): their mean is 1 - 2**-24 as
+    NumPy divides (the sum by N in float64), 1 divided by N rounded to a float32."""
+    x = np.zeros(2**24 + 1, np.float32)
+    x[0] = 2**24
+    return a(d, x)
+
+
 def _reconstructed_qr(x: dt.ndarray) -> dt.ndarray:
     q, r = dt.linalg.qr(x)
     return q @ r
@@ -536,6 +544,9 @@ CASES: list[Case] = [
                                   dt.cumulative_sum(a(d, [True, True])))),
     Case("complex-mean", lambda d: (dt.mean(a(d, [complex("inf+1j"), 1 + 1j])),
                                     dt.mean(a(d, [[1 + 2j, 3j], [2, 1j]], dt.complex64), axis=0))),
+    Case("mean-of-more-than-2**24-float32s", lambda d: (  # (CuPy divided by a float32 N)
+        dt.mean(_past_2_24(d)), dt.mean(dt.reshape(_past_2_24(d), (1, -1)), axis=1)),
+         rtol=0),
     Case("read-only-1d-views-of-a-broadcast", lambda d: _setitem(  # (CuPy: a view's base is
         dt.broadcast_to(a(d, 1.0), (3,))[1:], ..., 5.0), ValueError),  # its root, unmarked)
     Case("read-only-unstacked-broadcast", lambda d: _setitem(

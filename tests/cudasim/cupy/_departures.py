@@ -276,6 +276,16 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     return (found != invert).reshape(x.shape)
 
 
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """float32: the sum divided by N made a float32 first (_mean, cupy/_core/
+    _routines_statistics.pyx: true_divide by a weak int; an ulp off NumPy's past 2**24)."""
+    a = _np.asarray(a)
+    if a.dtype != _np.float32 or dtype is not None or out is not None or not a.size:
+        return _np.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    total = _np.asarray(_np.sum(a, axis=axis, keepdims=keepdims))
+    return total / _np.float32(a.size // max(total.size, 1))
+
+
 REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "amax", "amin", "all", "any",
                         "count_nonzero", "var", "std"})
 

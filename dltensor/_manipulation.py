@@ -210,7 +210,12 @@ _expand_dims = delegate_first("expand_dims")
 
 def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with the order of elements reversed along ``axis`` (all axes by default)."""
-    result: ndarray = _flip(x, axis=ints("flip", "axis", axis, none=True))
+    axis = ints("flip", "axis", axis, none=True)
+    if type(x) is ndarray and x.ndim == 0 and axis is None and not held(x):
+        a = native(x)  # (a view, as of any other array: NumPy's flip of a 0-d array gave a
+        view: ndarray = wrap_result(inherit_read_only(a, a[...]), x._device)  # scalar, CuPy's
+        return view  # a view)
+    result: ndarray = _flip(x, axis=axis)
     return result
 
 
@@ -376,6 +381,9 @@ def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
         return views
     dev = x._device
     a = native(x)  # (CuPy's views of a read-only broadcast are marked as NumPy's carry it)
-    result: tuple[ndarray, ...] = wrap_result(
-        tuple(inherit_read_only(a, v) for v in namespace_for(dev).unstack(a, axis=axis)), dev)
+    # (each a view by a key ending in an ellipsis: NumPy's unstack of a 1-D array gave
+    # scalars, copies, where CuPy's gave 0-d views)
+    before = (slice(None),) * (axis % a.ndim)
+    result: tuple[ndarray, ...] = wrap_result(tuple(
+        inherit_read_only(a, a[before + (i, ...)]) for i in range(a.shape[axis])), dev)
     return result

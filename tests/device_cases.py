@@ -69,6 +69,12 @@ def _is_an_axis_error(call: Callable[[], Any]) -> bool:
     return False
 
 
+def _written_through(x: dt.ndarray, view: Callable[[dt.ndarray], dt.ndarray]) -> dt.ndarray:
+    """``x`` after 7 is written into the whole of ``view(x)``."""
+    view(x)[...] = 7.0
+    return x
+
+
 def _past_2_24(d: str) -> dt.ndarray:
     """2**24 + 1 float32s of sum 2**24 (exact in any order): their mean is 1 - 2**-24 as
     NumPy divides (the sum by N in float64), 1 divided by N rounded to a float32."""
@@ -544,6 +550,9 @@ CASES: list[Case] = [
                                   dt.cumulative_sum(a(d, [True, True])))),
     Case("complex-mean", lambda d: (dt.mean(a(d, [complex("inf+1j"), 1 + 1j])),
                                     dt.mean(a(d, [[1 + 2j, 3j], [2, 1j]], dt.complex64), axis=0))),
+    Case("flip-of-0d-and-unstack-of-1d-are-views", lambda d: (  # (NumPy's were scalars,
+        _written_through(a(d, 2.0), lambda x: dt.flip(x)),  # copies; CuPy's views)
+        _written_through(a(d, [1.0, 2.0]), lambda x: dt.unstack(x)[1]))),
     Case("mean-of-more-than-2**24-float32s", lambda d: (  # (CuPy divided by a float32 N)
         dt.mean(_past_2_24(d)), dt.mean(dt.reshape(_past_2_24(d), (1, -1)), axis=1)),
          rtol=0),

@@ -182,6 +182,21 @@ def test_repeat_takes_uint64_repeats():
         dlt.repeat(x, dlt.asarray(np.array([2**64 - 1, 0, 0], np.uint64)))
 
 
+def test_flip_and_unstack_give_views_whatever_the_dimensions():
+    # NumPy's flip of a 0-d array and unstack of a 1-D one give scalars (copies), where of
+    # other arrays they give views, as CuPy's do of every array
+    y, u = dlt.asarray(2.0), dlt.asarray([1.0, 2.0])
+    dlt.flip(y)[...] = 5.0
+    for i, v in enumerate(dlt.unstack(u)):
+        v[...] = 10.0 + i
+    assert float(y) == 5.0 and np.asarray(u).tolist() == [10.0, 11.0]
+    m = dlt.reshape(dlt.arange(6.0), (2, 3))
+    dlt.unstack(m, axis=-1)[2][...] = -1.0
+    assert np.asarray(m).tolist() == [[0.0, 1.0, -1.0], [3.0, 4.0, -1.0]]
+    with pytest.raises(ValueError, match="read-only"):  # (a broadcast's stays read-only)
+        dlt.flip(dlt.broadcast_to(dlt.asarray(1.0), ()))[...] = 3.0
+
+
 def test_repeat_counts_adding_up_past_int64_are_refused():
     # NumPy adds array repeats in int64: a total of 2**64 wrapped to 0 and it wrote every
     # repetition into an empty array (the process crashed); 2**64 + 1 left one element's room.

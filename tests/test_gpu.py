@@ -737,3 +737,37 @@ def test_solve_broadcasts_a_vector_against_a_stack(cupy):
     got = dt.linalg.solve(dt.asarray(a, device="cuda:0"), dt.asarray(b, device="cuda:0"))
     assert got.shape == (2, 3) and got.device == as_device("cuda:0")
     np.testing.assert_allclose(np.asarray(got.to_device("cpu")), want)
+
+
+@pytest.mark.parametrize("limit", [1, 5, 16])
+def test_cumulative_functions_in_parts_agree_with_the_cpu(cupy, monkeypatch, limit):
+    # CuPy's scans take at most 2**30 elements at a time here (their kernels index by 32-bit
+    # ints): the parts, made small, and their joins, against the CPU's one scan
+    from dltensor._backends import cupy_backend
+    monkeypatch.setattr(cupy_backend, "_SCAN_AT_ONCE", limit)
+    if SIMULATED:  # (its scans wrap as CuPy's, at as many elements as the limit allows)
+        monkeypatch.setattr(cupy._departures, "SCAN_INDEX_BITS", limit.bit_length() + 1)
+    rng = np.random.default_rng(limit)
+    for shape, axis in (((23,), None), ((4, 6), 0), ((4, 6), -1), ((3, 5, 4), 1), ((5, 0), 1)):
+        for dtype, out in ((dt.int32, None), (dt.int8, dt.int64), (dt.bool, None),
+                           (dt.float32, dt.float64), (dt.complex64, None)):
+            for include_initial in (False, True):
+                for f in (dt.cumulative_sum, dt.cumulative_prod):
+                    x = rng.integers(0, 3, shape)
+                    want, got = (f(dt.astype(dt.asarray(x, device=d), dtype), axis=axis,
+                                   dtype=out, include_initial=include_initial)
+                                 for d in ("cpu", "cuda:0"))
+                    assert got.device == dt.Device("cuda:0") and got.dtype == want.dtype
+                    assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(want))
+
+
+@pytest.mark.skipif(SIMULATED, reason="needs 40 GB of real GPU memory")
+def test_a_cumulative_sum_past_2_32_elements(cupy):
+    # (CuPy's scan of it, at once, indexed by 32-bit unsigned ints: they wrapped)
+    n = 2**32 + 3
+    if cupy.cuda.Device(0).mem_info[0] < 48 * 2**30:
+        pytest.skip("needs 48 GiB of free GPU memory")
+    total = dt.cumulative_sum(dt.ones(n, dtype=dt.int8, device="cuda:0"), dtype=dt.int64)
+    got = np.asarray(dt.take(total, dt.asarray([0, 2**31, 2**32, n - 1], device="cuda:0"))
+                     .to_device("cpu")).tolist()
+    assert got == [1, 2**31 + 1, 2**32 + 1, n]

@@ -221,6 +221,49 @@ def _positive_nans(fn: Any) -> Any:
     return isin
 
 
+_SCAN_AT_ONCE = 1 << 30  # (the elements one of CuPy's scans is given: see _scans_in_parts)
+
+
+def _scans_in_parts(op: str) -> Any:
+    """``cumulative_sum`` (``op`` "sum") or ``cumulative_prod`` of more than 2**30 elements in
+    parts of at most that many: CuPy's scans along an axis (``_batch_scan_op``,
+    cupy/_core/_routines_math.pyx; array-api-compat always passes an axis) index a padded
+    copy of up to twice the elements by 32-bit unsigned ints and take the axis's length as a
+    C int, so past 2**32 padded elements the indices wrapped. Rows go in groups; an axis
+    longer than that goes in pieces, each combined with the last results of the one before.
+    (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    def wrapper(fn: Any) -> Any:
+        def f(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+              include_initial: bool = False) -> Any:
+            if x.size <= _SCAN_AT_ONCE or axis is None and x.ndim != 1:  # (the latter: its
+                return fn(x, axis=axis, dtype=dtype, include_initial=include_initial)  # error)
+            axis = 0 if axis is None else axis % x.ndim
+            lines = _cupy.moveaxis(x, axis, -1)
+            shape, n = lines.shape, lines.shape[-1]
+            lines = lines.reshape(-1, n)  # (a copy where it must be, as CuPy's scan makes)
+            step, width = max(1, _SCAN_AT_ONCE // n), min(n, _SCAN_AT_ONCE)
+            out: Any = None
+            for i in range(0, lines.shape[0], step):
+                last = None
+                for j in range(0, n, width):
+                    part = fn(lines[i:i + step, j:j + width], axis=1, dtype=dtype)
+                    if last is not None:
+                        part = part + last if op == "sum" else part * last
+                    if out is None:
+                        out = _cupy.empty(lines.shape, dtype=part.dtype)
+                    out[i:i + step, j:j + width] = part
+                    last = part[:, -1:]
+            result = _cupy.moveaxis(out.reshape(shape), -1, axis)
+            if include_initial:
+                first = (_cupy.zeros if op == "sum" else _cupy.ones)(
+                    shape[:axis] + (1,) + shape[axis:-1], dtype=result.dtype)
+                result = _cupy.concatenate([first, result], axis=axis)
+            return result
+        f.__name__ = f"cumulative_{op}"
+        return f
+    return wrapper
+
+
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
 DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
               "argmax": lambda fn: _first_nan(_no_identity("argmax")(fn)),
@@ -228,7 +271,9 @@ DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_ord
               "max": _no_identity("max"), "min": _no_identity("min"),
               "vecdot": halves_in_float32, "tensordot": halves_in_float32,
               "where": _on_bits_of_bfloat16, "tril": _on_bits_of_bfloat16,
-              "triu": _on_bits_of_bfloat16, "isin": _positive_nans}
+              "triu": _on_bits_of_bfloat16, "isin": _positive_nans,
+              "cumulative_sum": _scans_in_parts("sum"),
+              "cumulative_prod": _scans_in_parts("prod")}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

@@ -286,6 +286,31 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     return total / _np.float32(a.size // max(total.size, 1))
 
 
+SCAN_INDEX_BITS = 32  # (tests make it small, with dltensor's parts, to reach the wrap)
+
+
+def scan(fn):
+    """cumsum/cumprod along an axis as CuPy 14.2's batch scan (_batch_scan_op,
+    cupy/_core/_routines_math.pyx): lines padded to a power of two (or a multiple of its
+    block of 512) and indexed by 32-bit unsigned ints, so where the padded elements pass
+    2**32 the lines past the wrap are left as the input was, cast."""
+    def f(a, axis=None, dtype=None, out=None):
+        r = fn(a, axis=axis, dtype=dtype, out=out)
+        a = _np.asarray(a)
+        if axis is None or not a.size:
+            return r
+        n = a.shape[axis]
+        pad = 1 << (n - 1).bit_length() if n <= 512 else -(-n // 512) * 512
+        lines = a.size // n
+        wrap = (1 << SCAN_INDEX_BITS) // pad  # (the first line past it)
+        if lines <= wrap:
+            return r
+        r = _np.moveaxis(r, axis, -1).reshape(lines, n).copy()
+        r[wrap:] = _np.moveaxis(a, axis, -1).reshape(lines, n)[wrap:]
+        return _np.moveaxis(r.reshape(_np.moveaxis(a, axis, -1).shape), -1, axis)
+    return f
+
+
 REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "amax", "amin", "all", "any",
                         "count_nonzero", "var", "std"})
 

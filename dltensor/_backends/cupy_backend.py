@@ -235,8 +235,9 @@ def _scans_in_parts(op: str) -> Any:
     def wrapper(fn: Any) -> Any:
         def f(x: Any, /, *, axis: int | None = None, dtype: Any = None,
               include_initial: bool = False) -> Any:
-            if x.size <= _SCAN_AT_ONCE or axis is None and x.ndim != 1:  # (the latter: its
-                return fn(x, axis=axis, dtype=dtype, include_initial=include_initial)  # error)
+            if x.size <= _SCAN_AT_ONCE or (x.ndim != 1 if axis is None else  # (the latter:
+                                           not -x.ndim <= axis < x.ndim):  # its errors)
+                return fn(x, axis=axis, dtype=dtype, include_initial=include_initial)
             axis = 0 if axis is None else axis % x.ndim
             lines = _cupy.moveaxis(x, axis, -1)
             shape, n = lines.shape, lines.shape[-1]

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
+from ._backends import backend_for
 from ._devices import CPU, CUDA_TYPE
 from ._dispatch import array_module, axis_checked, check_device, fresh, namespace_for, on
 from ._dispatch import strict_int, type_name, wrap_result
@@ -171,7 +172,7 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
             k = backend_key(self, key, False)
             if type(k) is tuple:
                 broadcast_indices(*(i.shape for _, i in index_arrays(k, a.ndim)))
-            return wrap(inherit_read_only(a, a[k]), dev)
+            return wrap(inherit_read_only(a, backend_for(dev).getitem(a, k)), dev)
     except ZeroDMask:  # (rare: raised before anything is read or written)
         pass
     y, key = zero_d_masks_as_axes(self, key)  # (out of the except: no chained traceback)

@@ -654,12 +654,13 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
              "max": reductions, "min": reductions,
              "vecdot": ({}, {"axis": -1}), "tensordot": ({"axes": 1},),
              "where": ({},), "tril": ({}, {"k": 1}), "triu": ({}, {"k": -1}),
-             "isin": ({}, {"invert": True}),
+             "isin": ({}, {"invert": True}), "take": ({"axis": 0}, {"axis": -1}),
              **{f"cumulative_{op}": ({"axis": 0}, {"axis": -1, "include_initial": True},
                                      {"axis": 0, "dtype": np.complex128})
                 for op in ("sum", "prod")}}
     assert set(calls) == set(DEPARTURES)
     monkeypatch.setattr(cupy_backend, "_SCAN_AT_ONCE", 2)  # (scans in parts of 2 elements)
+    monkeypatch.setattr(cupy_backend, "_INDEX_MAX", 1)  # (every take along the first axis)
     from dltensor._dtypes import EXTENSION_FLOATS
     bf = next(d for d in EXTENSION_FLOATS if d.itemsize == 2)  # (bfloat16: on its bits)
     b = np.array([[np.nan, -0.0, 1.5], [-np.inf, 3.0, -np.nan]], bf)
@@ -667,7 +668,8 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
             "where": [(np.array([True, False, True]), b, b[::-1]),
                       (np.array([[True], [False]]), xs[1], np.float64(-0.0))],
             "tril": [(b,), (xs[1],)], "triu": [(b,), (xs[1],)],
-            "isin": [(xs[0], np.array([-np.nan, 0.0, -1.0])), (xs[2], np.array([1, 7]))]}
+            "isin": [(xs[0], np.array([-np.nan, 0.0, -1.0])), (xs[2], np.array([1, 7]))],
+            "take": [(xs[1], np.array([1, 0, 1])), (xs[-1], np.array([0, 0, -1]))]}
     for name, wrap in DEPARTURES.items():
         f, g = getattr(compat, name), wrap(getattr(compat, name))
         for x in args.get(name, [(x,) for x in xs]):
@@ -678,7 +680,7 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
                     got, want = got.view(np.uint16), want.view(np.uint16)
                 assert np.array_equal(got, want, equal_nan=True)
                 assert (np.signbit(got.real) == np.signbit(want.real)).all()
-        if name not in ("vecdot", "tensordot", "where", "tril", "triu", "isin"):
+        if name not in ("vecdot", "tensordot", "where", "tril", "triu", "isin", "take"):
             with pytest.raises(np.exceptions.AxisError):
                 g(xs[0], axis=1)
         if name in ("max", "min", "argmax", "argmin"):  # (an empty axis: NumPy's ValueError)

@@ -771,3 +771,28 @@ def test_a_cumulative_sum_past_2_32_elements(cupy):
     got = np.asarray(dt.take(total, dt.asarray([0, 2**31, 2**32, n - 1], device="cuda:0"))
                      .to_device("cpu")).tolist()
     assert got == [1, 2**31 + 1, 2**32 + 1, n]
+
+
+@pytest.mark.parametrize("limit", [3, 40])
+def test_gathers_past_cupys_index_type_agree_with_the_cpu(cupy, monkeypatch, limit):
+    # CuPy's take kernel multiplies the index count by the size after the axis in the
+    # source's 32-bit index type: such gathers go along the first axis (limit made small)
+    from dltensor._backends import cupy_backend
+    monkeypatch.setattr(cupy_backend, "_INDEX_MAX", limit)
+    if SIMULATED:  # (its gathers go wrong as CuPy's, past the same limit)
+        monkeypatch.setattr(cupy._departures, "TAKE_INDEX_MAX", limit)
+    x = dt.reshape(dt.arange(60.0), (3, 4, 5))
+    i = dt.asarray([3, 0, -1, 1, 1, 2])
+    keys = [(slice(None), i, ...), (slice(None), i, slice(1, 4)), (..., dt.asarray([4, 0, -2])),
+            (slice(None), slice(None), dt.asarray([4, 0])), (dt.asarray([2, 0, -1, 1]), ...),
+            (slice(1, 3), i, ...)]
+    for key in keys:
+        on_gpu = tuple(dt.asarray(k, device="cuda:0") if isinstance(k, dt.ndarray) else k
+                       for k in key)
+        got = dt.asarray(x, device="cuda:0")[on_gpu]
+        assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(x[key])), key
+    for axis in (0, 1, 2, -1):
+        got = dt.take(dt.asarray(x, device="cuda:0"), dt.asarray([2, 0, 1], device="cuda:0"),
+                      axis=axis)
+        want = dt.take(x, dt.asarray([2, 0, 1]), axis=axis)
+        assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(want)), axis

@@ -265,6 +265,59 @@ def _scans_in_parts(op: str) -> Any:
     return wrapper
 
 
+_INDEX_MAX = (1 << 31) - 1  # (CuPy's 32-bit index type: see _wraps_a_take)
+
+
+def _wraps_a_take(shape: tuple[int, ...], count: int, axis: int) -> bool:
+    """Whether CuPy's take of ``count`` indices along ``axis`` of an array of ``shape``
+    multiplies past a 32-bit int: its kernel (``_take_kernel_core``,
+    cupy/_core/_routines_indexing.pyx) divides by the index count times the size after the
+    axis in the source's index type, 32-bit for one of at most 2**31 bytes, wherever axes
+    before it hold more than one element, and read wrong elements past it."""
+    lead = rest = 1
+    for n in shape[:axis]:
+        lead *= n
+    for n in shape[axis + 1:]:
+        rest *= n
+    return lead > 1 and count * rest > _INDEX_MAX
+
+
+def _taken_along_the_first(a: Any, indices: Any, axis: int) -> Any:
+    """``take(a, indices, axis)`` as a take along the first axis of ``a`` with ``axis`` moved
+    there (a copy of ``a``, whose take needs no such product: its result's axes moved back)."""
+    first = _cupy.ascontiguousarray(_cupy.moveaxis(a, axis, 0))
+    return _cupy.moveaxis(_cupy.take(first, indices, axis=0), 0, axis)
+
+
+def _take_first(fn: Any) -> Any:
+    """``take`` along an axis after the first, where CuPy's would multiply past its index type
+    (``_wraps_a_take``), along the first. (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        if axis is not None and x.ndim > 1 and -x.ndim <= axis < x.ndim and _wraps_a_take(
+                x.shape, indices.size, axis % x.ndim):
+            return _taken_along_the_first(x, indices, axis % x.ndim)
+        return fn(x, indices, axis=axis)
+    return take
+
+
+def getitem(a: Any, key: Any) -> Any:
+    """``a[key]``, a CuPy array and a backend key; a key of slices and one 1-D integer array
+    (``x[:, i]``, ``x[..., i, 1:]``), whose gather CuPy would compute past its index type
+    (``_wraps_a_take``), is the slices' view taken along its first axis."""
+    if type(key) is tuple:
+        arrays = [j for j, k in enumerate(key) if isinstance(k, _cupy.ndarray)]
+        if len(arrays) == 1 and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype.kind in "iu":
+            j = arrays[0]
+            before, after = key[:j], key[j + 1:]
+            if all(k is Ellipsis or type(k) is slice for k in before + after):
+                axis = a.ndim - 1 - len(after) if Ellipsis in before else j
+                if _wraps_a_take(a.shape, key[j].size, axis):  # (slices only shrink: the
+                    view = a[before + (slice(None),) + after]  # view, where it may wrap)
+                    if _wraps_a_take(view.shape, key[j].size, axis):
+                        return _taken_along_the_first(view, key[j], axis)
+    return a[key]
+
+
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
 DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
               "argmax": lambda fn: _first_nan(_no_identity("argmax")(fn)),
@@ -274,7 +327,7 @@ DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_ord
               "where": _on_bits_of_bfloat16, "tril": _on_bits_of_bfloat16,
               "triu": _on_bits_of_bfloat16, "isin": _positive_nans,
               "cumulative_sum": _scans_in_parts("sum"),
-              "cumulative_prod": _scans_in_parts("prod")}
+              "cumulative_prod": _scans_in_parts("prod"), "take": _take_first}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

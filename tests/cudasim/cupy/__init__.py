@@ -217,6 +217,16 @@ class ndarray:
             key = (*parts, Ellipsis)  # (CuPy's x[0] is a 0-d view, written through)
         with _np.errstate(all="ignore"):
             r = self._a[_departures.wrapped_indices(key, self._a.shape)]
+        arrays = [j for j, k in enumerate(parts) if isinstance(k, _np.ndarray) and
+                  k.dtype.kind in "iu"]
+        if len(arrays) == 1 and all(type(k) is slice or k is Ellipsis for j, k in
+                                    enumerate(parts) if j != arrays[0]):
+            # (a gather after basic slices, _take's: modelled for keys of slices alone)
+            j = arrays[0]
+            view = self._a[parts[:j] + (slice(None),) + parts[j + 1:]]
+            axis = view.ndim - len(parts) + j if Ellipsis in parts[:j] else j
+            r = _departures.spoiled_gather(r, int(_np.prod(view.shape[:axis])), parts[j].size,
+                                           int(_np.prod(view.shape[axis + 1:])))
         return _result(r, self)
 
     def __setitem__(self, key, value):

@@ -329,6 +329,21 @@ def reduction_axis(name, axis, shape):
     return int(operator.index(axis))
 
 
+TAKE_INDEX_MAX = (1 << 31) - 1  # (tests make it small, with dltensor's, to reach the wrap)
+
+
+def spoiled_gather(r, lead, count, rest):
+    """``r``, a gather of ``count`` indices between ``lead`` and ``rest`` elements, as CuPy
+    14.2's take kernel gives it (_take_kernel_core, cupy/_core/_routines_indexing.pyx): where
+    count * rest passes its 32-bit index type and lead > 1, the blocks past the first read
+    wrong elements (zeros here)."""
+    if lead <= 1 or count * rest <= TAKE_INDEX_MAX or not r.size:
+        return r
+    r = _np.array(r, order="C")
+    r.reshape(lead, -1)[1:] = 0
+    return r
+
+
 def take(a, indices, axis=None, out=None):
     """CuPy's take wraps every index (i % n); a 0-d array is one element along any axis it
     takes (checked as of a 1-D one)."""
@@ -338,4 +353,9 @@ def take(a, indices, axis=None, out=None):
     n = a.size if axis is None else a.shape[axis]
     if n:
         indices = _np.asarray(indices) % n
-    return _np.take(a, indices, axis=axis, out=out)
+    r = _np.take(a, indices, axis=axis, out=out)
+    if axis is None or out is not None:
+        return r
+    axis %= a.ndim
+    return spoiled_gather(r, int(_np.prod(a.shape[:axis])), _np.size(indices),
+                          int(_np.prod(a.shape[axis + 1:])))

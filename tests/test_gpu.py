@@ -796,3 +796,20 @@ def test_gathers_past_cupys_index_type_agree_with_the_cpu(cupy, monkeypatch, lim
                       axis=axis)
         want = dt.take(x, dt.asarray([2, 0, 1]), axis=axis)
         assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(want)), axis
+
+
+@pytest.mark.parametrize("limit", [7, 15])
+def test_triangles_past_cupys_int32_mask_agree_with_the_cpu(cupy, monkeypatch, limit):
+    # CuPy's tril/triu mask counts rows (and row + k) in int32: matrices whose rows and
+    # columns together pass it go by blocks (the limit made small)
+    from dltensor._backends import cupy_backend
+    monkeypatch.setattr(cupy_backend, "_INDEX_MAX", limit)
+    if SIMULATED:  # (its masks wrap as CuPy's, past the same limit)
+        monkeypatch.setattr(cupy._departures, "TRI_INDEX_MAX", limit)
+    for shape in ((13, 3), (3, 13), (2, 9, 10), (17, 17)):
+        x = dt.reshape(dt.arange(1.0, math.prod(shape) + 1.0), shape)
+        for k in (0, 2, -3, 20, -20):
+            for f in (dt.tril, dt.triu):
+                got = f(dt.asarray(x, device="cuda:0"), k=k)
+                assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(f(x, k=k))), (
+                    shape, k, f.__name__)

@@ -318,14 +318,40 @@ def getitem(a: Any, key: Any) -> Any:
     return a[key]
 
 
+def _triangles_in_blocks(fn: Any) -> Any:
+    """``tril`` or ``triu`` of matrices whose rows and columns together pass 2**31, by blocks
+    of at most 2**30 of each, each block's diagonal offset moved by its corner (and clipped to
+    it, the same triangle): CuPy's mask takes the width and offset as int32 and a row as
+    ``int row = i / m`` (cupy/_creation/matrix.py), so rows past 2**31 wrapped (tril zeroed
+    them, triu kept them), and ``row + k`` with them. (Read in CuPy 14.2's sources, unrun on
+    a GPU.)"""
+    def f(x: Any, /, *, k: int = 0) -> Any:
+        rows, cols = x.shape[-2:]
+        if rows + cols <= _INDEX_MAX:
+            return fn(x, k=k)
+        block = (_INDEX_MAX + 1) // 2
+        out = _cupy.empty_like(x)
+        for r in range(0, rows, block):
+            for c in range(0, cols, block):
+                part = x[..., r:r + block, c:c + block]
+                height, width = part.shape[-2:]
+                out[..., r:r + block, c:c + block] = fn(part, k=min(max(k + r - c, -height),
+                                                                      width))
+        return out
+    f.__name__ = getattr(fn, "__name__", "tril")
+    return f
+
+
 # Where CuPy's function departs from NumPy's in what the spec asks: name -> its wrapper.
 DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_order(argsort=True),
               "argmax": lambda fn: _first_nan(_no_identity("argmax")(fn)),
               "argmin": lambda fn: _first_nan(_no_identity("argmin")(fn)),
               "max": _no_identity("max"), "min": _no_identity("min"),
               "vecdot": halves_in_float32, "tensordot": halves_in_float32,
-              "where": _on_bits_of_bfloat16, "tril": _on_bits_of_bfloat16,
-              "triu": _on_bits_of_bfloat16, "isin": _positive_nans,
+              "where": _on_bits_of_bfloat16,
+              "tril": lambda fn: _on_bits_of_bfloat16(_triangles_in_blocks(fn)),
+              "triu": lambda fn: _on_bits_of_bfloat16(_triangles_in_blocks(fn)),
+              "isin": _positive_nans,
               "cumulative_sum": _scans_in_parts("sum"),
               "cumulative_prod": _scans_in_parts("prod"), "take": _take_first}
 

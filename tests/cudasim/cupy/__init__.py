@@ -547,6 +547,8 @@ def _module_function(fn, name=None):
         fn = _departures.isin
     elif name == "mean":
         fn = _departures.mean
+    elif name in ("tril", "triu"):
+        fn = _departures.triangle(name)
     elif name in ("cumsum", "cumprod"):
         fn = _departures.scan(numpy_fn)
     elif name == "count_nonzero":  # (a reduction: a 0-d array, where NumPy < 2.3 gave an int)

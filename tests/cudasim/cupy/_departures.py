@@ -329,6 +329,29 @@ def reduction_axis(name, axis, shape):
     return int(operator.index(axis))
 
 
+TRI_INDEX_MAX = (1 << 31) - 1  # (tests make it small, with dltensor's, to reach the wrap)
+
+
+def triangle(name):
+    """tril/triu as CuPy 14.2's (cupy/_creation/matrix.py): a mask by a kernel of 'int32 m,
+    int32 k' (OverflowError past them) computing ``int row = i / m`` and ``col <= row + k``,
+    which wrap past TRI_INDEX_MAX."""
+    def f(m, k=0):
+        m = _np.asarray(m)
+        rows, cols = m.shape[-2:]
+        k = k if name == "tril" else k - 1
+        n = TRI_INDEX_MAX + 1
+        if not -n <= k < n or cols >= n:
+            raise OverflowError("value too large to convert to int")
+
+        def wrap(v):
+            return (v + n) % (2 * n) - n
+        mask = _np.arange(cols)[None, :] <= wrap(wrap(_np.arange(rows)[:, None]) + k)
+        zero = m.dtype.type(0)
+        return _np.where(mask, m, zero) if name == "tril" else _np.where(mask, zero, m)
+    return f
+
+
 TAKE_INDEX_MAX = (1 << 31) - 1  # (tests make it small, with dltensor's, to reach the wrap)
 
 

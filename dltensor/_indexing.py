@@ -245,7 +245,10 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
                     raise out_of_bounds(key, a.shape[0])
                 _check_key_bounds(key, self, v)
-                a[key] = v
+                if self._device.device_type == CUDA_TYPE:
+                    backend_for(self._device).setitem(a, key, v)
+                else:
+                    a[key] = v
     except ZeroDMask:
         pass
     else:

@@ -813,3 +813,26 @@ def test_triangles_past_cupys_int32_mask_agree_with_the_cpu(cupy, monkeypatch, l
                 got = f(dt.asarray(x, device="cuda:0"), k=k)
                 assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(f(x, k=k))), (
                     shape, k, f.__name__)
+
+
+@pytest.mark.parametrize("limit", [5, 100])
+def test_large_lone_masks_go_by_their_indices(cupy, monkeypatch, limit):
+    # CuPy counts a lone mask's selection in a C int (OverflowError past 2**31 - 1): masks of
+    # more elements than that go by their nonzero() indices (the limit made small)
+    from dltensor._backends import cupy_backend
+    monkeypatch.setattr(cupy_backend, "_INDEX_MAX", limit)
+    if SIMULATED:  # (it counts as CuPy does, to the same limit)
+        monkeypatch.setattr(cupy._departures, "MASK_COUNT_MAX", limit)
+    x = dt.reshape(dt.arange(24.0), (4, 6))
+    for mask in (x > 3.0, dt.asarray([True, False, True, True]), x < -1.0):
+        on_gpu = dt.asarray(x, device="cuda:0")
+        m = dt.asarray(mask, device="cuda:0")
+        got = on_gpu[m]
+        assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(x[mask]))
+        want = dt.asarray(x, copy=True)
+        want[mask] = -1.0
+        on_gpu[m] = -1.0
+        assert np.array_equal(np.asarray(on_gpu.to_device("cpu")), np.asarray(want))
+        want[mask] = want[mask] * 2
+        on_gpu[m] = on_gpu[m] * 2
+        assert np.array_equal(np.asarray(on_gpu.to_device("cpu")), np.asarray(want))

@@ -300,10 +300,32 @@ def _take_first(fn: Any) -> Any:
     return take
 
 
+def _lone_mask(key: Any) -> Any:
+    """The boolean CuPy array that is all of a key, where it has more elements than a C int
+    counts (None otherwise): CuPy counts such a mask's selection in one
+    (``_prepare_mask_indexing_single``, cupy/_core/_routines_indexing.pyx: ``cdef int
+    n_true``), an OverflowError past 2**31 - 1; its nonzero() indices count in int64."""
+    m = key[0] if type(key) is tuple and len(key) == 1 else key
+    return m if isinstance(m, _cupy.ndarray) and m.dtype == np.bool_ and \
+        m.size > _INDEX_MAX else None
+
+
+def setitem(a: Any, key: Any, value: Any) -> None:
+    """``a[key] = value``, a CuPy array and a backend key (a large lone mask by its indices:
+    ``_lone_mask``). (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    mask = _lone_mask(key)
+    a[key if mask is None else mask.nonzero()] = value
+
+
 def getitem(a: Any, key: Any) -> Any:
     """``a[key]``, a CuPy array and a backend key; a key of slices and one 1-D integer array
     (``x[:, i]``, ``x[..., i, 1:]``), whose gather CuPy would compute past its index type
-    (``_wraps_a_take``), is the slices' view taken along its first axis."""
+    (``_wraps_a_take``), is the slices' view taken along its first axis, and a large lone
+    mask goes by its indices (``_lone_mask``). (Read in CuPy 14.2's sources, unrun on a
+    GPU.)"""
+    mask = _lone_mask(key)
+    if mask is not None:
+        return a[mask.nonzero()]
     if type(key) is tuple:
         arrays = [j for j, k in enumerate(key) if isinstance(k, _cupy.ndarray)]
         if len(arrays) == 1 and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype.kind in "iu":

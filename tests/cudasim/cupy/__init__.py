@@ -215,6 +215,7 @@ class ndarray:
         parts = key if isinstance(key, tuple) else (key,)
         if not any(isinstance(k, (_np.ndarray, list)) or k is Ellipsis for k in parts):
             key = (*parts, Ellipsis)  # (CuPy's x[0] is a 0-d view, written through)
+        _departures.count_lone_mask(parts)
         with _np.errstate(all="ignore"):
             r = self._a[_departures.wrapped_indices(key, self._a.shape)]
         arrays = [j for j, k in enumerate(parts) if isinstance(k, _np.ndarray) and
@@ -241,6 +242,7 @@ class ndarray:
             _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
             return
         lone = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+        _departures.count_lone_mask((lone,))
         if isinstance(lone, _np.ndarray) and lone.dtype == bool:
             if any(m not in (n, 0) for m, n in zip(lone.shape, self._a.shape)):
                 raise IndexError("boolean index did not match indexed array")  # (_view_getitem)

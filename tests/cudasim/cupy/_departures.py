@@ -352,6 +352,17 @@ def triangle(name):
     return f
 
 
+MASK_COUNT_MAX = (1 << 31) - 1  # (tests make it small, with dltensor's, to reach it)
+
+
+def count_lone_mask(parts):
+    """CuPy 14.2 counts a lone boolean key's selection in a C int (_prepare_mask_indexing_single,
+    cupy/_core/_routines_indexing.pyx): OverflowError past MASK_COUNT_MAX."""
+    if len(parts) == 1 and isinstance(parts[0], _np.ndarray) and parts[0].dtype == bool and \
+            _np.count_nonzero(parts[0]) > MASK_COUNT_MAX:
+        raise OverflowError("value too large to convert to int")
+
+
 TAKE_INDEX_MAX = (1 << 31) - 1  # (tests make it small, with dltensor's, to reach the wrap)
 
 

@@ -655,6 +655,7 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
              "vecdot": ({}, {"axis": -1}), "tensordot": ({"axes": 1},),
              "where": ({},), "tril": ({}, {"k": 1}), "triu": ({}, {"k": -1}),
              "isin": ({}, {"invert": True}), "take": ({"axis": 0}, {"axis": -1}),
+             "repeat": ({"axis": 0}, {"axis": -1}),
              **{f"cumulative_{op}": ({"axis": 0}, {"axis": -1, "include_initial": True},
                                      {"axis": 0, "dtype": np.complex128})
                 for op in ("sum", "prod")}}
@@ -669,7 +670,9 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
                       (np.array([[True], [False]]), xs[1], np.float64(-0.0))],
             "tril": [(b,), (xs[1],)], "triu": [(b,), (xs[1],)],
             "isin": [(xs[0], np.array([-np.nan, 0.0, -1.0])), (xs[2], np.array([1, 7]))],
-            "take": [(xs[1], np.array([1, 0, 1])), (xs[-1], np.array([0, 0, -1]))]}
+            "take": [(xs[1], np.array([1, 0, 1])), (xs[-1], np.array([0, 0, -1]))],
+            "repeat": [(xs[1], np.array([1, 2])),
+                       (np.arange(12.0).reshape(2, 3, 2), np.array([0, 3], np.int8))]}
     for name, wrap in DEPARTURES.items():
         f, g = getattr(compat, name), wrap(getattr(compat, name))
         for x in args.get(name, [(x,) for x in xs]):
@@ -680,7 +683,8 @@ def test_cupys_departures_are_wrappers_that_keep_the_answers(monkeypatch):
                     got, want = got.view(np.uint16), want.view(np.uint16)
                 assert np.array_equal(got, want, equal_nan=True)
                 assert (np.signbit(got.real) == np.signbit(want.real)).all()
-        if name not in ("vecdot", "tensordot", "where", "tril", "triu", "isin", "take"):
+        if name not in ("vecdot", "tensordot", "where", "tril", "triu", "isin", "take",
+                        "repeat"):
             with pytest.raises(np.exceptions.AxisError):
                 g(xs[0], axis=1)
         if name in ("max", "min", "argmax", "argmin"):  # (an empty axis: NumPy's ValueError)

@@ -791,6 +791,12 @@ def test_gathers_past_cupys_index_type_agree_with_the_cpu(cupy, monkeypatch, lim
                        for k in key)
         got = dt.asarray(x, device="cuda:0")[on_gpu]
         assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(x[key])), key
+    for counts, axis in (([1, 0, 2, 1], 1), ([2, 1, 0, 3, 1], -1), ([1, 2, 0], 0)):
+        for dtype in (dt.int8, dt.int64):
+            got = dt.repeat(dt.asarray(x, device="cuda:0"),
+                            dt.asarray(counts, dtype=dtype, device="cuda:0"), axis=axis)
+            want = dt.repeat(x, dt.asarray(counts, dtype=dtype), axis=axis)
+            assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(want)), axis
     for axis in (0, 1, 2, -1):
         got = dt.take(dt.asarray(x, device="cuda:0"), dt.asarray([2, 0, 1], device="cuda:0"),
                       axis=axis)

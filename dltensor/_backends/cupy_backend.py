@@ -317,6 +317,22 @@ def setitem(a: Any, key: Any, value: Any) -> None:
     a[key if mask is None else mask.nonzero()] = value
 
 
+def _repeat_first(fn: Any) -> Any:
+    """``repeat`` of array counts along an axis after the first, where CuPy's could multiply
+    past its index type, along the first: CuPy's ends in a take along the axis
+    (``_repeat_perelement``, cupy/_core/_routines_manipulation.pyx; ``_wraps_a_take``), of a
+    total not known before it, so bounded here by the counts' dtype. (Read in CuPy 14.2's
+    sources, unrun on a GPU.)"""
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        if axis is not None and x.ndim > 1 and -x.ndim <= axis < x.ndim and isinstance(
+                repeats, _cupy.ndarray) and repeats.size > 1 and _wraps_a_take(
+                x.shape, int(np.iinfo(repeats.dtype).max) * repeats.size, axis % x.ndim):
+            first = _cupy.ascontiguousarray(_cupy.moveaxis(x, axis, 0))
+            return _cupy.moveaxis(fn(first, repeats, axis=0), 0, axis)
+        return fn(x, repeats, axis=axis)
+    return repeat
+
+
 def getitem(a: Any, key: Any) -> Any:
     """``a[key]``, a CuPy array and a backend key; a key of slices and one 1-D integer array
     (``x[:, i]``, ``x[..., i, 1:]``), whose gather CuPy would compute past its index type
@@ -375,7 +391,8 @@ DEPARTURES = {"sort": _in_numpys_order(argsort=False), "argsort": _in_numpys_ord
               "triu": lambda fn: _on_bits_of_bfloat16(_triangles_in_blocks(fn)),
               "isin": _positive_nans,
               "cumulative_sum": _scans_in_parts("sum"),
-              "cumulative_prod": _scans_in_parts("prod"), "take": _take_first}
+              "cumulative_prod": _scans_in_parts("prod"), "take": _take_first,
+              "repeat": _repeat_first}
 
 
 def run_on(fn: Any, device_id: int) -> Any:

@@ -549,6 +549,8 @@ def _module_function(fn, name=None):
         fn = _departures.isin
     elif name == "mean":
         fn = _departures.mean
+    elif name == "repeat":
+        fn = _departures.repeat
     elif name in ("tril", "triu"):
         fn = _departures.triangle(name)
     elif name in ("cumsum", "cumprod"):

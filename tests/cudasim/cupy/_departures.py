@@ -378,6 +378,18 @@ def spoiled_gather(r, lead, count, rest):
     return r
 
 
+def repeat(a, repeats, axis=None):
+    """CuPy's repeat of array counts along an axis: a take (_repeat_perelement), going wrong
+    as its take does (spoiled_gather)."""
+    r = _np.repeat(a, repeats, axis=axis)
+    if axis is None or _np.ndim(repeats) == 0 or _np.size(repeats) == 1:
+        return r
+    a = _np.asarray(a)
+    axis %= a.ndim
+    return spoiled_gather(r, int(_np.prod(a.shape[:axis])), r.shape[axis],
+                          int(_np.prod(a.shape[axis + 1:])))
+
+
 def take(a, indices, axis=None, out=None):
     """CuPy's take wraps every index (i % n); a 0-d array is one element along any axis it
     takes (checked as of a 1-D one)."""

@@ -842,3 +842,26 @@ def test_large_lone_masks_go_by_their_indices(cupy, monkeypatch, limit):
         want[mask] = want[mask] * 2
         on_gpu[m] = on_gpu[m] * 2
         assert np.array_equal(np.asarray(on_gpu.to_device("cpu")), np.asarray(want))
+
+
+@pytest.mark.parametrize("rows, elements", [(4, 1000), (1000, 20), (3, 7)])
+def test_integer_products_past_cupys_kernel_agree_with_the_cpu(cupy, monkeypatch, rows,
+                                                                elements):
+    # CuPy's integer matmul (a kernel of its own) launches at most 65,535 blocks of 128 rows
+    # or columns and counts a matrix's elements in a C int: larger products go by blocks
+    # (the limits made small)
+    from dltensor._backends import cupy_departures
+    monkeypatch.setattr(cupy_departures, "_INT_MATMUL_ROWS", rows)
+    monkeypatch.setattr(cupy_departures, "_INT_MATMUL_ELEMENTS", elements)
+    if SIMULATED:  # (its integer products fail as CuPy's, past the same limits)
+        monkeypatch.setattr(cupy._departures, "INT_MATMUL_ROWS_MAX", rows)
+        monkeypatch.setattr(cupy._departures, "INT_MATMUL_ELEMENTS_MAX", elements)
+    rng = np.random.default_rng(rows)
+    for s1, s2 in (((9, 5), (5, 7)), ((5,), (5, 9)), ((9, 5), (5,)), ((11,), (11,)),
+                   ((2, 6, 5), (5, 3)), ((3, 1, 4, 9), (2, 9, 5))):
+        for dtype in (dt.int8, dt.int64, dt.uint16):
+            x1, x2 = (dt.astype(dt.asarray(rng.integers(-3, 4, s)), dtype) for s in (s1, s2))
+            want = x1 @ x2
+            got = dt.asarray(x1, device="cuda:0") @ dt.asarray(x2, device="cuda:0")
+            assert got.dtype == want.dtype and np.array_equal(np.asarray(got.to_device("cpu")),
+                                                              np.asarray(want)), (s1, s2, dtype)

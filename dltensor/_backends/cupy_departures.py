@@ -249,7 +249,44 @@ def halves_in_float32(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def matmul(xp: Any, a: Any, b: Any) -> Any:
+    if a.dtype.kind in "iu":
+        return _integer_matmul(xp, a, b)
     return halves_in_float32(xp.matmul)(a, b)
+
+
+# (CuPy's integer products: a grid of at most 65,535 blocks of 128 rows or columns, and the
+# elements of a matrix counted in a C int; see _integer_matmul)
+_INT_MATMUL_ROWS = 1 << 22
+_INT_MATMUL_ELEMENTS = (1 << 31) - 1
+
+
+def _integer_matmul(xp: Any, a: Any, b: Any) -> Any:
+    """An integer ``a @ b`` in blocks CuPy's kernel can take: its own kernel
+    (``_integral_tensordot_core``, cupy/_core/_routines_linalg.pyx: ``int M, N, K``, a grid of
+    ceil(rows / 128) by ceil(columns / 128) blocks) failed to launch past 8,388,480 rows or
+    columns and indexed past a C int from 2**31 elements of a matrix. Rows of x1, columns of
+    x2 or the contracted axis are halved until they fit (the last by a sum of products, which
+    wraps as one sum does). (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    if a.ndim == 1 or b.ndim == 1:  # (vectors as one-row and one-column matrices, as PEP 465)
+        r = _integer_matmul(xp, a[None, :] if a.ndim == 1 else a,
+                            b[:, None] if b.ndim == 1 else b)
+        r = r[..., 0] if b.ndim == 1 else r
+        return r if a.ndim != 1 else r[..., 0] if b.ndim == 1 else r[..., 0, :]
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    most = _INT_MATMUL_ELEMENTS
+    if m > 1 and (m > _INT_MATMUL_ROWS or m * k > most or m * n > most):
+        h = m // 2
+        return xp.concatenate([_integer_matmul(xp, a[..., :h, :], b),
+                               _integer_matmul(xp, a[..., h:, :], b)], axis=-2)
+    if n > 1 and (n > _INT_MATMUL_ROWS or k * n > most or m * n > most):
+        h = n // 2
+        return xp.concatenate([_integer_matmul(xp, a, b[..., :h]),
+                               _integer_matmul(xp, a, b[..., h:])], axis=-1)
+    if k > 1 and (m * k > most or k * n > most):
+        h = k // 2
+        return _integer_matmul(xp, a[..., :h], b[..., :h, :]) + \
+            _integer_matmul(xp, a[..., h:], b[..., h:, :])
+    return xp.matmul(a, b)
 
 
 # CuPy's complex functions (thrust's, from FreeBSD's msun: cupy/_core/include/cupy/complex/)
@@ -389,7 +426,7 @@ DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iuc", power),
     "log": ("c", log), "log1p": ("c", log1p), "sqrt": ("c", sqrt),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
-    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("fF", matmul),
+    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("fFiu", matmul),
     "left_shift": ("iu", _shift("left_shift")), "right_shift": ("iu", _shift("right_shift")),
     # (bfloat16: CuPy's round has no loop of it, and took float32's, a float32 result; rint,
     # half to even as round, has one)

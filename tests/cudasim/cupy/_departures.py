@@ -100,9 +100,24 @@ def half_dot(r, a, b):
     return r
 
 
+INT_MATMUL_ROWS_MAX = 65535 * 128  # (tests make these small, with dltensor's, to reach them)
+INT_MATMUL_ELEMENTS_MAX = (1 << 31) - 1
+
+
 def matmul(a, b):  # (matrices and vectors go to tensordot_core; stacks add in float32)
     a, b = _np.asarray(a), _np.asarray(b)
     r = _np.matmul(a, b)
+    if a.dtype.kind in "iu":
+        # CuPy's own integer kernel (_routines_linalg.pyx): a grid of ceil(rows / 128) by
+        # ceil(columns / 128) blocks (launch error past 65,535 of them) and int M, N, K (the
+        # elements of a matrix past a C int read wrongly: zeros here)
+        m = 1 if a.ndim == 1 else a.shape[-2]
+        k, n = a.shape[-1], 1 if b.ndim == 1 else b.shape[-1]
+        if max(m, n) > INT_MATMUL_ROWS_MAX:
+            raise RuntimeError("CUDA_ERROR_INVALID_VALUE: invalid argument")
+        if max(m * k, k * n, m * n) > INT_MATMUL_ELEMENTS_MAX:
+            return _np.zeros_like(r)
+        return r
     return half_dot(r, a, b) if max(a.ndim, b.ndim) <= 2 else r
 
 

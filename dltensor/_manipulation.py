@@ -211,7 +211,7 @@ _expand_dims = delegate_first("expand_dims")
 def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with the order of elements reversed along ``axis`` (all axes by default)."""
     axis = ints("flip", "axis", axis, none=True)
-    if type(x) is ndarray and x.ndim == 0 and axis is None and not held(x):
+    if type(x) is ndarray and x.ndim == 0 and (axis is None or axis == ()) and not held(x):
         a = native(x)  # (a view, as of any other array: NumPy's flip of a 0-d array gave a
         view: ndarray = wrap_result(inherit_read_only(a, a[...]), x._device)  # scalar, CuPy's
         return view  # a view)
@@ -283,17 +283,20 @@ def _total_fits(x: ndarray, repeats: ndarray, axis: int | None) -> None:
     process), where CuPy returned an empty array. Smaller integers cannot add up to a wrap.
     One reduction, and on a GPU one sync more: the total is added exactly only where the
     largest count could wrap it."""
+    r = native(repeats)
+    n = (x.size if axis is None else x.shape[axis]) if r.size == 1 else r.size
     with on(repeats._device):
-        r = native(repeats)
-        n = (x.size if axis is None else x.shape[axis]) if r.size == 1 else r.size
-        if int(r.max()) * n < 1 << 63 or int(r.min()) < 0:  # (a negative count: their
-            return  # ValueError)
+        # (NumPy's own reduction on the CPU: its max method's layer is ~1 us more)
+        most = int(_maximum_of(r, axis=None) if type(r) is _np_ndarray else r.max())
+        if most * n < 1 << 63 or int(r.min()) < 0:  # (a negative count: their ValueError)
+            return
         total = sum(r.ravel().tolist()) * (n if r.size == 1 else 1)
     fits("repeat", [total] if axis is None else
          [total if i == axis % x.ndim else d for i, d in enumerate(x.shape)], x)
 
 
 _repeat = delegate("repeat")
+_maximum_of = np.maximum.reduce
 
 
 def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) -> ndarray:

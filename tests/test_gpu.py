@@ -785,7 +785,10 @@ def test_gathers_past_cupys_index_type_agree_with_the_cpu(cupy, monkeypatch, lim
     i = dt.asarray([3, 0, -1, 1, 1, 2])
     keys = [(slice(None), i, ...), (slice(None), i, slice(1, 4)), (..., dt.asarray([4, 0, -2])),
             (slice(None), slice(None), dt.asarray([4, 0])), (dt.asarray([2, 0, -1, 1]), ...),
-            (slice(1, 3), i, ...)]
+            (slice(1, 3), i, ...), (slice(None), dt.asarray([[0, 3], [2, 1]]), slice(None)),
+            (slice(None), dt.asarray([[0], [3]]), dt.asarray([1, 4, 0])),
+            (slice(None, None, -1), dt.asarray([1, 2]), dt.asarray([0, 4])),
+            (..., dt.asarray([1, 2]), dt.asarray([[0], [4]]))]
     for key in keys:
         on_gpu = tuple(dt.asarray(k, device="cuda:0") if isinstance(k, dt.ndarray) else k
                        for k in key)
@@ -830,16 +833,18 @@ def test_large_lone_masks_go_by_their_indices(cupy, monkeypatch, limit):
     if SIMULATED:  # (it counts as CuPy does, to the same limit)
         monkeypatch.setattr(cupy._departures, "MASK_COUNT_MAX", limit)
     x = dt.reshape(dt.arange(24.0), (4, 6))
-    for mask in (x > 3.0, dt.asarray([True, False, True, True]), x < -1.0):
+    for mask, rest in ((x > 3.0, ()), (dt.asarray([True, False, True, True]), ()),
+                       (dt.asarray([True, False, True, True]), (...,)), (x < -1.0, ()),
+                       (dt.asarray([False, True, True, True]), (slice(None),))):
         on_gpu = dt.asarray(x, device="cuda:0")
-        m = dt.asarray(mask, device="cuda:0")
+        key, m = (mask, *rest), (dt.asarray(mask, device="cuda:0"), *rest)
         got = on_gpu[m]
-        assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(x[mask]))
+        assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(x[key]))
         want = dt.asarray(x, copy=True)
-        want[mask] = -1.0
+        want[key] = -1.0
         on_gpu[m] = -1.0
         assert np.array_equal(np.asarray(on_gpu.to_device("cpu")), np.asarray(want))
-        want[mask] = want[mask] * 2
+        want[key] = want[key] * 2
         on_gpu[m] = on_gpu[m] * 2
         assert np.array_equal(np.asarray(on_gpu.to_device("cpu")), np.asarray(want))
 

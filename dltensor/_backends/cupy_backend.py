@@ -268,25 +268,31 @@ def _scans_in_parts(op: str) -> Any:
 _INDEX_MAX = (1 << 31) - 1  # (CuPy's 32-bit index type: see _wraps_a_take)
 
 
-def _wraps_a_take(shape: tuple[int, ...], count: int, axis: int) -> bool:
-    """Whether CuPy's take of ``count`` indices along ``axis`` of an array of ``shape``
-    multiplies past a 32-bit int: its kernel (``_take_kernel_core``,
-    cupy/_core/_routines_indexing.pyx) divides by the index count times the size after the
-    axis in the source's index type, 32-bit for one of at most 2**31 bytes, wherever axes
-    before it hold more than one element, and read wrong elements past it."""
+def _wraps_a_take(shape: tuple[int, ...], count: int, start: int, stop: int | None = None
+                  ) -> bool:
+    """Whether CuPy's take of ``count`` indices into axes ``start`` to ``stop`` (``start`` alone
+    by default) of an array of ``shape`` multiplies past a 32-bit int: its kernel
+    (``_take_kernel_core``, cupy/_core/_routines_indexing.pyx) divides by the index count
+    times the size after those axes in the source's index type, 32-bit for one of at most
+    2**31 bytes, wherever axes before them hold more than one element, and read wrong
+    elements past it."""
     lead = rest = 1
-    for n in shape[:axis]:
+    for n in shape[:start]:
         lead *= n
-    for n in shape[axis + 1:]:
+    for n in shape[start + 1 if stop is None else stop:]:
         rest *= n
     return lead > 1 and count * rest > _INDEX_MAX
 
 
-def _taken_along_the_first(a: Any, indices: Any, axis: int) -> Any:
-    """``take(a, indices, axis)`` as a take along the first axis of ``a`` with ``axis`` moved
-    there (a copy of ``a``, whose take needs no such product: its result's axes moved back)."""
-    first = _cupy.ascontiguousarray(_cupy.moveaxis(a, axis, 0))
-    return _cupy.moveaxis(_cupy.take(first, indices, axis=0), 0, axis)
+def _taken_along_the_first(a: Any, indices: tuple[Any, ...], start: int) -> Any:
+    """``a`` indexed by the integer arrays ``indices`` at axes ``start`` on (and whole axes
+    elsewhere), by the same take with those axes moved first, in a copy of ``a`` (whose take
+    needs no product that wraps), the result's axes moved back."""
+    moved = tuple(range(start, start + len(indices)))
+    first = _cupy.ascontiguousarray(_cupy.moveaxis(a, moved, tuple(range(len(indices)))))
+    r = first[indices]
+    d = r.ndim - (a.ndim - len(indices))  # (the indices' broadcast axes, first in r)
+    return _cupy.moveaxis(r, tuple(range(d)), tuple(range(start, start + d)))
 
 
 def _take_first(fn: Any) -> Any:
@@ -295,38 +301,43 @@ def _take_first(fn: Any) -> Any:
     def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         if axis is not None and x.ndim > 1 and -x.ndim <= axis < x.ndim and _wraps_a_take(
                 x.shape, indices.size, axis % x.ndim):
-            return _taken_along_the_first(x, indices, axis % x.ndim)
+            return _taken_along_the_first(x, (indices,), axis % x.ndim)
         return fn(x, indices, axis=axis)
     return take
 
 
-def _lone_mask(key: Any) -> Any:
-    """The boolean CuPy array that is all of a key, where it has more elements than a C int
-    counts (None otherwise): CuPy counts such a mask's selection in one
+def _by_indices(key: Any) -> Any:
+    """A key that is one boolean CuPy array of more elements than a C int counts, as its
+    nonzero() indices (None for any other key; a mask beside other entries reaches CuPy as
+    indices already, ``_keys.backend_key``): CuPy counts a lone mask's selection in a C int
     (``_prepare_mask_indexing_single``, cupy/_core/_routines_indexing.pyx: ``cdef int
-    n_true``), an OverflowError past 2**31 - 1; its nonzero() indices count in int64."""
+    n_true``), an OverflowError past 2**31 - 1; the indices count in int64, and their take
+    along the first axes needs no product that wraps."""
     m = key[0] if type(key) is tuple and len(key) == 1 else key
-    return m if isinstance(m, _cupy.ndarray) and m.dtype == np.bool_ and \
-        m.size > _INDEX_MAX else None
+    if not isinstance(m, _cupy.ndarray) or m.dtype != np.bool_ or m.size <= _INDEX_MAX:
+        return None
+    return m.nonzero()
 
 
 def setitem(a: Any, key: Any, value: Any) -> None:
     """``a[key] = value``, a CuPy array and a backend key (a large lone mask by its indices:
-    ``_lone_mask``). (Read in CuPy 14.2's sources, unrun on a GPU.)"""
-    mask = _lone_mask(key)
-    a[key if mask is None else mask.nonzero()] = value
+    ``_by_indices``). (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    indices = _by_indices(key)
+    a[key if indices is None else indices] = value
 
 
 def _repeat_first(fn: Any) -> Any:
     """``repeat`` of array counts along an axis after the first, where CuPy's could multiply
     past its index type, along the first: CuPy's ends in a take along the axis
     (``_repeat_perelement``, cupy/_core/_routines_manipulation.pyx; ``_wraps_a_take``), of a
-    total not known before it, so bounded here by the counts' dtype. (Read in CuPy 14.2's
+    total not known before it, so bounded here by the largest count. (Read in CuPy 14.2's
     sources, unrun on a GPU.)"""
     def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
         if axis is not None and x.ndim > 1 and -x.ndim <= axis < x.ndim and isinstance(
                 repeats, _cupy.ndarray) and repeats.size > 1 and _wraps_a_take(
-                x.shape, int(np.iinfo(repeats.dtype).max) * repeats.size, axis % x.ndim):
+                x.shape, int(np.iinfo(repeats.dtype).max) * repeats.size, axis % x.ndim) and \
+                _wraps_a_take(x.shape, int(repeats.max()) * repeats.size, axis % x.ndim):
+            # (the largest count asked of the GPU only where the counts' dtype allows a wrap)
             first = _cupy.ascontiguousarray(_cupy.moveaxis(x, axis, 0))
             return _cupy.moveaxis(fn(first, repeats, axis=0), 0, axis)
         return fn(x, repeats, axis=axis)
@@ -334,25 +345,30 @@ def _repeat_first(fn: Any) -> Any:
 
 
 def getitem(a: Any, key: Any) -> Any:
-    """``a[key]``, a CuPy array and a backend key; a key of slices and one 1-D integer array
-    (``x[:, i]``, ``x[..., i, 1:]``), whose gather CuPy would compute past its index type
-    (``_wraps_a_take``), is the slices' view taken along its first axis, and a large lone
-    mask goes by its indices (``_lone_mask``). (Read in CuPy 14.2's sources, unrun on a
-    GPU.)"""
-    mask = _lone_mask(key)
-    if mask is not None:
-        return a[mask.nonzero()]
+    """``a[key]``, a CuPy array and a backend key; a key of slices and integer arrays next to
+    each other (``x[:, i]``, ``x[..., i, j, 1:]``), whose take CuPy would compute past its
+    index type (``_wraps_a_take``), is the slices' view taken with those axes first (arrays
+    apart go first in CuPy's take too), and a large lone mask goes by its indices
+    (``_by_indices``). (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    indices = _by_indices(key)
+    if indices is not None:
+        return a[indices]
     if type(key) is tuple:
-        arrays = [j for j, k in enumerate(key) if isinstance(k, _cupy.ndarray)]
-        if len(arrays) == 1 and key[arrays[0]].ndim == 1 and key[arrays[0]].dtype.kind in "iu":
-            j = arrays[0]
-            before, after = key[:j], key[j + 1:]
+        at = [j for j, k in enumerate(key) if isinstance(k, _cupy.ndarray)]
+        if at and at[-1] - at[0] == len(at) - 1 and at[0] and all(
+                key[j].dtype.kind in "iu" for j in at):
+            before, after = key[:at[0]], key[at[-1] + 1:]
             if all(k is Ellipsis or type(k) is slice for k in before + after):
-                axis = a.ndim - 1 - len(after) if Ellipsis in before else j
-                if _wraps_a_take(a.shape, key[j].size, axis):  # (slices only shrink: the
-                    view = a[before + (slice(None),) + after]  # view, where it may wrap)
-                    if _wraps_a_take(view.shape, key[j].size, axis):
-                        return _taken_along_the_first(view, key[j], axis)
+                start = a.ndim - len(at) - len(after) if Ellipsis in before else at[0]
+                arrays = tuple(key[j] for j in at)
+                count = 1
+                for n in np.broadcast_shapes(*(i.shape for i in arrays)):
+                    count *= n
+                stop = start + len(at)
+                if _wraps_a_take(a.shape, count, start, stop):  # (slices only shrink: the
+                    view = a[before + (slice(None),) * len(at) + after]  # view, where it may)
+                    if _wraps_a_take(view.shape, count, start, stop):
+                        return _taken_along_the_first(view, arrays, start)
     return a[key]
 
 

@@ -267,6 +267,8 @@ def _integer_matmul(xp: Any, a: Any, b: Any) -> Any:
     columns and indexed past a C int from 2**31 elements of a matrix. Rows of x1, columns of
     x2 or the contracted axis are halved until they fit (the last by a sum of products, which
     wraps as one sum does). (Read in CuPy 14.2's sources, unrun on a GPU.)"""
+    if a.ndim == 0 or b.ndim == 0:  # (CuPy's error)
+        return xp.matmul(a, b)
     if a.ndim == 1 or b.ndim == 1:  # (vectors as one-row and one-column matrices, as PEP 465)
         r = _integer_matmul(xp, a[None, :] if a.ndim == 1 else a,
                             b[:, None] if b.ndim == 1 else b)
@@ -293,42 +295,40 @@ def _integer_matmul(xp: Any, a: Any, b: Any) -> Any:
 # part from C11, NumPy and the spec at a few special values; fixed after the kernel.
 
 
-def _infinite_log(xp: Any, a: Any, r: Any) -> Any:
-    """``r``, a log of ``a``, with +inf for a real part where a's either part is infinite:
-    CuPy's clog takes log(x * x + y * y) when a part is NaN, so log(inf + NaN j) and
-    log(NaN + inf j) were NaN + NaN j (the spec: +inf + NaN j). (log1p(z) is log(z + 1).)"""
-    fix = xp.isinf(a)
-    if fix.any():
-        r = from_parts(xp, xp.where(fix, xp.inf, r.real), r.imag, a.dtype)
-    return r
-
-
 _COMPLEX128 = np.dtype(np.complex128)
 _NORMAL = float(np.finfo(np.float64).tiny)
 
 
-def _log_modulus(xp: Any, a: Any, r: Any) -> Any:
-    """``r``, a complex128 log of ``a`` (log1p's: of 1 + z), with its real part log|a| as
-    log(big) + log1p((small / big)^2) / 2 of a's larger and smaller parts where CuPy's clog
-    takes log(hypot(x, y)) wrongly: past 2**1023 hypot overflows (clog.h scales where the
-    smaller part, not the larger, is past 5e307: log(1.797e308 + 1e307j) was inf + 0.056j),
-    and below the smallest normal it is a subnormal of few digits (log(5e-324 + 5e-324j) was
-    0.35 off). complex64's clogf tests the larger part. (CuPy 14.2's headers compiled on the
-    host, tests/cupy_complex; unrun on a GPU.)"""
-    if a.dtype != _COMPLEX128:
+def _mended_log(xp: Any, a: Any, r: Any, w: Any) -> Any:
+    """``r``, CuPy's complex log of ``w`` (``a`` itself, or 1 + a for log1p), with its real part
+    mended where CuPy's clog is wrong (one question to the GPU for both):
+    - +inf where a's either part is infinite: clog takes log(x * x + y * y) when a part is
+      NaN, so log(inf + NaN j) and log(NaN + inf j) were NaN + NaN j (the spec: +inf + NaN j);
+    - of complex128, log|w| as log(big) + log1p((small / big)^2) / 2 of w's larger and smaller
+      parts where clog takes log(hypot(x, y)) wrongly: past 2**1023 hypot overflows (clog.h
+      scales where the smaller part, not the larger, is past 5e307: log(1.797e308 + 1e307j)
+      was inf + 0.056j), and below the smallest normal it is a subnormal of few digits
+      (log(5e-324 + 5e-324j) was 0.35 off); complex64's clogf tests the larger part. (CuPy
+      14.2's headers compiled on the host, tests/cupy_complex; unrun on a GPU.)"""
+    infinite = xp.isinf(a)
+    fix = None
+    if a.dtype == _COMPLEX128:
+        x, y = xp.abs(w.real), xp.abs(w.imag)
+        big = xp.maximum(x, y)
+        fix = (big > 2.0 ** 1023) & (big <= np.finfo(np.float64).max) | (big > 0) & (
+            big < _NORMAL)
+    if not (infinite if fix is None else infinite | fix).any():
         return r
-    x, y = xp.abs(a.real), xp.abs(a.imag)
-    big = xp.maximum(x, y)
-    fix = (big > 2.0 ** 1023) & (big <= np.finfo(np.float64).max) | (big > 0) & (big < _NORMAL)
-    if not fix.any():
-        return r
-    small = xp.minimum(x, y)
-    modulus = xp.log(big) + xp.log1p((small / xp.where(fix, big, 1.0)) ** 2) / 2
-    return from_parts(xp, xp.where(fix, modulus, r.real), r.imag, a.dtype)
+    re = r.real
+    if fix is not None:
+        small = xp.minimum(x, y)
+        re = xp.where(fix, xp.log(big) + xp.log1p((small / xp.where(fix, big, 1.0)) ** 2) / 2,
+                      re)
+    return from_parts(xp, xp.where(infinite, xp.inf, re), r.imag, a.dtype)
 
 
 def log(xp: Any, a: Any) -> Any:
-    return _log_modulus(xp, a, _infinite_log(xp, a, xp.log(a)))
+    return _mended_log(xp, a, xp.log(a), a)
 
 
 def sqrt(xp: Any, a: Any) -> Any:
@@ -341,9 +341,13 @@ def sqrt(xp: Any, a: Any) -> Any:
         return r
     big = xp.maximum(xp.abs(a.real), xp.abs(a.imag))
     fix = (big > 0) & (big < _NORMAL)
-    if not fix.any():
+    if not fix.any():  # (one question to the GPU: cheaper than the mend's passes, always)
         return r
-    return xp.where(fix, xp.sqrt(a * 2.0 ** 600) * 2.0 ** -300, r)
+    # (each part scaled on its own: CuPy's complex multiply by a real, as complex, made a -0
+    # imaginary part +0)
+    root = xp.sqrt(from_parts(xp, a.real * 2.0 ** 600, a.imag * 2.0 ** 600, a.dtype))
+    return xp.where(fix, from_parts(xp, root.real * 2.0 ** -300, root.imag * 2.0 ** -300,
+                                    a.dtype), r)
 
 
 def _log_times(scale: float) -> Callable[..., Any]:
@@ -360,8 +364,7 @@ def log1p(xp: Any, a: Any) -> Any:
     # CuPy's complex log1p is log(z + 1), the 1 added as 1 + 0j: -0j + 0j is +0j, so
     # log1p(-2.5 - 0j) was 0.41 + πj, not - πj. Its imaginary part, arg(1 + z), has the
     # sign of z's.
-    r = _infinite_log(xp, a, special.log1p(xp, a))
-    r = _log_modulus(xp, from_parts(xp, a.real + 1, a.imag, a.dtype), r)
+    r = _mended_log(xp, a, special.log1p(xp, a), from_parts(xp, a.real + 1, a.imag, a.dtype))
     return from_parts(xp, r.real, xp.copysign(r.imag, a.imag), a.dtype)
 
 

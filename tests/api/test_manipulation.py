@@ -186,7 +186,9 @@ def test_flip_and_unstack_give_views_whatever_the_dimensions():
     # NumPy's flip of a 0-d array and unstack of a 1-D one give scalars (copies), where of
     # other arrays they give views, as CuPy's do of every array
     y, u = dlt.asarray(2.0), dlt.asarray([1.0, 2.0])
-    dlt.flip(y)[...] = 5.0
+    dlt.flip(y)[...] = 4.0
+    assert float(y) == 4.0
+    dlt.flip(y, axis=())[...] = 5.0
     for i, v in enumerate(dlt.unstack(u)):
         v[...] = 10.0 + i
     assert float(y) == 5.0 and np.asarray(u).tolist() == [10.0, 11.0]

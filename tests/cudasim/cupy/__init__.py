@@ -218,16 +218,18 @@ class ndarray:
         _departures.count_lone_mask(parts)
         with _np.errstate(all="ignore"):
             r = self._a[_departures.wrapped_indices(key, self._a.shape)]
-        arrays = [j for j, k in enumerate(parts) if isinstance(k, _np.ndarray) and
-                  k.dtype.kind in "iu"]
-        if len(arrays) == 1 and all(type(k) is slice or k is Ellipsis for j, k in
-                                    enumerate(parts) if j != arrays[0]):
-            # (a gather after basic slices, _take's: modelled for keys of slices alone)
-            j = arrays[0]
-            view = self._a[parts[:j] + (slice(None),) + parts[j + 1:]]
-            axis = view.ndim - len(parts) + j if Ellipsis in parts[:j] else j
-            r = _departures.spoiled_gather(r, int(_np.prod(view.shape[:axis])), parts[j].size,
-                                           int(_np.prod(view.shape[axis + 1:])))
+        at = [j for j, k in enumerate(parts) if isinstance(k, _np.ndarray) and
+              k.dtype.kind in "iu"]
+        if at and at[-1] - at[0] == len(at) - 1 and all(
+                type(k) is slice or k is Ellipsis for j, k in enumerate(parts) if j not in at):
+            # (integer arrays next to each other after basic slices: _take's gather from the
+            # first of their axes; modelled for keys of slices and such arrays alone)
+            before, after = parts[:at[0]], parts[at[-1] + 1:]
+            view = self._a[before + (slice(None),) * len(at) + after]
+            start = view.ndim - len(at) - len(after) if Ellipsis in before else at[0]
+            count = int(_np.prod(_np.broadcast_shapes(*(parts[j].shape for j in at))))
+            r = _departures.spoiled_gather(r, int(_np.prod(view.shape[:start])), count,
+                                           int(_np.prod(view.shape[start + len(at):])))
         return _result(r, self)
 
     def __setitem__(self, key, value):
@@ -242,7 +244,7 @@ class ndarray:
             _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
             return
         lone = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-        _departures.count_lone_mask((lone,))
+        _departures.count_lone_mask(parts)
         if isinstance(lone, _np.ndarray) and lone.dtype == bool:
             if any(m not in (n, 0) for m, n in zip(lone.shape, self._a.shape)):
                 raise IndexError("boolean index did not match indexed array")  # (_view_getitem)

@@ -371,10 +371,12 @@ MASK_COUNT_MAX = (1 << 31) - 1  # (tests make it small, with dltensor's, to reac
 
 
 def count_lone_mask(parts):
-    """CuPy 14.2 counts a lone boolean key's selection in a C int (_prepare_mask_indexing_single,
+    """CuPy 14.2 counts the selection of a key of one boolean array among slices in a C int
+    (_getitem_mask_single and _scatter_op_mask_single's _prepare_mask_indexing_single,
     cupy/_core/_routines_indexing.pyx): OverflowError past MASK_COUNT_MAX."""
-    if len(parts) == 1 and isinstance(parts[0], _np.ndarray) and parts[0].dtype == bool and \
-            _np.count_nonzero(parts[0]) > MASK_COUNT_MAX:
+    masks = [k for k in parts if isinstance(k, _np.ndarray) and k.dtype == bool]
+    if len(masks) == 1 and all(k is masks[0] or type(k) is slice or k is Ellipsis
+                               for k in parts) and _np.count_nonzero(masks[0]) > MASK_COUNT_MAX:
         raise OverflowError("value too large to convert to int")
 
 

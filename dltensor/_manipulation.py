@@ -70,9 +70,28 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
     except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
         raise cpu_error_first(lambda a: _joined(name, a, axis), (arrays,), {}, e) from None
     # NumPy would promote int64 with uint64 to float64, or ints with floats: the spec does not.
+    dtype = result_dtype(name, natives)
+    _join_fits(name, natives, axis, dtype)
     result: ndarray = wrap_result(getattr(namespace_for(dev), name)(
-        natives, axis=axis, dtype=result_dtype(name, natives)), dev)
+        natives, axis=axis, dtype=dtype), dev)
     return result
+
+
+def _join_fits(name: str, natives: list[Any], axis: int | None, dtype: Any) -> None:
+    """ValueError for a join past the largest array (broadcasts of 2**62 elements, say): NumPy
+    adds the lengths along the axis in C, which wraps, and copied every array into what the
+    wrap left (``concat([b] * 4 + [x])`` crashed the process, ``concat([b] * 4)`` never
+    returned)."""
+    if axis is None:
+        extents = [sum(a.size for a in natives)]
+    elif name == "stack":
+        extents = [len(natives), *natives[0].shape]
+    elif all(a.ndim == natives[0].ndim for a in natives):  # (else the backend's error)
+        extents = list(natives[0].shape)
+        extents[axis] = sum(a.shape[axis] for a in natives)
+    else:
+        return
+    within_largest(name, extents, max(np.dtype(dtype).itemsize, 1))
 
 
 def concat(arrays: tuple[ndarray, ...] | list[ndarray], /, *, axis: int | None = 0) -> ndarray:
@@ -253,13 +272,20 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     if isinstance(repeats, ndarray):
         if repeats.dtype.spec_kind not in ("signed integer", "unsigned integer"):
             raise TypeError(f"repeat needs integer repeats, not {repeats.dtype.name}")
-        if repeats.dtype.name == "uint64":
+        if repeats.size == 1 and repeats.ndim <= 1 and not held(repeats):
+            # One count, for every element: as the int it is (NumPy multiplied it by the
+            # length in C: a negative one could wrap to a small positive total, whose array
+            # it returned unwritten)
+            repeats = int(native(repeats).reshape(()))
+        elif repeats.dtype.name == "uint64":
             # NumPy casts repeats to intp only safely, which uint64 is not. A count past 2**63
             # wraps negative here, which NumPy refuses with ValueError.
             with on(repeats._device):  # (CuPy's astype allocates on its current GPU)
                 repeats = wrap_result(native(repeats).astype("int64"), repeats._device)
     else:
         repeats = strict_int(repeats, "repeat's repeats (else an integer array)")
+    if type(repeats) is int and repeats < 0:  # (repeat(x, 2 - 2**62) gave 8 unwritten floats)
+        raise ValueError(f"repeat: repeats must be nonnegative, not {repeats}")
     axis = ints("repeat", "axis", axis, many=False, none=True)
     if x.ndim == 0 and axis is not None:
         refuse_axes_of_0d("repeat", axis)

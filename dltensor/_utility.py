@@ -8,7 +8,7 @@ from ._array import ndarray, wrap
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import check_device, cpu_error_first, delegating
-from ._dispatch import check_axis, delegate, expect_array, ints, native
+from ._dispatch import check_axis, delegate, expect_array, ints, native, within_largest
 from ._manipulation import broadcast_to, concat, result_dtype
 
 __all__ = ["all", "any", "diff"]
@@ -52,7 +52,7 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
 
 def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
     axis, n = ints("diff", "axis", axis, many=False), ints("diff", "n", n, many=False)
-    result_dtype("diff", [native(a) for a in (x, *edges.values())])  # (spec promotion only)
+    dtype = result_dtype("diff", [native(a) for a in (x, *edges.values())])  # (the spec's)
     check_axis("diff", axis, x.ndim)  # (NumPy's n = 0 checked none; CuPy: the edges' ndims first)
     for name, edge in edges.items():  # (NumPy: an AxisError for the joined arrays' axis)
         if edge.ndim not in (0, x.ndim):
@@ -69,5 +69,8 @@ def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
     # whatever the length (diff(x, n=10**20) ran for ever). (At least 1: their n = 0 is x
     # itself, edges left unjoined.)
     length = x.shape[axis] + sum(e.shape[axis] if e.ndim else 1 for e in edges.values())
+    # (NumPy joins the edges in C, whose sum of lengths wraps: a wrapped join crashed)
+    within_largest("diff", x.shape[:axis % x.ndim] + (length,) + x.shape[axis % x.ndim + 1:],
+                   max(np.dtype(dtype).itemsize, 1))
     result: ndarray = _backend_diff(x, axis=axis, n=min(n, max(length, 1)), **edges)
     return result

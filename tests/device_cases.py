@@ -423,6 +423,20 @@ CASES: list[Case] = [
         a(d, [1.0, 2.0, 3.0, 4.0]), a(d, [2**62] * 4)), ValueError),
     Case("repeat-of-counts-adding-up-past-int64-along-an-axis", lambda d: dt.repeat(
         a(d, [[1.0], [2.0]]), a(d, [2**63 - 1, 2]), axis=0), ValueError),
+    # (one negative count times the length wrapped to a small total: its array unwritten)
+    Case("repeat-by-a-negative-count", lambda d: dt.repeat(a(d, [1.0, 2.0, 3.0, 4.0]),
+                                                           2 - 2**62), ValueError),
+    Case("repeat-by-one-negative-count-in-an-array", lambda d: dt.repeat(
+        a(d, [1.0, 2.0, 3.0, 4.0]), a(d, [2 - 2**62])), ValueError),
+    # (the lengths along the axis added in C: a wrapped join was copied past its memory)
+    Case("concat-past-the-largest-array", lambda d: dt.concat(
+        [dt.broadcast_to(a(d, 1, dt.int8), (2**62,))] * 4 + [a(d, [1, 2, 3, 4], dt.int8)]),
+        ValueError),
+    Case("stack-past-the-largest-array", lambda d: dt.stack(
+        [dt.broadcast_to(a(d, 1, dt.int8), (2**62,))] * 4), ValueError),
+    Case("diff-of-edges-past-the-largest-array", lambda d: dt.diff(
+        a(d, [1, 2, 3], dt.int8), prepend=dt.broadcast_to(a(d, 1, dt.int8), (2**63 - 1,)),
+        append=dt.broadcast_to(a(d, 1, dt.int8), (2**63 - 1,))), ValueError),
     Case("tile-past-the-largest-array", lambda d: dt.tile(a(d, [1.0]), (2**62 + 1, 4)),
          ValueError),
     Case("broadcast-to-a-negative-shape", lambda d: dt.broadcast_to(a(d, [1.0]), (-1,)),

@@ -182,6 +182,31 @@ def test_repeat_takes_uint64_repeats():
         dlt.repeat(x, dlt.asarray(np.array([2**64 - 1, 0, 0], np.uint64)))
 
 
+def test_joins_past_the_largest_array_are_refused():
+    # NumPy adds the lengths along the axis in C: a total wrapped to a few elements took the
+    # copies of every array (a crash), one wrapped to 0 never returned
+    b = dlt.broadcast_to(dlt.asarray(1, dtype=dlt.int8), (2**62,))
+    most = dlt.broadcast_to(dlt.asarray(1, dtype=dlt.int8), (2**63 - 1,))
+    small = dlt.asarray([1, 2, 3, 4], dtype=dlt.int8)
+    for join in (lambda: dlt.concat([b] * 4 + [small]), lambda: dlt.concat([b] * 4),
+                 lambda: dlt.concat([b, small] * 4, axis=None), lambda: dlt.stack([b] * 4),
+                 lambda: dlt.diff(small, prepend=b, append=most),
+                 lambda: dlt.diff(small, n=0, prepend=b, append=most)):
+        with pytest.raises(ValueError, match="past the largest array"):
+            join()
+    assert dlt.concat([b[:2], small]).shape == (6,)
+
+
+def test_repeat_by_negative_counts_is_refused():
+    # NumPy multiplies one count by the length in C: 4 * (2 - 2**62) wrapped to 8, and it
+    # returned an array of 8 floats it never wrote
+    x = dlt.arange(4.0)
+    for counts in (2 - 2**62, -1, dlt.asarray([2 - 2**62]), dlt.asarray(np.int8(-1))):
+        with pytest.raises(ValueError, match="nonnegative"):
+            dlt.repeat(x, counts)
+    assert np.asarray(dlt.repeat(x, dlt.asarray([2]))).tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
 def test_flip_and_unstack_give_views_whatever_the_dimensions():
     # NumPy's flip of a 0-d array and unstack of a 1-D one give scalars (copies), where of
     # other arrays they give views, as CuPy's do of every array

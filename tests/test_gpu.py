@@ -870,3 +870,37 @@ def test_integer_products_past_cupys_kernel_agree_with_the_cpu(cupy, monkeypatch
             got = dt.asarray(x1, device="cuda:0") @ dt.asarray(x2, device="cuda:0")
             assert got.dtype == want.dtype and np.array_equal(np.asarray(got.to_device("cpu")),
                                                               np.asarray(want)), (s1, s2, dtype)
+
+
+def _free_gib(cupy) -> float:
+    return cupy.cuda.Device(0).mem_info[0] / 2**30
+
+
+@pytest.mark.skipif(SIMULATED, reason="needs real GPU memory")
+def test_sizes_past_cupys_32_bit_indices(cupy):
+    # The mends above at the sizes where CuPy 14.2's sources say its kernels go wrong (the
+    # simulator tests check them at sizes made small): a take whose index count times the
+    # size after the axis passes an int, an integer product of more rows than its grid
+    # takes, a lone mask of more than 2**31 - 1 elements, tril of 2**31 rows
+    if _free_gib(cupy) < 40:
+        pytest.skip("needs 40 GiB of free GPU memory")
+    x = dt.reshape(dt.arange(2 * 4 * 65536, dtype=dt.int32, device="cuda:0") % 127, (2, 4, 65536))
+    x = dt.astype(x, dt.int8)
+    i = dt.asarray(np.arange(32768) % 4, device="cuda:0")
+    got = x[:, i, :]  # (2 * 32768 * 65536 = 2**32 elements)
+    assert int(got[1, 32767, 65535]) == int(x[1, 3, 65535]) and int(got[1, 5, 7]) == \
+        int(x[1, 1, 7])
+    del got
+    rows = dt.ones((10_000_000, 3), dtype=dt.int32, device="cuda:0")
+    product = rows @ dt.asarray([1, 2, 3], dtype=dt.int32, device="cuda:0")
+    assert product.shape == (10_000_000,) and int(dt.min(product)) == int(dt.max(product)) == 6
+    del rows, product
+    n = 2**31 + 3
+    m = dt.ones(n, dtype=dt.bool, device="cuda:0")
+    y = dt.zeros(n, dtype=dt.int8, device="cuda:0")
+    y[m] = 1
+    assert int(dt.sum(y, dtype=dt.int64)) == n and y[m].shape == (n,)
+    del m, y
+    t = dt.tril(dt.ones((2**31 + 5, 2), dtype=dt.int8, device="cuda:0"))
+    assert int(t[2**31 + 4, 1]) == 1 and int(t[0, 1]) == 0 and int(
+        dt.sum(t, dtype=dt.int64)) == 2 * (2**31 + 5) - 1

@@ -794,6 +794,16 @@ def test_gathers_past_cupys_index_type_agree_with_the_cpu(cupy, monkeypatch, lim
                        for k in key)
         got = dt.asarray(x, device="cuda:0")[on_gpu]
         assert np.array_equal(np.asarray(got.to_device("cpu")), np.asarray(x[key])), key
+    matrix = dt.reshape(dt.arange(6.0), (3, 2))  # (a matrix too, and two counts)
+    for source, counts, axis in ((matrix, [2, 3], 1), (matrix, [1, 0, 2], 0)):
+        got = dt.repeat(dt.asarray(source, device="cuda:0"),
+                        dt.asarray(counts, device="cuda:0"), axis=axis)
+        assert np.array_equal(np.asarray(got.to_device("cpu")),
+                              np.asarray(dt.repeat(source, dt.asarray(counts), axis=axis)))
+        got = dt.take(dt.asarray(source, device="cuda:0"),
+                      dt.asarray([1, 0, 1, 1], device="cuda:0"), axis=1)
+        assert np.array_equal(np.asarray(got.to_device("cpu")),
+                              np.asarray(dt.take(source, dt.asarray([1, 0, 1, 1]), axis=1)))
     for counts, axis in (([1, 0, 2, 1], 1), ([2, 1, 0, 3, 1], -1), ([1, 2, 0], 0)):
         for dtype in (dt.int8, dt.int64):
             got = dt.repeat(dt.asarray(x, device="cuda:0"),

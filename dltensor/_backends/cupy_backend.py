@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from types import ModuleType
 from typing import Any
 
@@ -276,23 +277,27 @@ def _wraps_a_take(shape: tuple[int, ...], count: int, start: int, stop: int | No
     times the size after those axes in the source's index type, 32-bit for one of at most
     2**31 bytes, wherever axes before them hold more than one element, and read wrong
     elements past it."""
-    lead = rest = 1
-    for n in shape[:start]:
-        lead *= n
-    for n in shape[start + 1 if stop is None else stop:]:
-        rest *= n
-    return lead > 1 and count * rest > _INDEX_MAX
+    rest = shape[start + 1 if stop is None else stop:]
+    return math.prod(shape[:start]) > 1 and count * math.prod(rest) > _INDEX_MAX
+
+
+def _moved_first(a: Any, start: int, count: int) -> Any:
+    """A C-contiguous copy of ``a`` with its ``count`` axes from ``start`` moved first, where a
+    take along them needs no product that wraps (``_wraps_a_take``)."""
+    return _cupy.ascontiguousarray(_cupy.moveaxis(a, tuple(range(start, start + count)),
+                                                  tuple(range(count))))
+
+
+def _moved_back(r: Any, start: int, count: int) -> Any:
+    """``r``'s first ``count`` axes moved back to ``start`` (``_moved_first``'s inverse)."""
+    return _cupy.moveaxis(r, tuple(range(count)), tuple(range(start, start + count)))
 
 
 def _taken_along_the_first(a: Any, indices: tuple[Any, ...], start: int) -> Any:
     """``a`` indexed by the integer arrays ``indices`` at axes ``start`` on (and whole axes
-    elsewhere), by the same take with those axes moved first, in a copy of ``a`` (whose take
-    needs no product that wraps), the result's axes moved back."""
-    moved = tuple(range(start, start + len(indices)))
-    first = _cupy.ascontiguousarray(_cupy.moveaxis(a, moved, tuple(range(len(indices)))))
-    r = first[indices]
-    d = r.ndim - (a.ndim - len(indices))  # (the indices' broadcast axes, first in r)
-    return _cupy.moveaxis(r, tuple(range(d)), tuple(range(start, start + d)))
+    elsewhere), by the same take with those axes moved first (``_moved_first``)."""
+    r = _moved_first(a, start, len(indices))[indices]
+    return _moved_back(r, start, r.ndim - (a.ndim - len(indices)))  # (the indices' axes)
 
 
 def _take_first(fn: Any) -> Any:
@@ -338,8 +343,8 @@ def _repeat_first(fn: Any) -> Any:
                 x.shape, int(np.iinfo(repeats.dtype).max) * repeats.size, axis % x.ndim) and \
                 _wraps_a_take(x.shape, int(repeats.max()) * repeats.size, axis % x.ndim):
             # (the largest count asked of the GPU only where the counts' dtype allows a wrap)
-            first = _cupy.ascontiguousarray(_cupy.moveaxis(x, axis, 0))
-            return _cupy.moveaxis(fn(first, repeats, axis=0), 0, axis)
+            return _moved_back(fn(_moved_first(x, axis % x.ndim, 1), repeats, axis=0),
+                               axis % x.ndim, 1)
         return fn(x, repeats, axis=axis)
     return repeat
 
@@ -361,9 +366,7 @@ def getitem(a: Any, key: Any) -> Any:
             if all(k is Ellipsis or type(k) is slice for k in before + after):
                 start = a.ndim - len(at) - len(after) if Ellipsis in before else at[0]
                 arrays = tuple(key[j] for j in at)
-                count = 1
-                for n in np.broadcast_shapes(*(i.shape for i in arrays)):
-                    count *= n
+                count = math.prod(np.broadcast_shapes(*(i.shape for i in arrays)))
                 stop = start + len(at)
                 if _wraps_a_take(a.shape, count, start, stop):  # (slices only shrink: the
                     view = a[before + (slice(None),) * len(at) + after]  # view, where it may)

@@ -296,7 +296,7 @@ def _integer_matmul(xp: Any, a: Any, b: Any) -> Any:
 
 
 _COMPLEX128 = np.dtype(np.complex128)
-_NORMAL = float(np.finfo(np.float64).tiny)
+_NORMAL, _LARGEST = float(np.finfo(np.float64).tiny), float(np.finfo(np.float64).max)
 
 
 def _mended_log(xp: Any, a: Any, r: Any, w: Any) -> Any:
@@ -315,8 +315,7 @@ def _mended_log(xp: Any, a: Any, r: Any, w: Any) -> Any:
     if a.dtype == _COMPLEX128:
         x, y = xp.abs(w.real), xp.abs(w.imag)
         big = xp.maximum(x, y)
-        fix = (big > 2.0 ** 1023) & (big <= np.finfo(np.float64).max) | (big > 0) & (
-            big < _NORMAL)
+        fix = (big > 2.0 ** 1023) & (big <= _LARGEST) | (big > 0) & (big < _NORMAL)
     if not (infinite if fix is None else infinite | fix).any():
         return r
     re = r.real

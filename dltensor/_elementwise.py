@@ -30,6 +30,7 @@ from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import array_module, type_name, wrap_result
 from ._dtype_functions import SCALAR_TYPES, int_bounds, python_scalar, scalar_dtype, scalar_into
+from ._manipulation import by_the_first
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PYTHON_SCALARS, no_promotion
 
 _np_ndarray = np.ndarray
@@ -683,12 +684,17 @@ UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
 
 # matmul's dtype, promotion and device rules are the element-wise ones; NumPy/CuPy check the
 # shapes (ValueError). Python scalars are not operands of @ (the spec excludes it).
-def _matmul_extension_float(xp: Any, a: Any, b: Any) -> Any:
+def _matmul_fixed(xp: Any, a: Any, b: Any) -> Any:
+    if not (a.size and b.size) and (a.ndim > 2 or b.ndim > 2):
+        r = by_the_first(partial(_matmul_fixed, xp), (a, b), (2, 2),
+                         lambda r, shape: xp.broadcast_to(r, shape).copy())
+        if r is not None:  # (a stack of empty matrices: NumPy loops over it)
+            return r
     r = xp.matmul(a, b)  # NumPy has no loop for ml_dtypes' floats: float32, cast back
-    return r if r.dtype == a.dtype else r.astype(a.dtype)
+    return r.astype(a.dtype) if r.dtype is not a.dtype and a.dtype in EXTENSION_FLOATS else r
 
 
-_matmul = _make_binary("__matmul__", "numeric", "matmul", ("F", _matmul_extension_float),
+_matmul = _make_binary("__matmul__", "numeric", "matmul", ("iufc", _matmul_fixed),
                        operator=True)
 
 

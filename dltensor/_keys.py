@@ -210,7 +210,7 @@ def _check_held_key(x: ndarray, key: list[Any]) -> None:
             if not -n <= k < n:
                 raise out_of_bounds(k, n)
         elif type(k) is not slice and k._device is CPU and k.dtype.kind != "b":
-            _check_range(k._compute(), n, CPU)
+            check_range(k._compute(), n, CPU)
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")
@@ -385,10 +385,10 @@ def check_bounds(k: Any, x: ndarray, axis: Any) -> None:
         n = x.shape[operator.index(axis)]
     except (TypeError, IndexError):
         return
-    _check_range(k, n, x._device)
+    check_range(k, n, x._device)
 
 
-def _check_range(k: Any, n: int, device: Device) -> None:
+def check_range(k: Any, n: int, device: Device) -> None:
     """IndexError for any index of backend array ``k`` outside [-n, n) (two reductions, run on
     ``device``, the indices' GPU where they are on one)."""
     if not k.size:

@@ -7,7 +7,8 @@ broadcast_shapes accepts the spec's unknown (None) dimensions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -16,7 +17,7 @@ from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray,
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
 from ._dispatch import axis_checked, AxisError, check_axis, check_device, cpu_error_first, delegate
-from ._dispatch import delegate_first, expect_array, ints, namespace_for, native, on
+from ._dispatch import delegate_first, expect_array, fresh, ints, namespace_for, native, on
 from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
 from ._dispatch import wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -163,6 +164,28 @@ def _broadcast(shapes: tuple[tuple[int | None, ...], ...]) -> tuple[int | None, 
     return tuple(None if u else k for k, u in zip(known, unknown))
 
 
+def by_the_first(f: Callable[..., Any], arrays: Sequence[Any], cores: Sequence[int],
+                 spread: Callable[[Any, tuple[int, ...]], Any]) -> Any:
+    """``f(*arrays)`` for stacks of matrices that hold no elements, computed for the first
+    matrix of each stack and spread over the stack (``spread(r, shape)``: one result ``r``
+    made a new array of ``shape``). NumPy's matmul and linalg loop in C over every matrix of
+    a stack, with nothing to do for each: 2**27 empty matrices took 0.6-10 s, 2**40 would not
+    return. ``cores``: each array's trailing axes ``f`` works on, the rest its stack. None
+    where the stacks broadcast to fewer than two matrices, or do not (``f``'s to answer)."""
+    stacks = [a.shape[:max(a.ndim - c, 0)] for a, c in zip(arrays, cores)]
+    try:
+        stack = broadcast_of(*stacks)
+    except ValueError:
+        return None
+    if math.prod(stack) < 2:
+        return None
+    r = f(*(a[(slice(0, 1),) * len(s) + (...,)] for a, s in zip(arrays, stacks)))
+
+    def one(a: Any) -> Any:
+        return spread(a, stack + a.shape[len(stack):])
+    return tuple(map(one, r)) if isinstance(r, tuple) else one(r)
+
+
 def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
     """The arrays broadcast against each other, as a tuple of read-only views (as from
     broadcast_to: a broadcast's elements share memory, so a write would land in several)."""
@@ -298,8 +321,34 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     elif isinstance(repeats, ndarray) and repeats.dtype.bits == 64 and repeats.size and (
             axis is None or -x.ndim <= axis < x.ndim):
         _total_fits(x, repeats, axis)
+    if x.size == 0 and axis is not None and -x.ndim <= axis < x.ndim:
+        nothing = _nothing_repeated(x, repeats, axis % x.ndim)
+        if nothing is not None:
+            return nothing
     result: ndarray = _repeat(x, repeats, axis=axis)
     return result
+
+
+def _nothing_repeated(x: ndarray, repeats: int | ndarray, axis: int) -> ndarray | None:
+    """repeat of an ``x`` of no elements along ``axis``: an empty array of the result's
+    shape, without NumPy's loop over the elements of the axes up to axis (2**26 of them took
+    0.8-5 s, 2**40 would not return). None for counts NumPy is to refuse, and held memory."""
+    n = x.shape[axis]
+    if held(x):
+        return None
+    if not isinstance(repeats, ndarray):
+        length = n * repeats
+    elif repeats.ndim == 1 and repeats.size == n and not held(repeats):
+        r = native(repeats)
+        with on(repeats._device):
+            if n and int(r.min()) < 0:
+                return None  # (NumPy's ValueError)
+            length = int(r.sum())  # (past int64: refused by _total_fits first)
+    else:
+        return None
+    from ._creation import empty
+    return empty(x.shape[:axis] + (length,) + x.shape[axis + 1:], dtype=x.dtype,
+                 device=fresh(x._device))
 
 
 def _total_fits(x: ndarray, repeats: ndarray, axis: int | None) -> None:

@@ -224,15 +224,21 @@ def _real_by_parts(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray:
 def _padded_with_a_zero(x: ndarray, kwargs: dict[str, Any]) -> ndarray:
     """An empty ``x`` with each empty axis that ``n`` or ``s`` pads made one zero long: the same
     zero-padded input (the spec: "zero-padded"), which NumPy's pocketfft transforms from
-    memory it never wrote when the axis is empty (irfft and hfft gave garbage)."""
+    memory it never wrote when the axis is empty (irfft and hfft gave garbage). Each other
+    axis transformed once is cut to its length first, as the transform would cut it: NumPy
+    pads the last axis before it cuts the others, and from (2**26, 0) with s (4, 2) it made
+    (2**26, 2) first (10 s)."""
     if "axis" in kwargs:
         pads = [(kwargs["axis"], kwargs["n"])]
     else:
         pads = list(zip(kwargs.get("axes") or (), kwargs.get("s") or ()))
     shape = list(x.shape)
+    once = [axis % x.ndim for axis, _ in pads]
     for axis, n in pads:
         if n is not None and n > 0 and shape[axis] == 0:
             shape[axis] = 1
+        elif n is not None and 0 < n < shape[axis] and once.count(axis % x.ndim) == 1:
+            shape[axis] = n
     if shape == list(x.shape):
         return x
     from ._creation import zeros

@@ -23,7 +23,7 @@ from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset,
 from ._dispatch import check_device, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
 from ._interop import copied
-from ._manipulation import broadcast_of, broadcast_to, reshape  # (ours: NumPy's stop at 32)
+from ._manipulation import broadcast_of, broadcast_to, by_the_first, reshape  # (ours: NumPy's stop at 32)
 from ._dtypes import EXTENSION_FLOATS, DType, float16, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
@@ -126,6 +126,11 @@ def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
     return _on_host(name, x, tuple(shape), **kwargs)
 
 
+def _spread(r: ndarray, shape: tuple[int, ...]) -> ndarray:
+    """One matrix's result ``r`` for each of a stack of ``shape`` (by_the_first), new memory."""
+    return copied(broadcast_to(r, shape))
+
+
 def _lapack_dtype(name: str, x: ndarray) -> None:
     # NumPy's LAPACK has no float16: refused always, where CuPy computes some of these and
     # NumPy answered for no elements
@@ -148,6 +153,11 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
         _matrices(name, x)
         if name != "matrix_norm":
             _lapack_dtype(name, x)
+    if x.size == 0 and name in _PER_MATRIX and not held(x) and \
+            not any(type(v) is ndarray for v in kwargs.values()):  # (pinv's rtol array: rare)
+        r = by_the_first(lambda y: _floating(name, y, **kwargs), (x,), (2,), _spread)
+        if r is not None:
+            return r
     if x.size == 0:
         try:
             if name in _NORMS:
@@ -307,6 +317,10 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
             raise np.linalg.LinAlgError(f"matrix_power needs square matrices, not shape "
                                         f"{x.shape}")  # (as NumPy and CuPy for other n)
         return copied(x)
+    if x.size == 0 and not held(x):
+        powers: ndarray | None = by_the_first(lambda y: matrix_power(y, n), (x,), (2,), _spread)
+        if powers is not None:
+            return powers
     result: ndarray = _call("matrix_power", x._device, x, n)
     return result
 
@@ -382,6 +396,11 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     dev = require_pair("solve", x1, x2, FLOATING)
+    if (x1.size == 0 or x2.size == 0) and not held(x1) and not held(x2):
+        solved: ndarray | None = by_the_first(solve, (x1, x2), (2, 1 if x2.ndim == 1 else 2),
+                                              _spread)
+        if solved is not None:
+            return solved
     if dev.device_type == CUDA_TYPE and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
             and x1.shape[-1] == x1.shape[-2]:
         # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's

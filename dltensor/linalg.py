@@ -113,7 +113,8 @@ def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
     """A norm of no elements, the same on every device and NumPy version: a norm that is a
     maximum over no elements is 0 (NumPy 2.3's max takes initial=0; older NumPy, and CuPy's
     max, min and take(0) of nothing, raised), one that is a minimum NumPy's ValueError.
-    Computed over zeros with the empty axes the maximum runs over made one zero long."""
+    Computed over zeros with the axes the maximum runs over made one zero long (all of them:
+    a long one beside an empty one made 2**40 zeros, a MemoryError for a result of one)."""
     ord, shape = kwargs["ord"], list(x.shape)
     if name == "vector_norm":
         axis = kwargs["axis"]
@@ -122,7 +123,7 @@ def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
     else:
         axes, maximum = (-2, -1), ord in (1, 2, math.inf)
     for a in axes if maximum and all(-x.ndim <= a < x.ndim for a in axes) else ():
-        shape[a] = shape[a] or 1  # (an axis out of bounds: the backend's AxisError below)
+        shape[a] = 1  # (an axis out of bounds: the backend's AxisError below)
     return _on_host(name, x, tuple(shape), **kwargs)
 
 

@@ -113,6 +113,14 @@ CASES: list[Case] = [
          lambda d: dt.take(a(d, np.zeros((0, 1))), a(d, [5]), axis=1)),
     Case("take-from-an-empty-axis", lambda d: dt.take(a(d, np.zeros((2, 0))), a(d, [0]), axis=1),
          IndexError),
+    # (NumPy checks the indices once for each element of the axes before axis, whatever comes
+    # after: out of bounds is an IndexError here, where CUDA returned an empty array)
+    Case("take-out-of-bounds-from-no-elements-after-the-axis", lambda d: dt.take(
+        a(d, np.zeros((4, 0))), a(d, [0, 7]), axis=0), IndexError),
+    Case("take-out-of-bounds-from-no-elements-around-the-axis", lambda d: dt.take(
+        a(d, np.zeros((5, 4, 0))), a(d, [0, -5]), axis=-2), IndexError),
+    Case("take-from-no-elements-around-the-axis", lambda d: dt.take(
+        a(d, np.zeros((5, 4, 0))), a(d, [0, -4, 3]), axis=1)),
     Case("getitem-int-array-out-of-bounds", lambda d: a(d, R)[a(d, [0, 3]), a(d, [0, 0])],
          IndexError),
     Case("getitem-int-array-negative-out-of-bounds", lambda d: a(d, [1.0, 2.0])[a(d, [-3])],
@@ -328,6 +336,9 @@ CASES: list[Case] = [
     Case("int-min-floor-divided-by-minus-one", lambda d: (  # (unsure: CuPy's is C's division,
         # div.s64, whose overflow C leaves undefined; NumPy gives the minimum and 0)
         a(d, [-2**31, 7], dt.int32) // -1, a(d, [-2**63, 7]) // -1, a(d, [-2**63, 7]) % -1)),
+    # (an integer @ leaves a 0-d operand to CuPy's error, a ValueError as NumPy's)
+    Case("integer-matmul-of-a-0-d-x1", lambda d: a(d, 3) @ a(d, [1, 2]), ValueError),
+    Case("integer-matmul-of-a-0-d-x2", lambda d: a(d, [1, 2]) @ a(d, 3), ValueError),
     Case("float16-trace-of-a-diagonal-not-innermost", lambda d: dt.linalg.trace(  # (NumPy's
         dt.permute_dims(a(d, np.einsum("ij,k->ijk", np.diag([2048, 1, 1, 1]), [1, 1]),  # own:
                           dt.float16), (2, 0, 1)))),  # in float16, 2048)
@@ -346,6 +357,16 @@ CASES: list[Case] = [
          a(d, [1 + 1j, 1 + 1j], t) / a(d, [0j, complex(np.inf, 0)], t))
         for t in (dt.complex64, dt.complex128))
         + (a(d, [1e300 + 1e300j]) / a(d, [1e-300 + 1e-300j]),)),
+    # (the spec's table for a complex x1 and a real x2: each part divided by x2, so -0.0 signs
+    # both and (inf + 1j) / 2.0 is inf + 0.5j, where NumPy's division of x1 by x2 + 0j, the
+    # kernel CUDA takes for two complex operands, gave inf + inf j and inf + NaN j)
+    Case("complex-divided-by-a-real-array", lambda d: tuple(
+        a(d, [1 + 1j, complex(np.inf, 1), complex(1, -np.inf), 2 - 3j], t)
+        / a(d, [-0.0, 2.0, 4.0, np.inf], f)
+        for t, f in ((dt.complex64, dt.float32), (dt.complex128, dt.float64),
+                     (dt.complex128, dt.float32)))
+        + ((2 + 3j) / a(d, [-0.0, 2.0]), _inplace(a(d, [complex(np.inf, 1)]), "truediv",
+                                                  a(d, [2.0])))),
     Case("complex-log2-log10-special", lambda d: tuple(f(a(d, [
         0j, complex(-0.0, 0.0), complex(np.inf, 0), complex(-np.inf, 1), complex(1, np.inf),
         complex(np.inf, np.nan), complex(np.nan, -np.inf)], t))
@@ -356,6 +377,9 @@ CASES: list[Case] = [
         complex(1.7976931348623157e308, 1e307), complex(-1e307, -1.7976931348623157e308),
         5e-324 + 5e-324j, complex(-1e-322, 5e-324), 3 + 4j])) for f in (
             dt.log, dt.log1p, dt.log2, dt.log10))),
+    # (log1p's mend reads |1 + z|: at z = -2 + tiny j that is 1, no mend; at -1 + tiny j tiny)
+    Case("complex-log1p-next-to-minus-one", lambda d: dt.log1p(a(d, [
+        complex(-2, 5e-324), complex(-2, -1e-310), complex(-1, 5e-324), complex(-1, -1e-320)]))),
     Case("complex-sqrt-of-subnormal-values", lambda d: _parts_scaled(dt.sqrt(a(d, [
         5e-324 + 5e-324j, complex(-1e-322, 5e-324), complex(4e-323, -1e-320), 1e-310j,
         complex(-2e-308, 1e-315), complex(1e-310, -0.0), complex(-0.0, -3e-320)])))),

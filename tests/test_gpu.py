@@ -882,6 +882,86 @@ def test_integer_products_past_cupys_kernel_agree_with_the_cpu(cupy, monkeypatch
                                                               np.asarray(want)), (s1, s2, dtype)
 
 
+def test_integer_products_just_past_cupys_grid_go_by_blocks(cupy):
+    # dltensor's own limits, unpatched, within CuPy's: 8,388,600 rows (or columns) are more
+    # than its grid of 65,535 blocks of 128 takes (8,388,480), fewer than 2**23 (8 MiB of int8)
+    rows = 8_388_600
+    v = (np.arange(rows) % 7 - 3).astype(np.int8)
+    for s1, s2 in ((v[:, None], np.array([[1, -2]], np.int8)),
+                   (np.array([[2], [-1]], np.int8), v[None, :])):
+        want = np.matmul(s1, s2)
+        got = dt.asarray(s1, device="cuda:0") @ dt.asarray(s2, device="cuda:0")
+        assert got.shape == want.shape and np.array_equal(np.asarray(got.to_device("cpu")), want)
+
+
+def test_integer_products_past_a_c_int_of_elements_go_by_blocks(cupy):
+    # x1 of 2**31 + 1 elements (one row), past CuPy's int M, N, K: the contracted axis is
+    # halved; broadcast (nothing allocated on the simulator; ~2 s of NumPy's int8 products)
+    if not SIMULATED and _free_gib(cupy) < 8:  # (CuPy copies a broadcast operand)
+        pytest.skip("needs 8 GiB of free GPU memory")
+    k = 2**31 + 1
+    one = dt.ones((1, 1), dtype=dt.int8, device="cuda:0")
+    got = dt.broadcast_to(one, (1, k)) @ dt.broadcast_to(one, (k, 1))
+    assert got.shape == (1, 1) and int(got[0, 0]) == k % 256 == 1  # (wrapped, as one sum)
+
+
+def test_bfloat16_departures_compute_in_float32(cupy):
+    # CuPy with ml_dtypes has bfloat16: its remainder subtracted a quotient rounded to
+    # bfloat16 (1000 % 3 was 4), its vector dot added in bfloat16; dltensor's departures take
+    # float32, as NumPy and ml_dtypes compute. (Called directly: the simulator, as CuPy
+    # without ml_dtypes, takes no bfloat16 through DLPack, so dltensor holds it there.)
+    from dltensor._backends import cupy_departures
+    bf16 = np.dtype(pytest.importorskip("ml_dtypes").bfloat16)
+    x, y = np.array([1000, 7, -5.5, 1], bf16), np.array([3, 2, 2, np.inf], bf16)
+    try:
+        cx, cy = cupy.asarray(x), cupy.asarray(y)
+    except Exception:  # noqa: BLE001 (whatever CuPy says of a dtype it has not)
+        pytest.skip("this CuPy makes no bfloat16 arrays")
+    wide = x.astype(np.float32), y.astype(np.float32)
+    for fn, want in ((cupy_departures.remainder, np.remainder(*wide)),
+                     (cupy_departures.floor_divide, np.floor_divide(*wide))):
+        got = cupy.asnumpy(fn(cupy, cx, cy))
+        assert got.dtype == bf16 and np.array_equal(got.astype(np.float32),
+                                                    want.astype(bf16).astype(np.float32)), fn
+    v = np.array([256] + [1] * 8, bf16)  # (in bfloat16 256 + 1 is 256: 8 bits)
+    got = cupy.asnumpy(cupy_departures.matmul(cupy, cupy.asarray(v), cupy.asarray(v * 0 + 1)))
+    assert got.dtype == bf16 and float(got) == 264.0
+
+
+def _thrust_divide(cupy, divide):
+    """CuPy's complex division (thrust's, cupy/_core/include/cupy/complex/complex_inl.h): scaled
+    by 1 / (|c| + |d|), NaN + NaN j for a zero or infinite divisor; real ones by ``divide``."""
+    from dltensor._special_cases import from_parts
+
+    def f(x1, x2, /, **kwargs):
+        dtype = cupy.result_type(x1, x2)
+        if dtype.kind != "c" or kwargs:
+            return divide(x1, x2, **kwargs)
+        z1, z2 = (cupy.asarray(v).astype(dtype) for v in (x1, x2))
+        oos = divide(1.0, cupy.abs(z2.real) + cupy.abs(z2.imag))
+        ars, ais, brs, bis = z1.real * oos, z1.imag * oos, z2.real * oos, z2.imag * oos
+        oos = divide(1.0, brs * brs + bis * bis)
+        return from_parts(cupy, (ars * brs + ais * bis) * oos, (ais * brs - ars * bis) * oos,
+                          dtype)
+    return f
+
+
+def test_complex_division_is_numpys_where_cupys_departs(cupy, monkeypatch):
+    # The simulator divides complex numbers as NumPy; made to divide as CuPy (thrust), the
+    # device cases of complex division still agree: no path leaves them to CuPy's division.
+    # (On a GPU, test_cuda_agrees_with_the_cpu runs them against CuPy's own.)
+    if not SIMULATED:
+        pytest.skip("CuPy divides as CuPy here")
+    for name in ("divide", "true_divide"):
+        monkeypatch.setattr(cupy, name, _thrust_divide(cupy, getattr(cupy, name)),
+                            raising=False)
+    assert np.isnan(complex(cupy.divide(cupy.asarray([1 + 1j]), cupy.asarray([0j]))[0]).real)
+    for case in CASES:
+        if case.id in ("complex-division-by-zero-and-infinity", "complex-reciprocal",
+                       "complex-divided-by-a-real-array"):
+            assert_same(case, outcome(case, "cpu"), outcome(case, "cuda:0"), "cuda:0")
+
+
 def _free_gib(cupy) -> float:
     return cupy.cuda.Device(0).mem_info[0] / 2**30
 

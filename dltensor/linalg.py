@@ -23,7 +23,8 @@ from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset,
 from ._dispatch import check_device, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
 from ._interop import copied
-from ._manipulation import broadcast_of, broadcast_to, by_the_first, reshape  # (ours: NumPy's stop at 32)
+from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
+from ._manipulation import reshape
 from ._dtypes import EXTENSION_FLOATS, DType, float16, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)

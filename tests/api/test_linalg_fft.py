@@ -856,7 +856,14 @@ def test_calls_on_stacks_of_no_elements_answer_as_numpy(name, dtype):
             return m.zeros(shape, dtype=getattr(m, dtype))
         return x
     make = {m: maker(m) for m in (dlt, strict)}
-    got, want = call(dlt, make[dlt]), call(strict, make[strict])
+    got = call(dlt, make[dlt])
+    try:
+        want = call(strict, make[strict])
+    except ValueError:  # (NumPy < 2.3: a maximum of nothing; dltensor's norm is 0, as 2.3's)
+        assert "norm" in name and np.lib.NumpyVersion(np.__version__) < "2.3.0"
+        real = dlt.float32 if dtype == "float32" else dlt.float64
+        assert got.dtype == real and not np.asarray(got).any(), got
+        return
     oracle.same(got, want)
     for g in got if isinstance(got, tuple) else (got,):
         if g.size > 1:  # (a new array, each element its own: not a broadcast of one)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._array import ndarray, wrap
+from ._array import held, ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
 from ._dispatch import flag, fresh, namespace_for, native, native_dtype, on, shape_tuple
@@ -22,6 +22,7 @@ from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
 from . import _dtypes
 from ._dtypes import EXTENSION_FLOATS, DType, numpy_kind, refuse_complex_to_real
+from ._interop import copied
 
 __all__ = [
     "arange", "empty", "empty_like", "eye", "full", "full_like", "linspace", "meshgrid",
@@ -495,16 +496,20 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
 
 def tril(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The lower triangle of the matrices in ``x`` (elements above diagonal ``k`` zeroed)."""
-    result: ndarray = _tril(x, k=_diagonal("tril", x, k))
+    k = _diagonal("tril", x, k)
+    result: ndarray = copied(x) if x.size == 0 and not held(x) else _tril(x, k=k)
     return result
 
 
 def triu(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The upper triangle of the matrices in ``x`` (elements below diagonal ``k`` zeroed)."""
-    result: ndarray = _triu(x, k=_diagonal("triu", x, k))
+    k = _diagonal("triu", x, k)
+    result: ndarray = copied(x) if x.size == 0 and not held(x) else _triu(x, k=k)
     return result
 
 
+# (an empty x is copied: NumPy's masks its matrices with np.tri(rows, columns), rows * columns
+# booleans for no elements, 1 GiB for a stack of none of 2**15 by 2**15)
 _tril, _triu = delegate_first("tril"), delegate_first("triu")
 
 

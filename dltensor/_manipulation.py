@@ -425,7 +425,12 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
     if isinstance(x, ndarray) and all(type(r) is int for r in each):
         n = max(len(each), x.ndim)
         shape = (1,) * (n - x.ndim) + x.shape
-        fits("tile", [s * r for s, r in zip(shape, (1,) * (n - len(each)) + each)], x)
+        tiled = tuple(s * r for s, r in zip(shape, (1,) * (n - len(each)) + each))
+        fits("tile", tiled, x)
+        if 0 in tiled and not held(x) and min(each) >= 0:
+            # (no elements: NumPy repeats axis by axis, the copies made before a 0 empties them)
+            from ._creation import empty
+            return empty(tiled, dtype=x.dtype, device=fresh(x._device))
     result: ndarray = _tile(x, reps)
     return result
 

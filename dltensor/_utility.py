@@ -8,7 +8,8 @@ from ._array import ndarray, wrap
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import check_device, cpu_error_first, delegating
-from ._dispatch import check_axis, delegate, expect_array, ints, native, within_largest
+from ._dispatch import check_axis, delegate, expect_array, fresh, ints, native, within_largest
+from ._dtypes import FROM_NUMPY
 from ._manipulation import broadcast_to, concat, result_dtype
 
 __all__ = ["all", "any", "diff"]
@@ -38,7 +39,7 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
         # The commonest call: NumPy's own, where each check below passes and n needs no
         # clamping (~3.5 us of them)
         a = x._array
-        if -a.ndim <= axis < a.ndim and 0 < n <= a.shape[axis]:
+        if -a.ndim <= axis < a.ndim and 0 < n <= a.shape[axis] and a.size:
             return wrap(np.diff(a, n=n, axis=axis), CPU)
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
@@ -72,5 +73,14 @@ def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
     # (NumPy joins the edges in C, whose sum of lengths wraps: a wrapped join crashed)
     within_largest("diff", x.shape[:axis % x.ndim] + (length,) + x.shape[axis % x.ndim + 1:],
                    max(np.dtype(dtype).itemsize, 1))
+    ax = axis % x.ndim
+    others = x.shape[:ax] + x.shape[ax + 1:]
+    if 0 in others and not [e for e in edges.values()  # (edges that do not join: NumPy's error)
+                            if e.ndim and e.shape[:ax] + e.shape[ax + 1:] != others]:
+        # No elements to difference: NumPy loops over the n differences in Python whatever
+        # the elements (2**24 of an empty array took 17 s)
+        from ._creation import empty
+        return empty(x.shape[:ax] + (max(length - n, 0),) + x.shape[ax + 1:],
+                     dtype=FROM_NUMPY[dtype], device=fresh(x._device))
     result: ndarray = _backend_diff(x, axis=axis, n=min(n, max(length, 1)), **edges)
     return result

@@ -114,8 +114,9 @@ def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
     """A norm of no elements, the same on every device and NumPy version: a norm that is a
     maximum over no elements is 0 (NumPy 2.3's max takes initial=0; older NumPy, and CuPy's
     max, min and take(0) of nothing, raised), one that is a minimum NumPy's ValueError.
-    Computed over zeros with the axes the maximum runs over made one zero long (all of them:
-    a long one beside an empty one made 2**40 zeros, a MemoryError for a result of one)."""
+    Computed over zeros with the axes the maximum runs over made one zero long, and those any
+    other norm runs over at most one: the same answer, where a long one beside an empty one
+    made its length in zeros or sums (2**40: a MemoryError for a result of one)."""
     ord, shape = kwargs["ord"], list(x.shape)
     if name == "vector_norm":
         axis = kwargs["axis"]
@@ -123,8 +124,8 @@ def _norm_of_nothing(name: str, x: ndarray, **kwargs: Any) -> Any:
         maximum = ord == math.inf
     else:
         axes, maximum = (-2, -1), ord in (1, 2, math.inf)
-    for a in axes if maximum and all(-x.ndim <= a < x.ndim for a in axes) else ():
-        shape[a] = 1  # (an axis out of bounds: the backend's AxisError below)
+    for a in axes if all(-x.ndim <= a < x.ndim for a in axes) else ():
+        shape[a] = 1 if maximum else min(shape[a], 1)  # (out of bounds: the backend's error)
     return _on_host(name, x, tuple(shape), **kwargs)
 
 
@@ -166,6 +167,9 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
                 return _norm_of_nothing(name, x, **kwargs)
             if name in ("eig", "eigvals") and x._device.device_type == CUDA_TYPE:  # (CuPy's:
                 return _on_host(name, x, x.shape, **kwargs)                        # real)
+            if name == "svdvals":  # (none, however long the other axis: NumPy's SVD of
+                # (0, 2**30) took 2 s, and memory for the axis)
+                return _on_host(name, x, x.shape[:-2] + tuple(min(n, 1) for n in x.shape[-2:]))
         except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
             raise cpu_error_first(lambda y: _floating(name, y, **kwargs), (x,), {}, e) from None
     if x.ndim > 32 and name in _PER_MATRIX:

@@ -837,6 +837,17 @@ _EMPTY_STACK_CALLS = {
     # (a norm that is a maximum over nothing is 0: computed over zeros, once made N long)
     "vector_norm-inf": lambda m, x: m.linalg.vector_norm(x((N, 0)), ord=math.inf),
     "matrix_norm-inf": lambda m, x: m.linalg.matrix_norm(x((2, N, 0)), ord=math.inf),
+    "matrix_norm--1": lambda m, x: m.linalg.matrix_norm(x((2, 0, N)), ord=-1),
+    "matrix_norm-nuc": lambda m, x: m.linalg.matrix_norm(x((0, N)), ord="nuc"),
+    "svdvals-one": lambda m, x: m.linalg.svdvals(x((0, N))),
+    # (and beyond linalg: NumPy's diff loops over n in Python, its tril and triu make a mask
+    # of rows * columns, its tile copies before a 0 empties the copies)
+    "diff": lambda m, x: (lambda a: m.diff(a, axis=0, n=a.shape[0] - 1))(x((N, 0))),
+    "diff-prepend": lambda m, x: (lambda a: m.diff(a, axis=0, n=a.shape[0],
+                                                   prepend=x((2, 0))))(x((N, 0))),
+    "tril": lambda m, x: m.tril(x((0, N, 2)), k=-1),
+    "triu": lambda m, x: m.triu(x((0, 2, N))),
+    "tile": lambda m, x: m.tile(x((2, 3)), (x((N, 0)).shape[0], 1, 0)),
 }
 
 

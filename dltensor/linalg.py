@@ -167,8 +167,8 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
                 return _norm_of_nothing(name, x, **kwargs)
             if name in ("eig", "eigvals") and x._device.device_type == CUDA_TYPE:  # (CuPy's:
                 return _on_host(name, x, x.shape, **kwargs)                        # real)
-            if name == "svdvals":  # (none, however long the other axis: NumPy's SVD of
-                # (0, 2**30) took 2 s, and memory for the axis)
+            if name == "svdvals" and 0 in x.shape[-2:]:  # (none, however long the other
+                # axis: NumPy's SVD of (0, 2**30) took 2 s, and memory for the axis)
                 return _on_host(name, x, x.shape[:-2] + tuple(min(n, 1) for n in x.shape[-2:]))
         except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
             raise cpu_error_first(lambda y: _floating(name, y, **kwargs), (x,), {}, e) from None

@@ -840,6 +840,7 @@ _EMPTY_STACK_CALLS = {
     "matrix_norm--1": lambda m, x: m.linalg.matrix_norm(x((2, 0, N)), ord=-1),
     "matrix_norm-nuc": lambda m, x: m.linalg.matrix_norm(x((0, N)), ord="nuc"),
     "svdvals-one": lambda m, x: m.linalg.svdvals(x((0, N))),
+    "svdvals-of-no-matrices": lambda m, x: m.linalg.svdvals(x((0, 2, 3))),  # (of elements)
     # (and beyond linalg: NumPy's diff loops over n in Python, its tril and triu make a mask
     # of rows * columns, its tile copies before a 0 empties the copies)
     "diff": lambda m, x: (lambda a: m.diff(a, axis=0, n=a.shape[0] - 1))(x((N, 0))),

@@ -56,16 +56,17 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         axis = 0
     if type(axis) is int and x.ndim and not -x.ndim <= axis < x.ndim:  # (before shape[axis])
         raise np.exceptions.AxisError(axis, x.ndim)
-    # NumPy checks every index once for each element of the axes before axis (none where there
-    # are none; a 0-d x is one element along axis 0, as NumPy's take reads it, where CuPy's
-    # wraps every index, i % 1). An empty axis and any index: IndexError always.
-    checked = not x.ndim or x.shape[axis] == 0 or math.prod(x.shape[:axis]) > 0
-    if x.size == 0 and checked and not held(x) and not held(indices):
+    # NumPy checks every index once for each element of the axes before axis, and none where
+    # there are none (a 0-d x is one element along axis 0, as NumPy's take reads it, where
+    # CuPy's wraps every index, i % 1)
+    checked = not x.ndim or math.prod(x.shape[:axis]) > 0
+    if x.size == 0 and type(axis) is int and not held(x) and not held(indices):
         # Nothing to take: the result's shape, the indices checked as NumPy would, without its
         # loop over the axes before axis (2**26 of them took 0.85 s, 2**40 would not return)
-        if x.shape[axis] == 0 and indices.size:
+        if checked and x.shape[axis] == 0 and indices.size:
             raise IndexError("cannot take from an empty axis (it has no elements to index)")
-        check_range(indices._compute(), x.shape[axis], indices._device)
+        if checked:
+            check_range(indices._compute(), x.shape[axis], indices._device)
         from ._creation import empty
         return empty(x.shape[:axis] + indices.shape + x.shape[axis:][1:], dtype=x.dtype,
                      device=fresh(x._device))

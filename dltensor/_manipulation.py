@@ -339,6 +339,7 @@ def _nothing_repeated(x: ndarray, repeats: int | ndarray, axis: int) -> ndarray 
     if not isinstance(repeats, ndarray):
         length = n * repeats
     elif repeats.ndim == 1 and repeats.size == n and not held(repeats):
+        check_device(x, repeats)
         r = native(repeats)
         with on(repeats._device):
             if n and int(r.min()) < 0:
@@ -427,7 +428,7 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
         shape = (1,) * (n - x.ndim) + x.shape
         tiled = tuple(s * r for s, r in zip(shape, (1,) * (n - len(each)) + each))
         fits("tile", tiled, x)
-        if 0 in tiled and not held(x) and min(each) >= 0:
+        if 0 in tiled and not held(x) and min(each, default=0) >= 0:
             # (no elements: NumPy repeats axis by axis, the copies made before a 0 empties them)
             from ._creation import empty
             return empty(tiled, dtype=x.dtype, device=fresh(x._device))

@@ -75,8 +75,9 @@ def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
                    max(np.dtype(dtype).itemsize, 1))
     ax = axis % x.ndim
     others = x.shape[:ax] + x.shape[ax + 1:]
-    if 0 in others and not [e for e in edges.values()  # (edges that do not join: NumPy's error)
-                            if e.ndim and e.shape[:ax] + e.shape[ax + 1:] != others]:
+    unjoined = [e for e in edges.values() if e.ndim and e.shape[:ax] + e.shape[ax + 1:] != others]
+    if 0 in others and n > 0 and not unjoined:  # (else NumPy's errors: a negative n, edges that
+        # do not join)
         # No elements to difference: NumPy loops over the n differences in Python whatever
         # the elements (2**24 of an empty array took 17 s)
         from ._creation import empty

@@ -402,7 +402,8 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
     dev = require_pair("solve", x1, x2, FLOATING)
-    if (x1.size == 0 or x2.size == 0) and not held(x1) and not held(x2):
+    if x1.size == 0 and not held(x1) and not held(x2):  # (x1 of elements: each matrix's
+        # factorisation is NumPy's to refuse, where singular)
         solved: ndarray | None = by_the_first(solve, (x1, x2), (2, 1 if x2.ndim == 1 else 2),
                                               _spread)
         if solved is not None:
@@ -416,6 +417,9 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         identities = broadcast_to(eye(x1.shape[-1], dtype=x1.dtype, device="cpu"), x1.shape)
         r: ndarray = _moved(_backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
                                                                 device="cpu")), x1)
+        if x1.size and math.prod(r.shape[:-2]):  # (NumPy factorises each matrix of x1 for
+            # no right-hand sides too: LinAlgError where one is singular)
+            _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype, device=dev))
         return r
     # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
     if dev.device_type == CUDA_TYPE and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:

@@ -121,6 +121,15 @@ CASES: list[Case] = [
         a(d, np.zeros((5, 4, 0))), a(d, [0, -5]), axis=-2), IndexError),
     Case("take-from-no-elements-around-the-axis", lambda d: dt.take(
         a(d, np.zeros((5, 4, 0))), a(d, [0, -4, 3]), axis=1)),
+    Case("take-from-an-empty-axis-after-no-elements", lambda d: dt.take(  # (NumPy checks none)
+        a(d, np.zeros((0, 0, 2))), a(d, [0, 5]), axis=1)),
+    Case("diff-of-no-elements-by-a-negative-order", lambda d: dt.diff(
+        a(d, np.zeros((3, 0))), axis=0, n=-1), ValueError),
+    Case("tile-of-no-elements-by-no-repetitions", lambda d: dt.tile(a(d, np.zeros((2, 0))), ())),
+    # (NumPy factorises x1 for no right-hand sides too; CUDA's path of identities did not)
+    Case("solve-of-a-singular-matrix-for-no-right-hand-sides", lambda d: dt.linalg.solve(
+        a(d, np.stack([np.eye(2), np.zeros((2, 2))])), a(d, np.zeros((2, 2, 0)))),
+         np.linalg.LinAlgError),
     Case("getitem-int-array-out-of-bounds", lambda d: a(d, R)[a(d, [0, 3]), a(d, [0, 0])],
          IndexError),
     Case("getitem-int-array-negative-out-of-bounds", lambda d: a(d, [1.0, 2.0])[a(d, [-3])],

@@ -962,6 +962,14 @@ def test_complex_division_is_numpys_where_cupys_departs(cupy, monkeypatch):
             assert_same(case, outcome(case, "cpu"), outcome(case, "cuda:0"), "cuda:0")
 
 
+def test_repeat_of_no_elements_checks_the_devices_of_its_counts(cupy):
+    # (answered without the backend: the counts' device checked as for any other repeat)
+    for xd, rd in (("cuda:0", "cpu"), ("cpu", "cuda:0")):
+        with pytest.raises(ValueError, match="different devices"):
+            dt.repeat(dt.zeros((3, 4, 0), device=xd), dt.asarray([1, 2, 3, 4], device=rd),
+                      axis=1)
+
+
 def _free_gib(cupy) -> float:
     return cupy.cuda.Device(0).mem_info[0] / 2**30
 

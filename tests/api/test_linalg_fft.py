@@ -907,3 +907,18 @@ def test_calls_on_stacks_of_no_elements_return_at_once():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == names
+
+
+def test_answers_for_no_elements_keep_numpys_errors():
+    # (the shortcuts above come after the checks NumPy makes of the same call)
+    with pytest.raises(TypeError):
+        dlt.take(dlt.zeros((3, 4, 0)), dlt.asarray([1]), axis=True)
+    x1 = dlt.asarray(np.stack([np.eye(2), np.zeros((2, 2))]))  # (the second singular)
+    for x2 in (dlt.zeros((2, 2, 0)), dlt.zeros((2, 0))):
+        with pytest.raises(np.linalg.LinAlgError):
+            dlt.linalg.solve(x1, x2)
+    with pytest.raises(ValueError, match="non-negative"):
+        dlt.diff(dlt.zeros((3, 0)), axis=0, n=-1)
+    assert dlt.tile(dlt.zeros((2, 0)), ()).shape == (2, 0)
+    with pytest.raises(ValueError, match="negative"):
+        dlt.repeat(dlt.zeros((3, 4, 0)), dlt.asarray([1, -2, 3, 4]), axis=1)

@@ -408,6 +408,17 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
                                               _spread)
         if solved is not None:
             return solved
+    if x1.size and x2.size == 0 and x2.ndim > 1 and x1.ndim > 1 and \
+            x1.shape[-1] == x1.shape[-2] and not held(x1):
+        # No right-hand sides for matrices of elements: NumPy 2.4 factorises each (LinAlgError
+        # where one is singular), 2.2 and CuPy's path below none; each factorised here, once
+        try:
+            stack = broadcast_of(x1.shape[:-2], x2.shape[:-2])
+        except ValueError:
+            stack = (0,)  # (the backend's error below)
+        if math.prod(stack):
+            from ._creation import zeros
+            _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype, device=dev))
     if dev.device_type == CUDA_TYPE and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
             and x1.shape[-1] == x1.shape[-2]:
         # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's
@@ -417,9 +428,6 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         identities = broadcast_to(eye(x1.shape[-1], dtype=x1.dtype, device="cpu"), x1.shape)
         r: ndarray = _moved(_backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
                                                                 device="cpu")), x1)
-        if x1.size and math.prod(r.shape[:-2]):  # (NumPy factorises each matrix of x1 for
-            # no right-hand sides too: LinAlgError where one is singular)
-            _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype, device=dev))
         return r
     # (a 1-D x2 beside a stack: CuPy 14 broadcasts it itself, and refuses a stack of copies)
     if dev.device_type == CUDA_TYPE and x2.ndim > 1 and x1.shape[:-2] != x2.shape[:-2]:

@@ -411,7 +411,8 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     if x1.size and x2.size == 0 and x2.ndim > 1 and x1.ndim > 1 and \
             x1.shape[-1] == x1.shape[-2] and not held(x1):
         # No right-hand sides for matrices of elements: NumPy 2.4 factorises each (LinAlgError
-        # where one is singular), 2.2 and CuPy's path below none; each factorised here, once
+        # where one is singular), 2.2 and CuPy's path below none; each factorised here (and
+        # by NumPy 2.4 again: a rare call)
         try:
             stack = broadcast_of(x1.shape[:-2], x2.shape[:-2])
         except ValueError:

@@ -134,6 +134,21 @@ def _spread(r: ndarray, shape: tuple[int, ...]) -> ndarray:
     return copied(broadcast_to(r, shape))
 
 
+def _with_the_long_axis(r: Any, n: int, ndim: int) -> Any:
+    """Results ``r`` of qr, svd or solve for matrices of no rows (right-hand sides of none)
+    whose long other axis was cut to one, as empty arrays with that axis ``n`` long again in
+    the ``ndim``-D results (matrices: not svd's S); None where one holds elements (a complete
+    Q, a full U or Vh: NumPy's to make). NumPy's take time and memory for the long axis: qr
+    of (0, 2**30) took 20 s, solve 4 s."""
+    rs = r if isinstance(r, tuple) else (r,)
+    if any(a.size for a in rs):
+        return None
+    from ._creation import empty
+    out = tuple(empty(a.shape[:-2] + tuple(n if k == 1 else k for k in a.shape[-2:]),
+                      dtype=a.dtype, device=a.device) if a.ndim == ndim else a for a in rs)
+    return out if isinstance(r, tuple) else out[0]
+
+
 def _lapack_dtype(name: str, x: ndarray) -> None:
     # NumPy's LAPACK has no float16: refused always, where CuPy computes some of these and
     # NumPy answered for no elements
@@ -159,6 +174,9 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     if x.size == 0 and name in _PER_MATRIX and not held(x) and \
             not any(type(v) is ndarray for v in kwargs.values()):  # (pinv's rtol array: rare)
         r = by_the_first(lambda y: _floating(name, y, **kwargs), (x,), (2,), _spread)
+        if r is None and name in ("qr", "svd") and 0 in x.shape[-2:] and max(x.shape[-2:]) > 1:
+            r = _with_the_long_axis(_floating(name, x[..., :1, :1], **kwargs),
+                                    max(x.shape[-2:]), x.ndim)
         if r is not None:
             return r
     if x.size == 0:
@@ -406,6 +424,10 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         # factorisation is NumPy's to refuse, where singular)
         solved: ndarray | None = by_the_first(solve, (x1, x2), (2, 1 if x2.ndim == 1 else 2),
                                               _spread)
+        if solved is None and x1.shape[-2:] == (0, 0) and x2.ndim > 1 and x2.shape[-2] == 0 \
+                and x2.shape[-1] > 1:
+            one = solve(x1, x2[..., :1])
+            solved = _with_the_long_axis(one, x2.shape[-1], one.ndim)
         if solved is not None:
             return solved
     if x1.size and x2.size == 0 and x2.ndim > 1 and x1.ndim > 1 and \

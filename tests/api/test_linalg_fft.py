@@ -840,6 +840,13 @@ _EMPTY_STACK_CALLS = {
     "matrix_norm--1": lambda m, x: m.linalg.matrix_norm(x((2, 0, N)), ord=-1),
     "matrix_norm-nuc": lambda m, x: m.linalg.matrix_norm(x((0, N)), ord="nuc"),
     "svdvals-one": lambda m, x: m.linalg.svdvals(x((0, N))),
+    # (one matrix of no rows, or no right-hand sides: NumPy's qr of (0, 2**30) took 20 s)
+    "qr-one": lambda m, x: tuple(m.linalg.qr(x((0, N)))),
+    "qr-one-complete": lambda m, x: tuple(m.linalg.qr(x((1, 0, N)), mode="complete")),
+    "qr-of-no-matrices": lambda m, x: tuple(m.linalg.qr(x((0, 2, N)))),
+    "svd-one": lambda m, x: tuple(m.linalg.svd(x((1, 0, N)), full_matrices=False)),
+    "svd-one-full": lambda m, x: tuple(m.linalg.svd(x((0, N)))),  # (Vh: an identity)
+    "solve-one": lambda m, x: m.linalg.solve(x((0, 0)), x((1, 0, N))),
     "svdvals-of-no-matrices": lambda m, x: m.linalg.svdvals(x((0, 2, 3))),  # (of elements)
     # (and beyond linalg: NumPy's diff loops over n in Python, its tril and triu make a mask
     # of rows * columns, its tile copies before a 0 empties the copies)
@@ -890,7 +897,8 @@ def test_calls_on_stacks_of_no_elements_return_at_once():
     big = 2**40
     # (not those with results of 2**40 elements, nor solve's 2**40 nonsingular matrices)
     names = sorted(set(_EMPTY_STACK_CALLS) - {"matmul-k", "det", "slogdet", "matrix_norm",
-                                              "matrix_norm-2", "solve-vector", "svd"})
+                                              "matrix_norm-2", "solve-vector", "svd",
+                                              "qr-of-no-matrices", "svd-one-full"})
     code = (
         "import sys, dltensor as dlt\n"
         "sys.path[:0] = [sys.argv[1], sys.argv[1] + '/..']\n"

@@ -844,6 +844,9 @@ _EMPTY_STACK_CALLS = {
     "qr-one": lambda m, x: tuple(m.linalg.qr(x((0, N)))),
     "qr-one-complete": lambda m, x: tuple(m.linalg.qr(x((1, 0, N)), mode="complete")),
     "qr-of-no-matrices": lambda m, x: tuple(m.linalg.qr(x((0, 2, N)))),
+    "qr-of-no-matrices-complete": lambda m, x: tuple(m.linalg.qr(x((2, 0, 2, N)),
+                                                                 mode="complete")),
+    "qr-one-complete-of-elements": lambda m, x: tuple(m.linalg.qr(x((N, 0)), mode="complete")),
     "svd-one": lambda m, x: tuple(m.linalg.svd(x((1, 0, N)), full_matrices=False)),
     "svd-one-full": lambda m, x: tuple(m.linalg.svd(x((0, N)))),  # (Vh: an identity)
     "solve-one": lambda m, x: m.linalg.solve(x((0, 0)), x((1, 0, N))),
@@ -898,7 +901,7 @@ def test_calls_on_stacks_of_no_elements_return_at_once():
     # (not those with results of 2**40 elements, nor solve's 2**40 nonsingular matrices)
     names = sorted(set(_EMPTY_STACK_CALLS) - {"matmul-k", "det", "slogdet", "matrix_norm",
                                               "matrix_norm-2", "solve-vector", "svd",
-                                              "qr-of-no-matrices", "svd-one-full"})
+                                              "svd-one-full", "qr-one-complete-of-elements"})
     code = (
         "import sys, dltensor as dlt\n"
         "sys.path[:0] = [sys.argv[1], sys.argv[1] + '/..']\n"

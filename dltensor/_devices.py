@@ -43,8 +43,8 @@ class Device:
                 raise TypeError(f"a device is a (device_type, device_id) pair of ints, "
                                 f"not ({device_type!r}, {device_id!r})")
         kind = DLDeviceType(operator.index(cast(int, device_type)))
-        if device_id < 0:
-            raise ValueError(f"a device id is a non-negative int, not {device_id!r}")
+        if not 0 <= device_id < 1 << 31:  # (DLPack's device_id is an int32_t)
+            raise ValueError(f"a device id is an int in [0, 2**31), not {device_id!r}")
         # One CPU: DLPack producers may number it (some report the NUMA node), but its memory
         # is all one to NumPy, and "cpu:1" must not be a device nothing can move to.
         number = 0 if kind == DLDeviceType.kDLCPU else operator.index(device_id)

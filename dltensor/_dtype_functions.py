@@ -227,7 +227,7 @@ def finfo(type: DType | ndarray, /) -> finfo_object:
     if info is None:
         real = _REAL_OF.get(dt, dt)
         if real.spec_kind != "real floating" and real.numpy not in EXTENSION_FLOATS:
-            raise TypeError(f"finfo takes a floating-point dtype, not {dt.name}; "
+            raise ValueError(f"finfo takes a floating-point dtype, not {dt.name}; "
                             "use iinfo for integers")
         if real.spec_kind is None:
             import ml_dtypes
@@ -246,7 +246,7 @@ def iinfo(type: DType | ndarray, /) -> iinfo_object:
     info = _iinfo_cache.get(dt)
     if info is None:
         if dt.spec_kind not in ("signed integer", "unsigned integer"):
-            raise TypeError(f"iinfo takes an integer dtype, not {dt.name}; "
+            raise ValueError(f"iinfo takes an integer dtype, not {dt.name}; "
                             "use finfo for floating-point dtypes")
         ii = np.iinfo(dt.numpy)
         info = _iinfo_cache[dt] = iinfo_object(int(ii.bits), int(ii.max), int(ii.min), dt)

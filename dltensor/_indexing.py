@@ -164,8 +164,8 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                     raise out_of_bounds(key, a.shape[0]) from None
             try:
                 return wrap(a[key], self._device)
-            except TypeError:  # a slice of floats or other non-integers
-                raise IndexError(f"slice bounds must be integers or None, not {key!r}") from None
+            except TypeError:  # a slice of floats or other non-integers (Python's TypeError)
+                raise TypeError(f"slice bounds must be integers or None, not {key!r}") from None
         if t is tuple and type(a) is _np_ndarray and len(key) == a.ndim:
             # The next: an int or a slice for each axis (x[i, j], X[:, 0]), whose meaning in
             # NumPy is the spec's: NumPy indexes (a view; with the ellipsis never a NumPy

@@ -545,8 +545,10 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         if len(devices) != 1:
             raise ValueError(f"cannot make one array of arrays on different devices "
                              f"({', '.join(sorted(map(str, devices)))})") from None
-        return _from_python(_on_host(obj), dtype,
-                            devices.pop() if device is None else device, copy)
+        where = devices.pop()
+        if device is None or dev == where:  # (no move asked for: on held memory, the error
+            backend_for(where)              # of any other call that would compute there)
+        return _from_python(_on_host(obj), dtype, where if device is None else device, copy)
     except ValueError as e:
         if _holds_foreign(obj):  # (NumPy saw DLPack-only arrays as objects of no shape)
             return _from_python(_foreign_taken(obj), dtype, device, copy)

@@ -424,7 +424,7 @@ def check_slice(s: slice) -> slice:
     try:  # (bools are ints here, as in Python's own slices: x[True:] is x[1:])
         return check_slice(slice(*[None if v is None else operator.index(v) for v in bounds]))
     except TypeError:
-        raise IndexError(f"slice bounds must be integers or None, not {s!r}") from None
+        raise TypeError(f"slice bounds must be integers or None, not {s!r}") from None
 
 
 _BIG = (1 << 63) - 1

@@ -54,7 +54,8 @@ def vector_axis(name: str, x1: ndarray, x2: ndarray, axis: int) -> int:
     n = min(x1.ndim, x2.ndim)
     if n == 0:
         raise ValueError(f"{name} takes arrays of at least one dimension, not 0-d ones")
-    if not -n <= axis <= -1:
+    check_axis(name, axis, n)  # (NumPy's and array-api-strict's IndexError: AxisError is both)
+    if axis >= 0:
         raise ValueError(f"{name}'s axis must be in [-{n}, -1], not {axis}")
     return axis
 

@@ -348,6 +348,8 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
             raise np.linalg.LinAlgError(f"matrix_power needs square matrices, not shape "
                                         f"{x.shape}")  # (as NumPy and CuPy for other n)
         return copied(x)
+    if n < 0:  # (NumPy's abs(n) is an int64's: -2**63 stayed negative, and it returned None)
+        return inv(x) if n == -1 else matrix_power(inv(x), -n)
     if x.size == 0 and not held(x):
         powers: ndarray | None = by_the_first(lambda y: matrix_power(y, n), (x,), (2,), _spread)
         if powers is not None:
@@ -521,8 +523,12 @@ _FLOAT16 = np.dtype(np.float16)
 def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
                 keepdims: bool = False, ord: int | float = 2) -> ndarray:
     """The ``ord`` norm of the vectors along ``axis`` (all elements when None)."""
-    ord = real_number("vector_norm", "ord", ord)  # (NumPy took a list; its ** of an int past
-    axis = ints("vector_norm", "axis", axis, none=True)  # int64 was a TypeError)
+    # (NumPy took a list as ord; its ** of an int past int64 was a TypeError)
+    ord = real_number("vector_norm", "ord", ord)
+    if isinstance(axis, list):  # (a reduction's axes: NumPy's and array-api-strict's TypeError)
+        raise TypeError(f"vector_norm needs axis to be an int, a tuple of ints or None, not "
+                        f"{axis!r}")
+    axis = ints("vector_norm", "axis", axis, none=True)
     result: ndarray = _floating("vector_norm", x, axis=axis, ord=ord,
                                 keepdims=flag("vector_norm", "keepdims", keepdims))
     return result

@@ -17,6 +17,7 @@ import pytest
 
 import dltensor as dt
 from dltensor import _dlpack
+from dltensor._backends import NoBackendError
 from dltensor._devices import Device, as_device
 from producers import CUDA, FAKE_POINTER, METAL, ROCM, Producer, RaisingProducer
 
@@ -87,12 +88,14 @@ def test_a_bad_environment_default_says_where_it_came_from():
 @pytest.mark.parametrize("pair, error", [
     ((1, 0.5), TypeError), ((2, 1.0), TypeError), ((1, "a"), TypeError), ((True, 0), TypeError),
     (("cuda", 0), TypeError), ((2, -1), ValueError), ((99, 0), ValueError),
+    ((2, 2**31), ValueError), ("cuda:2147483648", ValueError),  # (DLPack's ids are int32)
 ])
 def test_device_pairs_are_checked(pair, error):
     with pytest.raises(error):
         as_device(pair)
     with pytest.raises(error):
         dt.zeros(2, device=pair)
+    assert str(dt.Device(10, 2**31 - 1)) == "rocm:2147483647"
 
 
 def test_every_cpu_id_is_the_one_cpu():
@@ -423,9 +426,17 @@ def test_sequences_of_dlpack_only_arrays():
     y = dt.asarray([[Only(np.arange(2.0))], [np.ones(2)]])  # (NumPy: "inhomogeneous")
     assert np.asarray(y).tolist() == [[[0.0, 1.0]], [[1.0, 1.0]]]
     held = Producer(data=FAKE_POINTER, device=(10, 0), shape=(3,), dtype=(2, 32, 1))
-    for dtype in (None, dt.float32):
-        with pytest.raises(BufferError, match="rocm:0"):
+    for dtype in (None, dt.float32):  # (held: a new array is computed there, as stack's;
+        with pytest.raises(NoBackendError, match="compute on device rocm:0"):  # no move asked)
             dt.asarray([held], dtype=dtype)
+    ours = dt.from_dlpack(held)
+    for seq in ([ours, ours], ([ours],), [ours, 1.0]):
+        with pytest.raises(NoBackendError, match="compute on device rocm:0"):
+            dt.asarray(seq)  # (it was BufferError "cannot move memory from rocm:0 to cpu")
+        with pytest.raises(NoBackendError, match="compute on device rocm:0"):
+            dt.asarray(seq, device="rocm:0")
+        with pytest.raises(BufferError, match="cannot move memory from rocm:0 to cpu"):
+            dt.asarray(seq, device="cpu")  # (a move asked for)
 
 
 def test_pinned_memory_takes_a_consumers_stream():
@@ -454,10 +465,10 @@ def test_cuda_array_interface_is_absent_for_dtypes_it_cannot_name():
 
 
 def test_sequences_of_device_arrays():
-    # NumPy cannot read them: built from host copies on their device, which without CuPy is
-    # a refusal naming it; arrays on two devices refuse to mix.
+    # NumPy cannot read them: built on their device, which without CuPy is a refusal naming
+    # it (as any call computing there); arrays on two devices refuse to mix.
     cuda, metal = _fake((CUDA, 0), shape=(3,)), _fake((METAL, 0), shape=(3,))
-    with pytest.raises(BufferError, match="cuda:0"):
+    with pytest.raises(NoBackendError, match="compute on device cuda:0"):
         dt.asarray([cuda, cuda])
     with pytest.raises(ValueError, match="different devices"):
         dt.asarray([cuda, [metal]])

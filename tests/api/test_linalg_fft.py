@@ -471,6 +471,46 @@ def test_vector_norm_ord_is_a_real_number():
     assert float(dlt.linalg.vector_norm(x, ord=np.int64(1))) == 7.0
 
 
+def test_vector_norm_axes_are_a_reductions():
+    # (a list is NumPy's and array-api-strict's TypeError, as for every reduction; it was taken)
+    x = dlt.ones((2, 3, 4))
+    for m, a in ((dlt, x), (strict, strict.ones((2, 3, 4)))):
+        with pytest.raises(TypeError):
+            m.linalg.vector_norm(a, axis=[0, 1])
+    assert dlt.linalg.vector_norm(x, axis=(0, 1)).shape == (4,)
+
+
+def test_cross_and_vecdot_axes_out_of_bounds_are_axis_errors():
+    # AxisError, both the IndexError NumPy's and array-api-strict's cross raise and the
+    # ValueError of array-api-strict's vecdot (cross's was a ValueError alone); a nonnegative
+    # axis, which the spec refuses, stays a ValueError
+    a, s = dlt.ones((3, 3)), strict.ones((3, 3))
+    for axis in (-3, 2):
+        for f in (dlt.linalg.cross, dlt.vecdot):
+            with pytest.raises(np.exceptions.AxisError, match="out of bounds"):
+                f(a, a, axis=axis)
+        with pytest.raises(IndexError):
+            strict.linalg.cross(s, s, axis=axis)
+        with pytest.raises(ValueError):
+            strict.vecdot(s, s, axis=axis)
+    with pytest.raises(ValueError, match=r"must be in \[-2, -1\]"):
+        dlt.linalg.cross(a, a, axis=0)
+
+
+def test_matrix_power_of_every_int():
+    # NumPy's abs(n) is an int64's: at n = -2**63 it returned None
+    m = dlt.asarray([[2.0, 1.0], [1.0, 3.0]])
+    for n in (-2**63, -2**64, -2**63 + 1):
+        r = dlt.linalg.matrix_power(m, n)
+        assert type(r) is dlt.ndarray and not np.asarray(r).any()  # (the inverse's: below 1)
+    np.testing.assert_allclose(np.asarray(dlt.linalg.matrix_power(m, -3)),
+                               np.linalg.matrix_power(np.asarray(m), -3))
+    r = dlt.linalg.matrix_power(m, -1)
+    np.testing.assert_allclose(np.asarray(r), np.linalg.inv(np.asarray(m)))
+    with pytest.raises(np.linalg.LinAlgError):
+        dlt.linalg.matrix_power(dlt.zeros((2, 2)), -2)
+
+
 def test_matrix_norm_ord_is_a_real_number_or_a_name():
     m = dlt.asarray([[1.0, 2.0], [3.0, 4.0]])
     # (NumPy read a 2-D array by its truth value, a ValueError in its words, and True as 1)

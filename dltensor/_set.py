@@ -180,8 +180,7 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         n1, n2 = (n.astype(np.float32) if getattr(n, "dtype", None) in EXTENSION_FLOATS else n
                   for n in (n1, n2))
         beyond = None
-        if type(n1) is not np.ndarray and hasattr(n1, "dtype") and hasattr(n2, "dtype") \
-                and n1.dtype != n2.dtype:
+        if hasattr(n1, "dtype") and hasattr(n2, "dtype") and n1.dtype != n2.dtype:
             n1, n2, beyond = _comparable(n1, n2)
         r = ns.isin(n1, n2, invert=invert)
         if beyond is not None:  # (x1's values no element of x2 can equal)
@@ -191,12 +190,15 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
 
 
 def _comparable(n1: Any, n2: Any) -> tuple[Any, Any, Any]:
-    """CuPy arrays of two dtypes as its isin can compare them, and a mask of x1's elements
+    """Backend arrays of two dtypes as isin can compare them, and a mask of x1's elements
     that equal none of x2's (or None). CuPy compares ``bins[i] == x`` in C++ with each
     array's own type: a complex one with a real one fails to compile, an int64 with a float32
     is compared in float32, and a signed int with an unsigned one of its width or wider in
-    the unsigned type (-1 was found among uint64 2**64 - 1s). So both take NumPy's result
-    type; but signed with unsigned integers (whose result type may be float64, inexact past
+    the unsigned type (-1 was found among uint64 2**64 - 1s). NumPy's (sorting) takes the
+    unique elements of x1 in its own dtype, then sorts them with x2's in their result type,
+    where two of them may round to one float and count as found: int64 2**53 was among
+    float64 0.0..19.0, because 2**53 + 1 was beside it. So both take NumPy's result
+    type first; but signed with unsigned integers (whose result type may be float64, inexact past
     2**53) both go to int64, which wraps uint64's values past it to negatives: those of x1,
     and x1's own negatives, equal no element of x2 (whose negatives are those of one
     signedness only), and are masked."""

@@ -294,6 +294,9 @@ CASES: list[Case] = [
         dt.isin(a(d, [-1, 7], dt.int32), a(d, [2**32 - 1, 7], dt.uint32)),
         dt.isin(a(d, [255, 2], dt.uint8), a(d, [-1, 2], dt.int8), invert=True),
         dt.isin(a(d, [16777217]), a(d, [16777216.0], dt.float32)))),  # (CuPy: in float32)
+    Case("isin-of-elements-rounding-onto-each-other", lambda d: (  # (NumPy's sort found them)
+        dt.isin(a(d, [2**53, 2**53 + 1]), a(d, [float(i) for i in range(20)])),
+        dt.isin(a(d, [2**62, 2**62 + 1]), a(d, list(range(20)) + [2**64 - 1], dt.uint64)))),
     Case("isin-of-complex-and-real", lambda d: (  # (CuPy: a CompileException)
         dt.isin(a(d, [1, 2], dt.uint8), a(d, [1 + 0j, 2j])),
         dt.isin(a(d, [1, 2]), a(d, [2, 3j])), dt.isin(a(d, [0j, 1j]), a(d, [False])),

@@ -257,6 +257,19 @@ def test_isin_of_an_int_at_the_ends_of_the_integers_compared():
     assert not dlt.isin(2**64 + 1, f) and not dlt.isin(-2**63 - 1, f)
 
 
+def test_isin_of_two_dtypes_finds_no_element_that_rounds_onto_another():
+    # NumPy's isin takes x1's unique elements in its dtype, then sorts them beside x2's in
+    # their result type: two that round to one float there counted as found (2**53 beside
+    # 2**53 + 1 among 0.0..19.0; 2**62 among uint64 ones, in float64). Each now compared as
+    # on a GPU: in the result type, signed with unsigned in int64 beside a mask.
+    floats = dlt.asarray([float(i) for i in range(20)])
+    assert np.asarray(dlt.isin(dlt.asarray([2**53, 2**53 + 1]), floats)).tolist() == [0, 0]
+    u64 = dlt.asarray(list(range(20)) + [2**62 + 1], dtype=dlt.uint64)
+    got = dlt.isin(dlt.asarray([2**62, 2**62 + 1, -1, 5]), u64)
+    assert np.asarray(got).tolist() == [False, True, False, True]
+    assert np.asarray(dlt.isin(dlt.asarray([2**62, 3]), u64, invert=True)).tolist() == [1, 0]
+
+
 @pytest.mark.parametrize("fn", [dlt.sort, dlt.argsort])
 def test_sorting_a_0d_array_is_an_axis_error(fn):
     # argsort flattened it to shape (1,) (NumPy's habit); the spec keeps x's shape, and a

@@ -110,13 +110,17 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
 
 def power(xp: Any, a: Any, b: Any) -> Any:
     r = xp.power(a, b)
-    if getattr(b, "size", 1) == 1 and bool(b == 0.5) and _some_at_most_zero(xp, a):
-        # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: sqrt(-0) is -0
-        # and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf.
+    size = getattr(b, "size", 1)
+    if size == 1 and bool(b == 0.5) and _some_at_most_zero(xp, a) or \
+            size > 1 and 0 in b.strides and b.dtype.kind in "fV":
+        # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value (or one repeated
+        # along its loop: a broadcast, of stride 0): sqrt(-0) is -0 and sqrt(-inf) NaN, where
+        # the spec's pow gives +0 and +inf.
         if type(a) in PYTHON_SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
             a = zero_d(xp, a, r.dtype)
         with quiet(xp):
-            s = xp.where((a == 0) | (a == -xp.inf), xp.abs(a), r)
+            bad = (a == 0) | (a == -xp.inf)
+            s = xp.where(bad if size == 1 else bad & (b == 0.5), xp.abs(a), r)
         # (a Python scalar base's abs is a float64: r's dtype kept)
         r = s if s.dtype == r.dtype else s.astype(r.dtype)
     return r

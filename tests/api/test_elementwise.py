@@ -794,6 +794,20 @@ def test_a_python_real_scalar_takes_the_complex_arrays_dtype(func, args, expecte
         assert_bits(np.asarray(r), np.array([expected], dtype))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_by_a_broadcast_half_keeps_the_spec_special_cases(dtype):
+    # NumPy's power loop takes sqrt for an exponent of stride 0 too (a broadcast 0.5):
+    # sqrt(-0) is -0 and sqrt(-inf) NaN, where the spec's pow gives +0 and +inf
+    base = dt.asarray(np.array([-0.0, -math.inf, 4.0, 0.0], dtype))
+    half = dt.broadcast_to(dt.asarray(np.array([0.5], dtype)), (4,))
+    want = np.array([0.0, math.inf, 2.0, 0.0], dtype)
+    assert_bits(np.asarray(dt.pow(base, half)), want)
+    assert_bits(np.asarray(base ** half), want)
+    grid = dt.broadcast_to(dt.asarray(np.array([0.5, 2.0], dtype)), (2, 2))
+    got = np.asarray(dt.pow(dt.asarray(np.array([[-0.0], [-math.inf]], dtype)), grid))
+    assert_bits(got, np.array([[0.0, 0.0], [math.inf, math.inf]], dtype))
+
+
 def test_clip_with_a_nan_bound_keeps_the_broadcast_shape():
     # A NaN max made the result x's shape, dropping the axes an array min had broadcast in
     # (found by a differential fuzz against array-api-strict)

@@ -68,6 +68,18 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         # JAX have none: NumPy fills at most 2 and CuPy adds the step cast to bool, True.
         return astype(arange(start, stop, step, device=device), dtype)
     npdt = native_dtype(dtype, device)
+    if npdt is not None and npdt.kind in "iu" and not (
+            type(lo) is int and type(hi) is int and type(step_) is int):
+        counted = _numpys_ints(lo, hi, step_)
+        if counted is not None:
+            first, n, delta = counted
+            if delta == 0 and n > 1:  # (arange(0.1, 0.9, 0.3, dtype=int8): 0, 0, 0)
+                low, high = int_bounds(npdt)
+                if not low <= first <= high:
+                    raise OverflowError(f"arange({start}, {stop}, {step}) has values out of "
+                                        f"bounds for {npdt}")
+                return full(n, first, dtype=dtype, device=device)
+            lo, hi, step_ = first, first + n * (delta or 1), delta or 1
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):
         npdt = npdt or _INT64
@@ -105,6 +117,25 @@ def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
         # (a negative one to uint8 overflows). Then the values are counted here.
         return _make(_by_index, device, lo, n, step_, npdt)
     return None
+
+
+def _numpys_ints(lo: int | float, hi: int | float,
+                 step_: int | float) -> tuple[int, int, int] | None:
+    """arange into an integer dtype from a float bound or step as NumPy makes it, for every
+    device: ``(first, n, delta)``, its count n = ceil((stop - start) / step) in float64, its
+    first two values start and start + step each truncated, then whole steps of their
+    difference (arange(1, 0, -0.3, dtype=int8) is [1, 0, -1, -2]; CuPy cast the step to the
+    dtype first, [1, 1, 1, 1], and a negative one to uint8 overflowed). None where the count
+    is no number (NumPy's error)."""
+    try:
+        span = (hi - lo) / step_
+    except OverflowError:  # (an int past the floats)
+        return None
+    if not (math.isfinite(span) and math.isfinite(lo)):
+        return None
+    n = max(0, math.ceil(span))
+    first = int(lo)
+    return first, n, int(lo + step_) - first if n > 1 else 1
 
 
 def _float_arange(lo: int | float, hi: int | float, step_: int | float,

@@ -508,6 +508,13 @@ CASES: list[Case] = [
     Case("arange-complex-from-negative-zero", lambda d: (  # (CuPy: -0.0 + 0 * step, +0.0)
         dt.arange(-0.0, 3, dtype=dt.complex64, device=d),
         dt.arange(-0.0, 5, 1, dtype=dt.complex128, device=d))),
+    Case("arange-of-floats-into-integers", lambda d: (  # (CuPy casts the step: 1, 1, 1, 1)
+        dt.arange(1, 0, -0.3, dtype=dt.int8, device=d),
+        dt.arange(5, 0.5, -1, dtype=dt.uint8, device=d),  # (CuPy: uint8(-1), OverflowError)
+        dt.arange(0.5, 5, 1.5, dtype=dt.int64, device=d),
+        dt.arange(0.1, 0.9, 0.3, dtype=dt.int8, device=d))),
+    Case("arange-of-floats-past-an-integer-dtype", lambda d: (  # (NumPy wraps: 0, 100, -56)
+        dt.arange(0.0, 300.0, 100.0, dtype=dt.int8, device=d)), raises=OverflowError),
     Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
                                               dt.arange(3, 0, device=d))),
     Case("arange-count-past-2**53", lambda d: (  # (CuPy, as NumPy: counted in float64)

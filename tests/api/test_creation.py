@@ -397,6 +397,24 @@ def test_unsigned_arange_counts_down():
     assert got.dtype == np.uint8 and got.tolist() == [10, 7, 4, 1] and got.flags.c_contiguous
 
 
+def test_arange_of_floats_into_an_integer_dtype_is_numpys_on_every_device():
+    # NumPy's rule: its count in float64, its first two values truncated, then whole steps of
+    # their difference (its values may pass stop); CuPy cast the step to the dtype first
+    # ([1, 1, 1, 1] below; a negative one to uint8 overflowed), and a value past the dtype
+    # is the OverflowError of int arguments, where NumPy wraps.
+    for args, dtype in (((1, 0, -0.3), "int8"), ((5, 0.5, -1), "uint8"),
+                        ((0.5, 5, 1.5), "int64"), ((-0.5, 5, 1.5), "int64"),
+                        ((0.1, 0.9, 0.3), "int8"), ((-3.7, 3.7, 0.9), "int8"),
+                        ((10.0, 0, -2.5), "uint16"), ((2.5, 3.0, 1.0), "int16"),
+                        ((0.0, 1e-9, 1e-10), "uint8"), ((3.0, 2.0), "int32")):
+        got = dlt.arange(*args, dtype=getattr(dlt, dtype))
+        assert got.dtype.name == dtype
+        assert np.asarray(got).tolist() == np.arange(*args, dtype=dtype).tolist(), args
+    for args in ((0.0, 300.0, 100.0), (1.5, -2.0, -1.0, "uint8"), (200.0, 100.0, -1.0)):
+        with pytest.raises(OverflowError, match="out of bounds"):
+            dlt.arange(*args[:3], dtype=getattr(dlt, args[3] if len(args) > 3 else "int8"))
+
+
 def test_creation_edges_from_the_hunt():
     # arange's exact count past the largest size was an empty array (NumPy's count overflows)
     for args in ((0, 2**63), (-2**62, 2**62), (-2**63, 0)):

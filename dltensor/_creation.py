@@ -481,12 +481,30 @@ def numpys_linspace(ns: Any, start: float, stop: float, num: int, endpoint: bool
 
 
 def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool) -> Any:
-    """A complex linspace as two real ones: CuPy's takes float() of the complex step. (Each
-    part in float64 as NumPy computes it (numpys_linspace), then cast, as NumPy computes a
-    complex64 linspace in complex128.)"""
-    start, stop = complex(bounds[0]), complex(bounds[1])
-    parts = [numpys_linspace(ns, start.real, stop.real, num, endpoint),
-             numpys_linspace(ns, start.imag, stop.imag, num, endpoint)]
+    """A complex linspace as two real ones, each as NumPy's complex128 arithmetic makes it
+    (then cast, as NumPy computes a complex64 linspace in complex128): CuPy's takes float()
+    of the complex step. NumPy's step is a complex division by the real count, which
+    multiplies by its reciprocal (Smith's): linspace(10, 1j, 7)[2].real is 6.666666666666667
+    there, 6.666666666666666 as each part over the count; and i * step is a complex product,
+    whose zero imaginary part of i adds 0 * the other part (NaN beside an infinite one)."""
+    start, stop = np.complex128(bounds[0]), np.complex128(bounds[1])
+    div = num - 1 if endpoint else num
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    y = ns.arange(num, dtype=np.float64)
+    delta = stop - start
+    step = delta / div if div > 0 else None  # (NumPy's own scalar division, on the host)
+    if step is not None and step != 0:
+        by = step
+    else:  # (0 or 1 values, or NumPy's special handling of denormal steps: times delta)
+        if step is not None:
+            y /= div
+        by = delta
+    parts = [y * by.real - 0.0 * by.imag, y * by.imag + 0.0 * by.real]
+    for p, s, e in zip(parts, (start.real, start.imag), (stop.real, stop.imag)):
+        p += s
+        if endpoint and num > 1:
+            p[-1] = e
     whole = np.dtype(dtype).kind == "c"  # (else bool: the complex values' truth)
     out = ns.empty((num,), dtype=dtype if whole else np.complex128)
     out.real, out.imag = parts

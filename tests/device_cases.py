@@ -420,6 +420,9 @@ CASES: list[Case] = [
     Case("linspace-complex", lambda d: (dt.linspace(0, 1 + 2j, 5, device=d),
                                         dt.linspace(1 - 1j, 3.5, 4, endpoint=False,
                                                     dtype=dt.complex64, device=d))),
+    Case("linspace-complex-step-by-reciprocal", lambda d: (  # (NumPy's complex division)
+        dt.linspace(10, 1j, 7, device=d), dt.linspace(0.1 + 0.7j, 3.3 - 2.2j, 50, device=d),
+        dt.linspace(-3j, 1e-310 + 1e-310j, 9, endpoint=False, device=d)), rtol=0.0),
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
     Case("linspace-rounds-as-numpy", lambda d: (  # (CuPy: start + i * step, an FMA on a GPU)
         dt.linspace(-1, 1, 7, device=d), dt.linspace(-1, 1, 7, dtype=dt.int8, device=d),

@@ -415,6 +415,24 @@ def test_arange_of_floats_into_an_integer_dtype_is_numpys_on_every_device():
             dlt.arange(*args[:3], dtype=getattr(dlt, args[3] if len(args) > 3 else "int8"))
 
 
+def test_the_gpus_complex_linspace_is_numpys_to_the_bit():
+    # The GPU path (CuPy's own takes float() of the complex step) computes each part as
+    # NumPy's complex arithmetic does: a step divided by the count is times its reciprocal
+    # (linspace(10, 1j, 7)[2].real was 6.666666666666666 there, NumPy's 6.666666666666667).
+    # Run here with NumPy, bit for bit against NumPy's linspace.
+    import array_api_compat.numpy as cnp
+    from dltensor._creation import linspace_by_parts
+    for start, stop in ((10, 1j), (0.1 + 0.7j, 3.3 - 2.2j), (-3j, 1e-310 + 1e-310j),
+                        (1e308 + 1e308j, -1e308), (5e-324, 1 - 1j), (complex(1, math.inf), 2)):
+        for num, endpoint in ((7, True), (50, False), (1, True), (2, False), (0, True)):
+            for dtype in (np.complex128, np.complex64):
+                want = np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+                got = linspace_by_parts(cnp, [complex(start), complex(stop)], num, dtype,
+                                        endpoint)
+                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), \
+                    (start, stop, num, endpoint, got, want)
+
+
 def test_creation_edges_from_the_hunt():
     # arange's exact count past the largest size was an empty array (NumPy's count overflows)
     for args in ((0, 2**63), (-2**62, 2**62), (-2**63, 0)):

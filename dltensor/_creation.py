@@ -172,10 +172,8 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,
         # the spec says: NumPy's.)
         return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
-    if lo == 0 and math.copysign(1.0, lo) < 0 and _on_cuda(device) and \
-            (npdt is None or npdt.kind in "fc"):
-        # CuPy computes start + i * step: -0.0 + 0.0 is 0.0, where the spec starts at start
-        return _make(_from_negative_zero, device, lo, hi, step_, npdt or _FLOAT64)
+    if _on_cuda(device) and out.kind in "fc":
+        return _make(_numpys_fill, device, lo, step_, max(math.ceil(span), 0), out)
     return None
 
 
@@ -203,12 +201,25 @@ def _on_cuda(device: Device) -> bool:
     return device.device_type == DLDeviceType.kDLCUDA
 
 
-def _from_negative_zero(ns: Any, start: float, stop: float, step: float, dtype: Any) -> Any:
-    """``arange`` from -0.0, its first value written as an array (CuPy fills a 0.0 scalar by
-    memset, +0.0)."""
-    r = ns.arange(start, stop, step, dtype=dtype)
-    if r.shape[0]:
-        r[:1] = ns.full((1,), start, dtype=dtype)
+def _numpys_fill(ns: Any, start: int | float, step: int | float, n: int, dtype: Any) -> Any:
+    """NumPy's arange of floats, for CuPy: its first two values start and start + step (added
+    as Python numbers, then cast), then start + i * delta with delta their difference, each
+    product and sum rounded in the dtype (NumPy's fill loop; float16 in float32, complex part
+    by part). CuPy's own computes start + i * step in one kernel, which the GPU fuses into one
+    rounding (an FMA), with the step where NumPy has its delta (arange(1000.0, 1001.0, 0.01,
+    dtype=float32)[-1] was 1000.99, NumPy's 1000.99097), and writes a first value of -0.0
+    as +0.0 (a memset)."""
+    dt = np.dtype(dtype)
+    ends = np.array([start, start + step]).astype(dt)
+    work = np.float32 if dt.itemsize <= 4 or dt.kind == "c" and dt.itemsize == 8 \
+        else np.float64
+    first, second = ends.real.astype(work)
+    y = ns.arange(n, dtype=work)
+    y *= second - first
+    y += first
+    r = y.astype(dt)
+    if n:
+        r[:min(n, 2)] = ns.asarray(ends[:n])  # (an array: CuPy's scalar 0.0 is a memset)
     return r
 
 

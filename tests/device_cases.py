@@ -518,6 +518,11 @@ CASES: list[Case] = [
         dt.arange(0.1, 0.9, 0.3, dtype=dt.int8, device=d))),
     Case("arange-of-floats-past-an-integer-dtype", lambda d: (  # (NumPy wraps: 0, 100, -56)
         dt.arange(0.0, 300.0, 100.0, dtype=dt.int8, device=d)), raises=OverflowError),
+    Case("arange-of-inexact-steps-as-numpy", lambda d: (  # (CuPy: start + i * step, an FMA)
+        dt.arange(1000.0, 1001.0, 0.01, dtype=dt.float32, device=d),
+        dt.arange(1, 2, 0.001, dtype=dt.float16, device=d),
+        dt.arange(-5.5, 7.25, 0.37, dtype=dt.complex64, device=d),
+        dt.arange(1, 2, 0.1, device=d)), rtol=0.0),
     Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
                                               dt.arange(3, 0, device=d))),
     Case("arange-count-past-2**53", lambda d: (  # (CuPy, as NumPy: counted in float64)

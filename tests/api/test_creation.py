@@ -415,6 +415,23 @@ def test_arange_of_floats_into_an_integer_dtype_is_numpys_on_every_device():
             dlt.arange(*args[:3], dtype=getattr(dlt, args[3] if len(args) > 3 else "int8"))
 
 
+def test_the_gpus_float_arange_is_numpys_to_the_bit():
+    # CuPy's arange computes start + i * step in one kernel (an FMA on a GPU) with the step
+    # where NumPy fills start + i * delta, delta its first two values' difference (in float32
+    # arange(1000.0, 1001.0, 0.01)[-1] is 1000.99097 there, 1000.99 on CUDA). The GPU path
+    # does NumPy's fill: run here with NumPy, bit for bit against NumPy's arange.
+    import array_api_compat.numpy as cnp
+    from dltensor._creation import _numpys_fill
+    for lo, hi, step in ((1000.0, 1001.0, 0.01), (1, 2, 0.001), (-0.0, 2, 0.5), (1, 2, 0.1),
+                         (-5.5, 7.25, 0.37), (0.1, 0.0, -0.01), (5e-324, 1e-322, 5e-324),
+                         (2**24 - 3, 2**24 + 40, 1.5), (0, 10, 1), (-0.0, -2, -1)):
+        for dtype in ("float16", "float32", "float64", "complex64", "complex128"):
+            want = np.arange(lo, hi, step, dtype=dtype)
+            got = _numpys_fill(cnp, lo, step, want.shape[0], np.dtype(dtype))
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), \
+                (lo, hi, step, dtype)
+
+
 def test_the_gpus_complex_linspace_is_numpys_to_the_bit():
     # The GPU path (CuPy's own takes float() of the complex step) computes each part as
     # NumPy's complex arithmetic does: a step divided by the count is times its reciprocal

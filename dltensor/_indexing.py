@@ -227,7 +227,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                              "elements share memory")
         tk = type(key)
         if tk is ndarray and a.ndim == 1 and type(value) is not ndarray \
-                and key._device is self._device is CPU and _numpy_checks(key._array, a):
+                and key._device is self._device is CPU and _numpy_checks(key._array, a) \
+                and not _shared(np, a, key._array, "b"):
             a[key._array] = _value_for(self, a, value)  # (a scalar: ~4 us less)
             return
         if not ((tk is int or tk is slice) and a.ndim == 1):
@@ -235,6 +236,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         elif tk is slice:
             key = check_slice(key)
         if self._device is CPU:
+            key = _unaliased_key(np, a, key, "b")
             v = _value_for(self, a, value)
             try:
                 if type(value) is ndarray:
@@ -247,7 +249,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     raise  # (the value's overflow, 2**1100 into float32: an OverflowError)
                 raise out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63)
         else:
-            with on(self._device):
+            with on(self._device):  # (copies made on a's GPU)
+                key = _unaliased_key(array_module(a), a, key, "biu")
                 v = _value_for(self, a, value)
                 if (type(v) is float or type(v) is complex) and abs(v) < _MAY_ROUND_TO_0:
                     # (CuPy fills a value that is 0 in the array's dtype by a memset: -0.0, or
@@ -286,6 +289,23 @@ def _unaliased(xp: Any, a: Any, v: Any) -> Any:
     element, reading elements it has already written (``x[::2] = x[1:5]`` gave x[6] the new
     x[4]; numpy/numpy#6272), and CuPy writes in parallel."""
     return v.copy() if xp.may_share_memory(a, v) else v
+
+
+def _unaliased_key(xp: Any, a: Any, key: Any, kinds: str) -> Any:
+    """Backend key ``key`` with its arrays of ``kinds`` as they are before anything is written
+    into ``a``: copies of those that may share memory with it. NumPy reads a mask element by
+    element as it writes (``x[x[::-1]] = False`` left x[3] True: x[0], its mask's last
+    element, was written first; index arrays it copies itself), and CuPy's scatter reads a
+    lone index array or mask in the kernel that writes ``a``, in parallel."""
+    if type(key) is not tuple:
+        return key.copy() if _shared(xp, a, key, kinds) else key
+    if any(_shared(xp, a, k, kinds) for k in key):
+        return tuple(k.copy() if _shared(xp, a, k, kinds) else k for k in key)
+    return key
+
+
+def _shared(xp: Any, a: Any, k: Any, kinds: str) -> bool:
+    return bool(getattr(k, "ndim", 0)) and k.dtype.kind in kinds and xp.may_share_memory(a, k)
 
 
 def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:

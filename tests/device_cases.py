@@ -143,6 +143,9 @@ CASES: list[Case] = [
     Case("setitem-int-array", lambda d: _setitem(a(d, R), (a(d, [0, 2]), a(d, [1, 3])), -1.0)),
     Case("setitem-int-array-out-of-bounds",
          lambda d: _setitem(a(d, R), (a(d, [0, 3]), a(d, [1, 3])), -1.0), IndexError),
+    Case("setitem-by-indices-sharing-its-memory", lambda d: (  # (CuPy's scatter would race)
+        (lambda x: _setitem(x, x, 5))(a(d, [1, 0, 0])),  # (NumPy reads the indices first)
+        (lambda x: _setitem(x, (x[::-1],), False))(a(d, [True, False, False, True])))),
     Case("setitem-mask", lambda d: _setitem(a(d, R), a(d, R) > 6, a(d, 0.5))),
     # (NumPy wrote these element by element from memory it had written, CuPy in parallel)
     Case("setitem-from-an-overlapping-view", lambda d: tuple(

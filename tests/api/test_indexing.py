@@ -386,6 +386,37 @@ def test_a_value_overlapping_its_target_is_written_as_it_was():
     assert np.asarray(x).tolist() == want.tolist()
 
 
+def test_a_key_overlapping_its_target_is_read_before_the_write():
+    # NumPy reads a mask element by element as it writes (b[b[::-1]] = False left b[3] True:
+    # b[0], the mask's last element, was written first; it copies index arrays itself), and
+    # CuPy's scatter reads a lone index array or mask while it writes, in parallel: a key's
+    # arrays that may share memory with the target are copied first
+    rng = np.random.default_rng(5)
+    wrong = 0
+    for _ in range(40):
+        bits = rng.random(9) < 0.5
+        for mask_of in (lambda b: b[::-1], lambda b: b, lambda b: dlt.roll(b, 1)):
+            for value in (False, dlt.asarray(False), dlt.zeros(int(np.count_nonzero(
+                    np.asarray(mask_of(dlt.asarray(bits))))), dtype=dlt.bool)):
+                b = dlt.asarray(bits.copy())
+                want = bits.copy()
+                want[np.asarray(mask_of(dlt.asarray(bits)))] = False
+                b[mask_of(b)] = value
+                assert np.asarray(b).tolist() == want.tolist(), (bits, value)
+        n = bits.copy()
+        n[n[::-1]] = False  # (NumPy's own write: wrong for some of them)
+        want = bits.copy()
+        want[bits[::-1].copy()] = False
+        wrong += not np.array_equal(n, want)
+    assert wrong, "NumPy must write some of these wrongly, else this tests nothing"
+    x = dlt.asarray([1, 0, 0])
+    x[x] = 5  # (the indices 1, 0, 0 read first: x[1] and x[0] written)
+    assert np.asarray(x).tolist() == [5, 5, 0]
+    m = dlt.asarray([[True, False], [False, True]])
+    m[m[::-1, ::-1], ...] = False
+    assert not np.asarray(m).any()
+
+
 
 SET_CASES = [
     ("int into float32", np.float32, (0, 1), 3),

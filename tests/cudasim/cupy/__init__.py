@@ -244,6 +244,13 @@ class ndarray:
             _view(self._a[parts], self).fill(value)  # (CuPy's _scatter_op: basic keys fill)
             return
         lone = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+        arrays = [k for k in parts if isinstance(k, _np.ndarray)]
+        if len(arrays) == 1 and _np.may_share_memory(arrays[0], self._a):
+            # (_scatter_op_single and _mask_single read one index array or mask in the kernel
+            # that writes the target, in parallel: what a thread reads another may have
+            # written. Several are reduced to new indices first.)
+            raise RuntimeError("cudasim: a scatter whose index array shares memory with its "
+                               "target races on a GPU")
         _departures.count_lone_mask(parts)
         if isinstance(lone, _np.ndarray) and lone.dtype == bool:
             if any(m not in (n, 0) for m, n in zip(lone.shape, self._a.shape)):

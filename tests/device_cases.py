@@ -146,6 +146,9 @@ CASES: list[Case] = [
     Case("setitem-by-indices-sharing-its-memory", lambda d: (  # (CuPy's scatter would race)
         (lambda x: _setitem(x, x, 5))(a(d, [1, 0, 0])),  # (NumPy reads the indices first)
         (lambda x: _setitem(x, (x[::-1],), False))(a(d, [True, False, False, True])))),
+    Case("setitem-through-a-diagonal", lambda d: (  # (a writable view, as PyTorch's and CuPy's)
+        lambda x: (_setitem(dt.linalg.diagonal(x, offset=1), ..., -1.0), x)[1])(
+            dt.reshape(dt.arange(12.0, device=d), (3, 4)))),
     Case("setitem-mask", lambda d: _setitem(a(d, R), a(d, R) > 6, a(d, 0.5))),
     # (NumPy wrote these element by element from memory it had written, CuPy in parallel)
     Case("setitem-from-an-overlapping-view", lambda d: tuple(

@@ -306,6 +306,9 @@ class ndarray:
     def view(self, dtype=None):
         return _view(self._a.view() if dtype is None else self._a.view(dtype), self)
 
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return diagonal(self, offset, axis1, axis2)
+
     def copy(self, order="C"):
         with cuda.Device(self._dev):
             return _fresh(self._a.copy(order=order), self._dev)
@@ -852,6 +855,15 @@ __all__ = [n for n in dir(_np) if not n.startswith("_") and n not in NOT_IN_CUPY
             "ascontiguousarray", "show_config", "show_runtime", "info", "test")]
 __all__ += ["ndarray", "asarray", "array", "from_dlpack", "ascontiguousarray",
             "ElementwiseKernel"]
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """A writable view, as CuPy's (``_diagonal``: a view of new strides), where NumPy's is
+    read-only."""
+    r = _namespace_attr(_np, "diagonal")(a, offset, axis1, axis2)
+    if a._a.flags.writeable and r._a.base is not None:
+        r._a.flags.writeable = True
+    return r
 
 
 def __getattr__(name):

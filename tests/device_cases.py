@@ -300,6 +300,11 @@ CASES: list[Case] = [
         dt.isin(a(d, [-1, 7], dt.int32), a(d, [2**32 - 1, 7], dt.uint32)),
         dt.isin(a(d, [255, 2], dt.uint8), a(d, [-1, 2], dt.int8), invert=True),
         dt.isin(a(d, [16777217]), a(d, [16777216.0], dt.float32)))),  # (CuPy: in float32)
+    Case("searchsorted-of-64-bit-integers-and-floats", lambda d: (  # (NumPy: in float64)
+        dt.searchsorted(a(d, [-5, 2**63 - 1]), a(d, [2**63], dt.uint64)),
+        dt.searchsorted(a(d, [2**53, 2**53 + 1, 2**53 + 2], dt.uint64), a(d, [2**53 + 1])),
+        dt.searchsorted(a(d, [2**53 + 1]), a(d, [2.0**53, float("nan")]), side="right"),
+        dt.searchsorted(a(d, [2.0**53, 2.0**63, float("inf")]), a(d, [2**53 + 1, 2**63 - 1])))),
     Case("isin-of-elements-rounding-onto-each-other", lambda d: (  # (NumPy's sort found them)
         dt.isin(a(d, [2**53, 2**53 + 1]), a(d, [float(i) for i in range(20)])),
         dt.isin(a(d, [2**62, 2**62 + 1]), a(d, list(range(20)) + [2**64 - 1], dt.uint64)))),

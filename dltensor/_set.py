@@ -56,8 +56,14 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
         wide: _R = in_float32(_unique, x, name, result_type, index, inverse, counts)
         return wide
     if type(a) is np.ndarray:  # (NumPy's results are the CPU's, and no GPU is made current)
-        r = _np_unique(a, return_index=index, return_inverse=inverse, return_counts=counts,
-                       equal_nan=False)
+        # Without indices NumPy sorts by an unstable sort, whose order among NaNs is chance:
+        # the inverse indices of float NaNs, and complex values with a NaN part and zeros of
+        # two signs, came out as neither unique_all's nor a GPU's. With NaNs, its stable one.
+        stable = not index and a.dtype.kind in "fc" and bool(np.isnan(a).any())
+        r = _np_unique(a, return_index=index or stable, return_inverse=inverse,
+                       return_counts=counts, equal_nan=False)
+        if stable:
+            r = r[0] if not (inverse or counts) else (r[0], *r[2:])
         if not index and a.dtype.kind in "fc":
             _first_zero(a, r if type(r) is np.ndarray else r[0])
         if not (index or inverse or counts):

@@ -13,6 +13,7 @@ copy=False, isin with float scalars, and one row per function family.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -305,6 +306,10 @@ CASES: list[Case] = [
         dt.searchsorted(a(d, [2**53, 2**53 + 1, 2**53 + 2], dt.uint64), a(d, [2**53 + 1])),
         dt.searchsorted(a(d, [2**53 + 1]), a(d, [2.0**53, float("nan")]), side="right"),
         dt.searchsorted(a(d, [2.0**53, 2.0**63, float("inf")]), a(d, [2**53 + 1, 2**63 - 1])))),
+    Case("unique-among-nans-and-signed-zeros", lambda d: (  # (NumPy's unstable sort's order)
+        dt.unique_values(a(d, [complex(0.0, math.nan), complex(-0.0, math.nan)])),
+        dt.unique_counts(a(d, [complex(math.nan, 0.0), complex(math.nan, -0.0), 1j])),
+        dt.unique_inverse(a(d, [0.0, math.nan, -0.0, 1.0, math.nan, 0.0, math.nan], dt.float32)))),
     Case("isin-of-elements-rounding-onto-each-other", lambda d: (  # (NumPy's sort found them)
         dt.isin(a(d, [2**53, 2**53 + 1]), a(d, [float(i) for i in range(20)])),
         dt.isin(a(d, [2**62, 2**62 + 1]), a(d, list(range(20)) + [2**64 - 1], dt.uint64)))),

@@ -217,7 +217,7 @@ def _numpys_fill(ns: Any, start: int | float, step: int | float, n: int, dtype: 
     y = ns.arange(n, dtype=work)
     y *= second - first
     y += first
-    r = y.astype(dt)
+    r = y.astype(dt, copy=False)
     if n:
         r[:min(n, 2)] = ns.asarray(ends[:n])  # (an array: CuPy's scalar 0.0 is a memset)
     return r

@@ -189,6 +189,14 @@ INTEGER_KINDS = ("signed integer", "unsigned integer")
 PYTHON_SCALARS: frozenset[type] = frozenset((builtins.bool, int, float, complex))  # (bool: ours)
 
 
+def rounds_in_common(d1: np.dtype[Any], d2: np.dtype[Any]) -> builtins.bool:
+    """Whether NumPy's common type of backend dtypes ``d1`` and ``d2`` rounds some of their
+    values: a 64-bit integer beside a float or complex (float64 holds integers to 2**53), or
+    beside an integer of the other signedness (their common type is float64)."""
+    return np.result_type(d1, d2).kind in "fc" and (
+        d1.kind in "iu" and d1.itemsize == 8 or d2.kind in "iu" and d2.itemsize == 8)
+
+
 def no_promotion(name: str, *dtypes: DType) -> TypeError:
     """The one error for dtypes the spec's table does not promote together (``name``: the
     caller); it names the dtypes the user gave, not an intermediate of the promotion."""

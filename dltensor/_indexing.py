@@ -231,12 +231,14 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 and not _shared(np, a, key._array, "b"):
             a[key._array] = _value_for(self, a, value)  # (a scalar: ~4 us less)
             return
-        if not ((tk is int or tk is slice) and a.ndim == 1):
+        plain = (tk is int or tk is slice) and a.ndim == 1  # (no array in the key)
+        if not plain:
             key = backend_key(self, key, True)
         elif tk is slice:
             key = check_slice(key)
         if self._device is CPU:
-            key = _unaliased_key(np, a, key, "b")
+            if not plain:
+                key = _unaliased_key(np, a, key, "b")
             v = _value_for(self, a, value)
             try:
                 if type(value) is ndarray:
@@ -250,7 +252,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 raise out_of_bounds(key, a.shape[0]) from None  # (NumPy's words for 2**63)
         else:
             with on(self._device):  # (copies made on a's GPU)
-                key = _unaliased_key(array_module(a), a, key, "biu")
+                if not plain:
+                    key = _unaliased_key(array_module(a), a, key, "biu")
                 v = _value_for(self, a, value)
                 if (type(v) is float or type(v) is complex) and abs(v) < _MAY_ROUND_TO_0:
                     # (CuPy fills a value that is 0 in the array's dtype by a memset: -0.0, or
@@ -299,13 +302,19 @@ def _unaliased_key(xp: Any, a: Any, key: Any, kinds: str) -> Any:
     lone index array or mask in the kernel that writes ``a``, in parallel."""
     if type(key) is not tuple:
         return key.copy() if _shared(xp, a, key, kinds) else key
-    if any(_shared(xp, a, k, kinds) for k in key):
-        return tuple(k.copy() if _shared(xp, a, k, kinds) else k for k in key)
+    for k in key:  # (most keys hold no array: a loop is the cheapest way to say so)
+        if type(k) not in _NO_ARRAY and _shared(xp, a, k, kinds):
+            return tuple(k.copy() if _shared(xp, a, k, kinds) else k for k in key)
     return key
 
 
+_NO_ARRAY = frozenset({int, slice, type(Ellipsis), type(None)})
+
+
 def _shared(xp: Any, a: Any, k: Any, kinds: str) -> bool:
-    return bool(getattr(k, "ndim", 0)) and k.dtype.kind in kinds and xp.may_share_memory(a, k)
+    """Whether ``k`` is an array of ``kinds`` (0-d too: a mask CuPy broadcasts) that may
+    share memory with ``a``."""
+    return isinstance(k, xp.ndarray) and k.dtype.kind in kinds and xp.may_share_memory(a, k)
 
 
 def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:

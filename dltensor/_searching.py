@@ -22,6 +22,7 @@ from ._dispatch import cpu_error_first, native_or_cpu_error, on
 from ._dispatch import strict_int, wrap_result
 from ._dtype_functions import scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
+from ._dtypes import rounds_in_common
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -90,9 +91,8 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
     s = native(sorter)
     if s is not None and s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
         s = s.astype(np.int64)
-    if a1.dtype != a2.dtype and np.result_type(a1.dtype, a2.dtype) == np.float64 and \
-            8 in (a1.dtype.itemsize if a1.dtype.kind in "iu" else 0,
-                  a2.dtype.itemsize if a2.dtype.kind in "iu" else 0):
+    if a1.dtype != a2.dtype and rounds_in_common(a1.dtype, a2.dtype) and \
+            "c" not in (a1.dtype.kind, a2.dtype.kind):  # (complex: NumPy's order, as it was)
         with on(dev):
             exact: ndarray = wrap_result(_exactly(ns, a1, a2, side, s), dev)
         return exact
@@ -121,7 +121,8 @@ def _exactly(ns: Any, a1: Any, a2: Any, side: str, s: Any) -> Any:
             r = ns.searchsorted(a1, a2.astype(a1.dtype), side=side, sorter=s)
             return ns.where(a2 < 0, ns.zeros_like(r), r)
         r = ns.searchsorted(a1.astype(np.int64), a2.astype(np.int64), side=side, sorter=s)
-        return ns.where(a2 > np.iinfo(np.int64).max, ns.full_like(r, n), r)
+        past = a2 > a2.dtype.type(np.iinfo(np.int64).max)  # (typed: compared as uint64)
+        return ns.where(past, ns.full_like(r, n), r)
     if a1.dtype.kind in "iu":
         low, high = (0.0, 2.0**64) if a1.dtype.kind == "u" else (-2.0**63, 2.0**63)
         t = (ns.ceil if side == "left" else ns.floor)(a2.astype(np.float64))

@@ -17,7 +17,7 @@ from ._devices import CPU
 from ._dispatch import array_module, device_of, expect_array, flag, namespace_for, native, on
 from ._dispatch import wrap_result
 from ._dtype_functions import in_float32, int_bounds, python_scalar, scalar_dtype
-from ._dtypes import EXTENSION_FLOATS, numpy_kind
+from ._dtypes import EXTENSION_FLOATS, numpy_kind, rounds_in_common
 from ._searching import scalar_array
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -186,8 +186,9 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         n1, n2 = (n.astype(np.float32) if getattr(n, "dtype", None) in EXTENSION_FLOATS else n
                   for n in (n1, n2))
         beyond = None
-        if hasattr(n1, "dtype") and hasattr(n2, "dtype") and n1.dtype != n2.dtype:
-            n1, n2, beyond = _comparable(n1, n2)
+        if hasattr(n1, "dtype") and hasattr(n2, "dtype") and n1.dtype != n2.dtype and (
+                type(n1) is not np.ndarray or rounds_in_common(n1.dtype, n2.dtype)):
+            n1, n2, beyond = _comparable(n1, n2)  # (NumPy's own where its common type is exact)
         r = ns.isin(n1, n2, invert=invert)
         if beyond is not None:  # (x1's values no element of x2 can equal)
             r = r | beyond if invert else r & ~beyond

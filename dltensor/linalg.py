@@ -343,12 +343,14 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
     """Each square matrix raised to the integer power ``n`` (negative: of its inverse)."""
     require("matrix_power", x, FLOATING)
     n = strict_int(n, "matrix_power's n")  # (CuPy takes only Python ints)
-    if n == 1:  # NumPy returns x itself, not a new array (and checks nothing of its shape)
+    if n == 1 or n < 0:
         if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
             raise np.linalg.LinAlgError(f"matrix_power needs square matrices, not shape "
                                         f"{x.shape}")  # (as NumPy and CuPy for other n)
+    if n == 1:  # NumPy returns x itself, not a new array (and checks nothing of its shape)
         return copied(x)
     if n < 0:  # (NumPy's abs(n) is an int64's: -2**63 stayed negative, and it returned None)
+        _lapack_dtype("matrix_power", x)
         return inv(x) if n == -1 else matrix_power(inv(x), -n)
     if x.size == 0 and not held(x):
         powers: ndarray | None = by_the_first(lambda y: matrix_power(y, n), (x,), (2,), _spread)

@@ -146,7 +146,8 @@ CASES: list[Case] = [
          lambda d: _setitem(a(d, R), (a(d, [0, 3]), a(d, [1, 3])), -1.0), IndexError),
     Case("setitem-by-indices-sharing-its-memory", lambda d: (  # (CuPy's scatter would race)
         (lambda x: _setitem(x, x, 5))(a(d, [1, 0, 0])),  # (NumPy reads the indices first)
-        (lambda x: _setitem(x, (x[::-1],), False))(a(d, [True, False, False, True])))),
+        (lambda x: _setitem(x, (x[::-1],), False))(a(d, [True, False, False, True])),
+        (lambda x: _setitem(x, x[0], False))(a(d, [True, True, False])))),  # (a 0-d mask)
     Case("setitem-through-a-diagonal", lambda d: (  # (a writable view, as PyTorch's and CuPy's)
         lambda x: (_setitem(dt.linalg.diagonal(x, offset=1), ..., -1.0), x)[1])(
             dt.reshape(dt.arange(12.0, device=d), (3, 4)))),
@@ -532,6 +533,9 @@ CASES: list[Case] = [
         dt.arange(5, 0.5, -1, dtype=dt.uint8, device=d),  # (CuPy: uint8(-1), OverflowError)
         dt.arange(0.5, 5, 1.5, dtype=dt.int64, device=d),
         dt.arange(0.1, 0.9, 0.3, dtype=dt.int8, device=d))),
+    Case("arange-of-uint64-past-int64", lambda d: (  # (CuPy adds in unsigned long long)
+        dt.arange(2**63, 2**63 + 8192, 2048, dtype=dt.uint64, device=d),
+        dt.arange(2.0**63, 2.0**63 + 8192.0, 2048.0, dtype=dt.uint64, device=d))),
     Case("arange-of-floats-past-an-integer-dtype", lambda d: (  # (NumPy wraps: 0, 100, -56)
         dt.arange(0.0, 300.0, 100.0, dtype=dt.int8, device=d)), raises=OverflowError),
     Case("arange-of-inexact-steps-as-numpy", lambda d: (  # (CuPy: start + i * step, an FMA)

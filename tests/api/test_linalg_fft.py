@@ -509,6 +509,11 @@ def test_matrix_power_of_every_int():
     np.testing.assert_allclose(np.asarray(r), np.linalg.inv(np.asarray(m)))
     with pytest.raises(np.linalg.LinAlgError):
         dlt.linalg.matrix_power(dlt.zeros((2, 2)), -2)
+    for bad in (dlt.asarray([1.0, 2.0]), dlt.ones((2, 3))):  # (NumPy's error for every n)
+        with pytest.raises(np.linalg.LinAlgError, match="matrix_power needs square"):
+            dlt.linalg.matrix_power(bad, -1)
+    with pytest.raises(TypeError, match="matrix_power needs float32"):
+        dlt.linalg.matrix_power(dlt.ones((2, 2), dtype=dlt.float16), -3)
 
 
 def test_matrix_norm_ord_is_a_real_number_or_a_name():

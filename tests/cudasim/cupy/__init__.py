@@ -705,8 +705,10 @@ def arange(start, stop=None, step=None, dtype=None):  # as CuPy 14.2's (cupy/_cr
     first, delta = typ(start), typ(step)  # (an unsigned dtype refuses a negative step here)
     i = _np.arange(size, dtype=_np.int64)  # out0 = in0 + i * in1, in the dtype
     with _np.errstate(all="ignore"):
-        if _np.dtype(dtype).kind in "iu":
-            values = (i * int(delta) + int(first)).astype(dtype)
+        if _np.dtype(dtype).kind in "iu":  # (C's ptrdiff_t i times the dtype: in unsigned
+            # long long for uint64, which wraps as it does, else in a 64-bit int)
+            wide = _np.uint64 if _np.dtype(dtype) == _np.uint64 else _np.int64
+            values = (i.astype(wide) * wide(delta) + wide(first)).astype(dtype)
         else:
             values = (i.astype(dtype) * delta + first).astype(dtype)
     return _fresh(values, _current_id())

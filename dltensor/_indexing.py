@@ -228,7 +228,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
         tk = type(key)
         if tk is ndarray and a.ndim == 1 and type(value) is not ndarray \
                 and key._device is self._device is CPU and _numpy_checks(key._array, a) \
-                and not _shared(np, a, key._array, "b"):
+                and not _shared(np, a, key._array, _ALIASED_ON_NUMPY):
             a[key._array] = _value_for(self, a, value)  # (a scalar: ~4 us less)
             return
         plain = (tk is int or tk is slice) and a.ndim == 1  # (no array in the key)
@@ -238,7 +238,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             key = check_slice(key)
         if self._device is CPU:
             if not plain:
-                key = _unaliased_key(np, a, key, "b")
+                key = _unaliased_key(np, a, key, _ALIASED_ON_NUMPY)
             v = _value_for(self, a, value)
             try:
                 if type(value) is ndarray:
@@ -298,8 +298,9 @@ def _unaliased_key(xp: Any, a: Any, key: Any, kinds: str) -> Any:
     """Backend key ``key`` with its arrays of ``kinds`` as they are before anything is written
     into ``a``: copies of those that may share memory with it. NumPy reads a mask element by
     element as it writes (``x[x[::-1]] = False`` left x[3] True: x[0], its mask's last
-    element, was written first; index arrays it copies itself), and CuPy's scatter reads a
-    lone index array or mask in the kernel that writes ``a``, in parallel."""
+    element, was written first; index arrays it copies itself, since 2.4 without a crash:
+    _ALIASED_ON_NUMPY), and CuPy's scatter reads a lone index array or mask in the kernel
+    that writes ``a``, in parallel."""
     if type(key) is not tuple:
         return key.copy() if _shared(xp, a, key, kinds) else key
     for k in key:  # (most keys hold no array: a loop is the cheapest way to say so)
@@ -309,6 +310,10 @@ def _unaliased_key(xp: Any, a: Any, key: Any, kinds: str) -> Any:
 
 
 _NO_ARRAY = frozenset({int, slice, type(Ellipsis), type(None)})
+# The key arrays NumPy does not copy itself where they share memory with the target: masks;
+# and before 2.4 index arrays too (NumPy 2.2.5's copy of them, numpy/numpy#26958, crashed the
+# interpreter at a later garbage collection after x[x] = 5)
+_ALIASED_ON_NUMPY = "b" if np.lib.NumpyVersion(np.__version__) >= "2.4.0" else "biu"
 
 
 def _shared(xp: Any, a: Any, k: Any, kinds: str) -> bool:

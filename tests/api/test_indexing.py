@@ -417,6 +417,26 @@ def test_a_key_overlapping_its_target_is_read_before_the_write():
     assert not np.asarray(m).any()
 
 
+def test_a_write_through_its_own_indices_leaves_the_interpreter_whole():
+    # NumPy 2.2.5 copies index arrays that share memory with the target (numpy/numpy#26958)
+    # and crashed the interpreter at a later garbage collection; dltensor copies them itself
+    # before NumPy 2.4 (run apart: a crash fails this test, not the run)
+    import subprocess
+    import sys
+    code = ("import gc, dltensor as dt\n"
+            "for i in range(2000):\n"
+            "    x = dt.asarray([1, 0, 0]); x[x] = 5\n"
+            "    z = dt.asarray([2, 0, 1]); z[(z[::-1],)] = dt.asarray(5)\n"
+            "    y = dt.asarray([[1, 0], [0, 1]]); y[y[0, :], y[1, :]] = 7\n"
+            "    if i % 100 == 0:\n"
+            "        gc.collect()\n"
+            "print(x.tolist(), y.tolist())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["[5,", "5,", "0]", "[[1,", "7],", "[7,", "1]]"], done.stdout
+
+
 
 SET_CASES = [
     ("int into float32", np.float32, (0, 1), 3),

@@ -79,7 +79,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
                     raise OverflowError(f"arange({start}, {stop}, {step}) has values out of "
                                         f"bounds for {npdt}")
                 return full(n, first, dtype=dtype, device=device)
-            lo, hi, step_ = first, first + n * (delta or 1), delta or 1
+            lo, hi, step_ = first, first + n * delta, delta
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):
         npdt = npdt or _INT64
@@ -498,10 +498,10 @@ def linspace_by_parts(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint
     multiplies by its reciprocal (Smith's): linspace(10, 1j, 7)[2].real is 6.666666666666667
     there, 6.666666666666666 as each part over the count; and i * step is a complex product,
     whose zero imaginary part of i adds 0 * the other part (NaN beside an infinite one)."""
-    start, stop = np.complex128(bounds[0]), np.complex128(bounds[1])
-    div = num - 1 if endpoint else num
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    start, stop = np.complex128(bounds[0]), np.complex128(bounds[1])
+    div = num - 1 if endpoint else num
     y = ns.arange(num, dtype=np.float64)
     delta = stop - start
     step = delta / div if div > 0 else None  # (NumPy's own scalar division, on the host)

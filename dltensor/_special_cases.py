@@ -111,9 +111,8 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
 def power(xp: Any, a: Any, b: Any) -> Any:
     r = xp.power(a, b)
     size = getattr(b, "size", 1)
-    if size == 1 and bool(b == 0.5) and _some_at_most_zero(xp, a) or \
-            size > 1 and 0 in b.strides and b.dtype.kind in "fV" and _a_half_in(b) and \
-            _some_at_most_zero(xp, a):
+    if (size == 1 and bool(b == 0.5) or size > 1 and 0 in b.strides and
+            b.dtype.kind in "fV" and _a_half_in(b)) and _some_at_most_zero(xp, a):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value (or one repeated
         # along its loop: a broadcast, of stride 0): sqrt(-0) is -0 and sqrt(-inf) NaN, where
         # the spec's pow gives +0 and +inf.

@@ -18,6 +18,7 @@ import numpy as np
 
 from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
 from ._backends import backend_for
+from ._creation import empty
 from ._devices import CPU, CUDA_TYPE
 from ._dispatch import array_module, axis_checked, check_device, fresh, namespace_for, on
 from ._dispatch import strict_int, type_name, wrap_result
@@ -67,7 +68,6 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
             if x.shape[axis] == 0 and indices.size:
                 raise IndexError("cannot take from an empty axis (it has no elements to index)")
             check_range(indices._compute(), x.shape[axis], indices._device)
-        from ._creation import empty
         return empty(x.shape[:axis] + indices.shape + x.shape[axis:][1:], dtype=x.dtype,
                      device=fresh(x._device))
     if checked:
@@ -105,7 +105,6 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
         if 0 in shape and x.size == 0 and not held(x) and not held(indices):
             # Nothing to take, and nothing NumPy checks (no index is out of bounds then); its
             # loop over the other axes took 0.2 s for 2**27 of them, 2**40 would not return
-            from ._creation import empty
             return empty(tuple(shape), dtype=x.dtype, device=fresh(x._device))
     check_bounds(indices._compute(), x, axis)
     result: ndarray = wrap_result(_take_along(namespace_for(x._device), x._compute(),

@@ -14,6 +14,7 @@ from typing import Any, overload
 import numpy as np
 
 from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray, wrap
+from ._creation import empty
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
 from ._dispatch import axis_checked, AxisError, check_axis, check_device, cpu_error_first, delegate
@@ -347,7 +348,6 @@ def _nothing_repeated(x: ndarray, repeats: int | ndarray, axis: int) -> ndarray 
             length = int(r.sum())  # (past int64: refused by _total_fits first)
     else:
         return None
-    from ._creation import empty
     return empty(x.shape[:axis] + (length,) + x.shape[axis + 1:], dtype=x.dtype,
                  device=fresh(x._device))
 
@@ -430,7 +430,6 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
         fits("tile", tiled, x)
         if 0 in tiled and not held(x) and min(each, default=0) >= 0:
             # (no elements: NumPy repeats axis by axis, the copies made before a 0 empties them)
-            from ._creation import empty
             return empty(tiled, dtype=x.dtype, device=fresh(x._device))
     result: ndarray = _tile(x, reps)
     return result

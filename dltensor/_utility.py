@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._array import ndarray, wrap
+from ._creation import empty
 from ._devices import CPU
 from ._backends import NoBackendError
 from ._dispatch import check_device, cpu_error_first, delegating
@@ -80,7 +81,6 @@ def _diff(x: ndarray, axis: int, n: int, edges: dict[str, ndarray]) -> ndarray:
         # do not join)
         # No elements to difference: NumPy loops over the n differences in Python whatever
         # the elements (2**24 of an empty array took 17 s)
-        from ._creation import empty
         return empty(x.shape[:ax] + (max(length - n, 0),) + x.shape[ax + 1:],
                      dtype=FROM_NUMPY[dtype], device=fresh(x._device))
     result: ndarray = _backend_diff(x, axis=axis, n=min(n, max(length, 1)), **edges)

@@ -16,6 +16,7 @@ import numpy as np
 
 from ._array import ndarray, wrap
 from ._dlpack.abi import DLDeviceType
+from ._creation import zeros
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_axis, delegate, on, strict_int, within_largest
 from ._interop import copied
@@ -75,7 +76,6 @@ def _as_numpy_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray 
         for i, axis in reversed(list(enumerate(axes))):  # (a repeated axis: its first length)
             shape[axis] = shape[axis] if s is None else s[i]
         if all(shape[axis] for axis in axes):
-            from ._creation import zeros
             return zeros(tuple(shape), dtype=x.dtype, device=x.device)
     return None
 
@@ -241,7 +241,6 @@ def _padded_with_a_zero(x: ndarray, kwargs: dict[str, Any]) -> ndarray:
             shape[axis] = n
     if shape == list(x.shape):
         return x
-    from ._creation import zeros
     return zeros(tuple(shape), dtype=x.dtype, device=x.device)
 
 

@@ -17,6 +17,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._array import held, ndarray, wrap
+from ._creation import empty, eye, zeros
 from ._backends import NoBackendError, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
@@ -97,7 +98,6 @@ def _matrices(name: str, x: ndarray) -> None:
 def _on_host(name: str, x: ndarray, shape: tuple[int, ...], **kwargs: Any) -> Any:
     """``name`` of zeros of ``shape`` on the CPU, the (small) results then on x's GPU: for an
     ``x`` of no elements, whose answers CuPy departs from (below)."""
-    from ._creation import zeros
     namespace_for(x._device)  # (held: NoBackendError, as for any other call)
     return _moved(_backend[name](zeros(shape, dtype=x.dtype, device="cpu"), **kwargs), x)
 
@@ -143,7 +143,6 @@ def _with_the_long_axis(r: Any, n: int, ndim: int) -> Any:
     rs = r if isinstance(r, tuple) else (r,)
     if any(a.size for a in rs):
         return None
-    from ._creation import empty
     out = tuple(empty(a.shape[:-2] + tuple(n if k == 1 else k for k in a.shape[-2:]),
                       dtype=a.dtype, device=a.device) if a.ndim == ndim else a for a in rs)
     return out if isinstance(r, tuple) else out[0]
@@ -181,7 +180,6 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
             # took 33 s at (0, 3, 2**30))
             m, n = x.shape[-2:]
             k = m if kwargs["mode"] == "complete" else min(m, n)
-            from ._creation import empty
             r = tuple(empty(x.shape[:-2] + s, dtype=x.dtype, device=x.device)
                       for s in ((m, k), (k, n)))
         if r is not None:
@@ -368,7 +366,6 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
     rtol = _rtol("matrix_rank", rtol)
     if 0 in x.shape[-2:]:
         # No singular values, rank 0 (array-api-compat takes the largest of none and raises)
-        from ._creation import zeros
         from ._dispatch import fresh
         batch = x.shape[:-2]
         if isinstance(rtol, ndarray):
@@ -451,14 +448,12 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         except ValueError:
             stack = (0,)  # (the backend's error below)
         if math.prod(stack):
-            from ._creation import zeros
             _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype, device=dev))
     if dev.device_type == CUDA_TYPE and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
             and x1.shape[-1] == x1.shape[-2]:
         # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's
         # address, whose step is 0 for no right-hand sides (ZeroDivisionError). NumPy's answer
         # (its shape, dtype and checks) for identity matrices of x1's shape, on x1's GPU.
-        from ._creation import eye, zeros
         identities = broadcast_to(eye(x1.shape[-1], dtype=x1.dtype, device="cpu"), x1.shape)
         r: ndarray = _moved(_backend["solve"](identities, zeros(x2.shape, dtype=x2.dtype,
                                                                 device="cpu")), x1)

@@ -249,11 +249,16 @@ def expm1(xp: Any, a: Any) -> Any:
     # NumPy's complex expm1 is exp(z) - 1: inaccurate near 0 and wrong at infinities.
     # expm1(x + iy) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y), with the spec's
     # special cases where x is infinite or y is zero.
+    # Where exp(x) alone overflows (finite x past log of the largest float) its products with
+    # cos(y) and sin(y) may not: taken as exp(x/2) (exp(x/2) cos(y)), as NumPy's exp scales
+    # (expm1(709.9 + 1j) was inf + inf j, not 1.09e308 + 1.70e308j).
     x, y = a.real, a.imag
     with quiet(xp):
         s = xp.sin(y / 2)
-        re = xp.expm1(x) * xp.cos(y) - 2 * s * s
-        im = xp.where(y == 0, y, xp.exp(x) * xp.sin(y))
+        cos, sin, e = xp.cos(y), xp.sin(y), xp.exp(x)
+        over, h = xp.isinf(e) & (x != xp.inf), xp.exp(x / 2)
+        re = xp.where(over, h * (h * cos), xp.expm1(x) * cos - 2 * s * s)
+        im = xp.where(y == 0, y, xp.where(over, h * (h * sin), e * sin))
         pos_inf, neg_inf = x == xp.inf, x == -xp.inf
         bad_y = ~xp.isfinite(y)
         re = xp.where(neg_inf, -1.0, xp.where(pos_inf & bad_y, xp.inf, re))

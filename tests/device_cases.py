@@ -406,6 +406,11 @@ CASES: list[Case] = [
         complex(1.7976931348623157e308, 1e307), complex(-1e307, -1.7976931348623157e308),
         5e-324 + 5e-324j, complex(-1e-322, 5e-324), 3 + 4j])) for f in (
             dt.log, dt.log1p, dt.log2, dt.log10))),
+    # (expm1's formula took exp(x) alone, which overflows where its products with cos y, sin y
+    # do not)
+    Case("complex-expm1-where-exp-of-the-real-part-overflows", lambda d: tuple(dt.expm1(a(d, v, t))
+         for v, t in (([709.9 + 1j, 710 + 1e-300j, 711 + 0j, 709 - 3j], dt.complex128),
+                      ([88.8 + 2j, 89 + 1e-30j, 88.5 - 0.5j], dt.complex64))), rtol=1e-12),
     # (log1p's mend reads |1 + z|: at z = -2 + tiny j that is 1, no mend; at -1 + tiny j tiny)
     Case("complex-log1p-next-to-minus-one", lambda d: dt.log1p(a(d, [
         complex(-2, 5e-324), complex(-2, -1e-310), complex(-1, 5e-324), complex(-1, -1e-320)]))),

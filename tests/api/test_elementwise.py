@@ -143,6 +143,24 @@ def test_complex_expm1_is_accurate():
     np.testing.assert_allclose(got, want, rtol=1e-14)
 
 
+def test_complex_expm1_is_finite_where_only_exp_of_the_real_part_overflows():
+    # (exp(x) cos y and exp(x) sin y fit past x = log of the largest float: 709.78, 88.72)
+    z = np.array([709.9 + 1j, 710 + 1e-300j, 709.5 - 3j, 1000 + 1j], dtype=np.complex128)
+    got = np.asarray(dt.expm1(dt.asarray(z)))
+    want = [complex(1.092168192007999e308, 1.7009511788556363e308),  # (mpmath's, 30 digits)
+            complex(math.inf, 2.2339947661617112e8),
+            complex(-1.3414262891177418e308, -1.912156803026908e307), complex(math.inf, math.inf)]
+    for part in (np.real, np.imag):  # (apart: assert_allclose subtracts complex infinities)
+        np.testing.assert_allclose(part(got), part(want), rtol=1e-13)
+    z = np.array([88.8 + 2j, 89 + 1e-30j], dtype=np.complex64)
+    got = np.asarray(dt.expm1(dt.asarray(z)))
+    assert got.dtype == np.complex64
+    want = [complex(-1.5296705867600533e38, 3.3423912097293543e38),
+            complex(math.inf, 4.4896128334112525e8)]
+    for part in (np.real, np.imag):
+        np.testing.assert_allclose(part(got), part(want), rtol=1e-6)
+
+
 def test_special_case_fix_ups_on_the_cpu_warn_of_nothing_they_mend():
     # (their formulas are evaluated everywhere, then selected: NumPy's overflow and invalid
     # warnings there are about values the result does not hold)

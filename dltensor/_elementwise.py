@@ -16,6 +16,7 @@ Everything else (mixed dtypes, complex scalars, other devices, errors) goes thro
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from types import MethodType
 from types import ModuleType
@@ -358,7 +359,14 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         except NoBackendError as e:  # held memory: the CPU's error first for bad operands
             raise cpu_error_first(f, (self, other), {}, e) from None
 
+    def refuse(rt: np.dtype[Any], self: ndarray) -> None:
+        raise TypeError(f"{name}: the result would be {FROM_NUMPY[rt].name}, and an in-place "
+                        f"operation cannot change the {self.dtype.name} array's dtype; use the "
+                        "binary operator instead")
+
     def _inplace(self: ndarray, other: Any) -> Any:
+        if ufunc == "divide" and self.dtype.kind in "iu" and isinstance(other, numbers.Integral):
+            refuse(_FLOAT64, self)  # (before CUDA makes 300 an int8: an OverflowError)
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:
             return ops
@@ -366,9 +374,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         if ufunc == "divide" and rt.kind in "iu":  # (integers divide into float64)
             rt = _FLOAT64
         if rt != a.dtype:
-            raise TypeError(f"{name}: the result would be {FROM_NUMPY[rt].name}, and an "
-                            f"in-place operation cannot change the {self.dtype.name} array's "
-                            "dtype; use the binary operator instead")
+            refuse(rt, self)
         if self.read_only:
             raise ValueError(f"{name}: this array is read-only (its producer said so); "
                              "operate on a copy")

@@ -29,6 +29,11 @@ class Case(NamedTuple):
     rtol: float = 1e-6
 
 
+def _itruediv(x: dt.ndarray, y: Any) -> dt.ndarray:
+    x /= y
+    return x
+
+
 def a(d: str, data: Any, dtype: Any = None) -> dt.ndarray:
     """An array of ``data`` on device ``d``."""
     return dt.asarray(np.array(data), dtype=dtype, device=d)  # (a copy: cases write in place)
@@ -263,6 +268,14 @@ CASES: list[Case] = [
         dt.pow(a(d, [[-0.0], [1.0]], dt.float32), 0.5))),
     Case("integer-pow-negative-exponent", lambda d: a(d, [2]) ** a(d, [-1]), ValueError),
     Case("integer-pow-negative-python-exponent", lambda d: a(d, [2, 3]) ** -2, ValueError),
+    # (an integer /= is float64, never the array's dtype: before CUDA made 300 an int8)
+    Case("in-place-true-divide-of-int8-by-an-int-past-int8", lambda d: _itruediv(
+        a(d, [1, 2], dt.int8), 300), TypeError),
+    # (NumPy refuses a negative exponent it computes: none of no elements)
+    Case("integer-pow-negative-exponent-of-no-elements", lambda d: (
+        dt.zeros(0, dtype=dt.int32, device=d) ** -1,
+        dt.pow(dt.zeros((0, 3), dtype=dt.int8, device=d), a(d, [1, -1, 2], dt.int8)),
+        dt.pow(a(d, [[2], [3]]), dt.zeros(0, dtype=dt.int64, device=d)))),
     # (CuPy: floor(a / b) and a - floor(a / b) * b; dltensor computes NumPy's divmod there)
     Case("remainder-special-cases", lambda d: (
         a(d, [5.0, -5.0, 5.0, -5.0, 0.0, -0.0, 7.0, -7.0, 1.0, np.inf])

@@ -151,6 +151,9 @@ def reciprocal(xp: Any, a: Any) -> Any:
 def int_power(xp: Any, a: Any, b: Any) -> Any:
     # CuPy's integer power gives 0 (or +-1) for a negative exponent where NumPy refuses it.
     # (Asking costs a GPU sync, for signed exponents only.)
+    # NumPy refuses one it computes: none where either operand has no elements.
+    if getattr(a, "size", 1) == 0 or getattr(b, "size", 1) == 0:
+        return xp.power(a, b)
     negative = b < 0 if type(b) is int else b.dtype.kind == "i" and bool((b < 0).any())
     if negative:
         raise ValueError("Integers to negative integer powers are not allowed.")

@@ -1190,6 +1190,9 @@ def test_cudas_integer_power_refuses_negative_exponents_as_numpy_does():
             cupy_departures.int_power(np, a, b)
         with pytest.raises(ValueError, match="negative integer powers"):
             np.power(a, b)
+    for a, b in ((np.zeros(0, np.int32), np.array(-1)), (np.zeros((0, 3), np.int8),
+                                                       np.array([1, -1, 2], np.int8))):
+        assert cupy_departures.int_power(np, a, b).shape == np.power(a, b).shape  # (nothing)
     assert set(cupy_departures.DEPARTURES) <= {row[1] for row in (*ew.BINARY.values(),
                                                           *ew.UNARY.values())} | {
         "matmul"}  # (in use: the rows' ufuncs, and @'s)

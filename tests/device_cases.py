@@ -435,6 +435,14 @@ CASES: list[Case] = [
          ** a(d, [-1 + 0j, 2 + 0j, 1 + 0j], t),
          a(d, [0j], t) ** -1.0, a(d, [complex(np.inf, 1)], t) ** 2)
         for t in (dt.complex64, dt.complex128))),
+    # (C's cpow, exp(w log z) with C's product: CuPy's plain product gave NaN + NaN j)
+    Case("complex-pow-of-infinities-and-nans", lambda d: tuple(
+        (a(d, [complex(np.inf, np.nan), 1j, 2 + 0j, complex(-np.inf, 1), -2.5j], t)
+         ** a(d, [0.5 + 0j, complex(np.inf, np.inf), complex(np.inf, np.inf), 0.5 + 0j,
+                  3e38 + 3e38j], t),
+         dt.pow(a(d, [complex(np.inf, np.nan), complex(np.nan, np.inf)], t), a(d, 0.5, r)),
+         dt.pow(2.0, a(d, [complex(np.inf, np.inf), complex(-np.inf, np.nan)], t)))
+        for t, r in ((dt.complex64, dt.float32), (dt.complex128, dt.float64)))),
     Case("complex-whole-powers-are-products", lambda d: tuple(  # (CuPy: exp(n log z), rounded)
         dt.real(a(d, [1 + 1j, -1 + 1j, 3 + 3j], t) ** e) == 0
         for t in (dt.complex64, dt.complex128) for e in (2, -2, 6, a(d, [2, -2, 6], t)))),

@@ -8,6 +8,7 @@ imports no CuPy.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -217,13 +218,58 @@ if (br == 0 && bi == 0) {
 """
 
 
+# C's complex product (C11 Annex G.5.1, as GCC's __muldc3 computes it for C's cpow, exp(w log
+# z)): where the plain product is NaN + NaN j and an operand is infinite, an infinity. CuPy's
+# (thrust's) plain product made (inf + NaN j) ** 0.5 NaN + NaN j where NumPy's cpow gives
+# inf + NaN j, the spec's exp(0.5 log(inf + NaN j)). ``inf`` is an argument: a constant
+# infinity is spelt differently in NVRTC and in C.
+_C_PRODUCT = """
+T ac = ar * br, bd = ai * bi, ad = ar * bi, bc = ai * br;
+qr = ac - bd;
+qi = ad + bc;
+if (isnan(qr) && isnan(qi)) {
+    T a = ar, b = ai, c = br, d = bi;
+    int again = 0;
+    if (isinf(a) || isinf(b)) {  // a + bi a box of ones and zeros with its signs
+        a = copysign(isinf(a) ? (T)1 : (T)0, a);
+        b = copysign(isinf(b) ? (T)1 : (T)0, b);
+        if (isnan(c)) c = copysign((T)0, c);
+        if (isnan(d)) d = copysign((T)0, d);
+        again = 1;
+    }
+    if (isinf(c) || isinf(d)) {
+        c = copysign(isinf(c) ? (T)1 : (T)0, c);
+        d = copysign(isinf(d) ? (T)1 : (T)0, d);
+        if (isnan(a)) a = copysign((T)0, a);
+        if (isnan(b)) b = copysign((T)0, b);
+        again = 1;
+    }
+    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {  // overflowed
+        if (isnan(a)) a = copysign((T)0, a);
+        if (isnan(b)) b = copysign((T)0, b);
+        if (isnan(c)) c = copysign((T)0, c);
+        if (isnan(d)) d = copysign((T)0, d);
+        again = 1;
+    }
+    if (again) {
+        qr = inf * (a * c - b * d);
+        qi = inf * (a * d + b * c);
+    }
+}
+"""
+
+
 def complex_power(xp: Any, a: Any, b: Any) -> Any:
-    """NumPy's complex power: its own products where it takes them, else CuPy's."""
+    """NumPy's complex power: its own products where it takes them, else C's cpow, exp(b
+    log a) with C's product, from CuPy's exp and (mended) log."""
     dt, a, b, (qr, qi, g) = _of_parts(xp, a, b, ("T ar, T ai, T br, T bi", "T qr, T qi, T g"),
                                       _COMPLEX_POWER, "dltensor_complex_power")
-    # (CuPy's power everywhere, taken where g says: an exponent reaches here as an array,
-    # whose values only a GPU sync could tell)
-    return xp.where(g != 0, xp.power(a, b), from_parts(xp, qr, qi, dt))
+    # (cpow everywhere, taken where g says: an exponent reaches here as an array, whose
+    # values only a GPU sync could tell)
+    w = log(xp, a)
+    wr, wi = _kernel(xp, "dltensor_c_product", ("T ar, T ai, T br, T bi, T inf", "T qr, T qi"),
+                     _C_PRODUCT, "--fmad=false")(b.real, b.imag, w.real, w.imag, math.inf)
+    return xp.where(g != 0, xp.exp(from_parts(xp, wr, wi, dt)), from_parts(xp, qr, qi, dt))
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:

@@ -65,6 +65,8 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if not hasattr(x, "__dlpack__"):
         raise NoDLPackError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
                             f"not {type(x).__name__}")
+    if device is not None and copy and _on_its_own(x, device):
+        device = None  # (a copy on its own device is its producer's to make, as without one)
     if device is None and copy is None:
         return _importer_for(type(x))(x)
     if device is None and copy:
@@ -93,6 +95,14 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     return _finish(_importer_for(type(x))(x), None, device, copy)
 
 
+def _on_its_own(x: Any, device: Device) -> bool:
+    """Whether producer ``x`` says its memory is on ``device``."""
+    try:
+        return as_device(x.__dlpack_device__()) == device
+    except Exception:
+        return False  # __dlpack__ says what is wrong, later, in the producer's words
+
+
 def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     """``x`` copied to the CPU by its producer, asked with ``dl_device`` as the standard
     provides since 2023.12 (NumPy's from_dlpack asks so too): a ROCm or Metal library can copy
@@ -107,8 +117,10 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     _refuse_known_bad(x)
     try:
         capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
-    except Exception:
-        return None
+    except MemoryError:  # (CuPy's OutOfMemoryError too) the spec: propagated, as NumPy does
+        raise
+    except Exception:  # a refusal, in each library's words: BufferError, NotImplementedError
+        return None    # (PyTorch), RuntimeError (JAX): imported and moved here instead
     if not _dlpack.is_capsule(capsule):
         return None
     out = from_tensor(_dlpack.consume_capsule(capsule))

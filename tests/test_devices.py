@@ -744,6 +744,49 @@ def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
     assert dt.fft.fftn(e, axes=(1, 2)).shape == (0, 3, 4)
 
 
+def test_a_producers_memory_error_on_its_host_copy_propagates():
+    # (the spec: from_dlpack propagates a producer's failure to materialize the data, as
+    # NumPy's does; it was replaced by dltensor's own refusal to move ROCm memory)
+    import producers as P
+
+    class OutOfHostMemory(P.Producer):
+        def __dlpack__(self, *, dl_device=None, **kw):
+            if dl_device is not None and tuple(dl_device) == (1, 0):
+                raise MemoryError("not enough host memory to materialize the copy")
+            return super().__dlpack__(dl_device=dl_device, **kw)
+
+    p = OutOfHostMemory(data=FAKE_POINTER, device=(ROCM, 0), dtype=(2, 64, 1), shape=(4,))
+    for take in (dt.from_dlpack, dt.asarray):
+        for copy in (None, True):
+            with pytest.raises(MemoryError, match="not enough host memory"):
+                take(p, device="cpu", copy=copy)
+    assert p.exports == []  # (nothing taken)
+
+
+@pytest.mark.parametrize("device", ["rocm:0", (ROCM, 0), dt.Device(ROCM, 0)])
+def test_a_copy_on_the_producers_own_device_is_the_producers_to_make(device):
+    # (as without device=: it was imported and copied here, which dltensor cannot on ROCm)
+    import producers as P
+
+    class CopiesOnItsDevice(P.Producer):
+        def __dlpack__(self, *, copy=None, **kw):
+            if copy:  # (its copy: another fake tensor on its device, flagged IS_COPIED)
+                self.requests.append(dict(copy=copy))
+                self.copies = P.Producer(data=FAKE_POINTER + 4096, device=(ROCM, 0),
+                                         dtype=(2, 64, 1), shape=(4,), flags=P.IS_COPIED)
+                return self.copies.__dlpack__(**kw)
+            return super().__dlpack__(copy=copy, **kw)
+
+    p = CopiesOnItsDevice(data=FAKE_POINTER, device=(ROCM, 0), dtype=(2, 64, 1), shape=(4,))
+    for take in (dt.from_dlpack, dt.asarray):
+        x = take(p, device=device, copy=True)
+        assert str(x.device) == "rocm:0" and x.data_ptr == FAKE_POINTER + 4096
+        assert p.requests[-1]["copy"] is True and p.exports == []
+        del x
+        gc.collect()
+        assert p.copies.deleter_calls == 1
+
+
 def test_a_producer_that_ignores_dl_device_is_moved_or_refused_here():
     # from_dlpack(x, device="cpu") asks the producer for a host copy; one that hands its own
     # memory instead is moved here (pinned: relabelled) or refused (ROCm: no copy dltensor

@@ -359,8 +359,11 @@ def _check_mask_fits(xp: Any, shape: tuple[int, ...], mask: Any, value: tuple[in
     (_scatter_op_mask_single), so NumPy's ValueError was no error there. n, which only a GPU
     sync tells, is asked only for a value that fits some selections and not others (one as
     long as a selection along its first axis, of other than one element) or fits none. A mask
-    of another shape is CuPy's IndexError, first, as NumPy's."""
+    of another shape is CuPy's IndexError, first, as NumPy's, but for one of no elements,
+    which both take as a selection of none."""
     if mask.shape != shape[:mask.ndim]:
+        if mask.size == 0 and mask.ndim <= len(shape):
+            _check_broadcasts(value, (0,) + shape[mask.ndim:])
         return
     rest = shape[mask.ndim:]
     if len(value) <= len(rest) or value[0] == 1:

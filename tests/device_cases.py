@@ -618,6 +618,12 @@ CASES: list[Case] = [
     Case("setitem-mask-leaving-an-empty-axis", lambda d: _setitem(
         dt.zeros((2, 0), device=d), a(d, [True, False]), dt.ones((2, 0), device=d)),
          ValueError),  # (CuPy: a selection of no elements, the value unbroadcast)
+    Case("setitem-mask-with-an-axis-of-no-elements-value-of-another-shape", lambda d: _setitem(
+        a(d, R), dt.zeros((3, 0), dtype=dt.bool, device=d), a(d, [1.0, 2.0])),
+         ValueError),  # (a mask of no elements selects none, whatever its shape: NumPy's too)
+    Case("setitem-mask-of-no-elements", lambda d: (
+        _setitem(a(d, R), dt.zeros(0, dtype=dt.bool, device=d), a(d, [7.0])),
+        _setitem(a(d, R), dt.zeros(0, dtype=dt.bool, device=d), a(d, np.zeros((0, 4)))))),
     Case("setitem-mask-with-the-masked-values", lambda d: (lambda x, m: _setitem(
         x, m, x[m] * 2.0))(a(d, R), a(d, R) > 4.0)),
     Case("setitem-of-a-0d-array-by-false-a-longer-value", lambda d: _setitem(

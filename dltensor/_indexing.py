@@ -182,9 +182,12 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
             return wrap(a[key._array], self._device)
         dev = self._device
         if dev.device_type != CUDA_TYPE:
-            r = a[backend_key(self, key, False)]
-            # (an integer-array or mask key copies: fresh memory; anything else is a view)
-            return wrap(r, dev if r.base is not None else fresh(dev))
+            k = backend_key(self, key, False)
+            # (an integer-array or mask key copies into fresh memory, pageable where x is
+            # pinned; anything else is a view. A copy's base is not None where NumPy
+            # transposed it)
+            return wrap(a[k], dev if dev is CPU or not any(type(i) is _np_ndarray for i in k)
+                        else fresh(dev))
         with on(dev):  # an integer-array key makes CuPy allocate: on the array's GPU
             k = backend_key(self, key, False)
             if type(k) is tuple:

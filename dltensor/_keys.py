@@ -40,7 +40,7 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
     if len(parts) == 1 and (type(parts[0]) is bool or type(parts[0]) is np.bool_):
         # x[True]: a 0-d mask, as NumPy, PyTorch and CuPy read it (the spec's 0-d boolean array)
-        parts = (asarray(bool(parts[0]), device=x.device),)
+        parts = (asarray(bool(parts[0]), device=fresh(x._device)),)  # (pinned: NumPy's)
     out: list[Any] = []
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis

@@ -734,11 +734,17 @@ def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
     h = dt.asarray(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
     for view in (h[1:, ...], h[0, ...], h[..., ::2], h[None, ...]):
         assert view.device == h.device and str(h.device) == "cuda_host:0"
-    for gather in (h[dt.asarray([1, 0]), ...], h[h > 2.0], h[[0], ...]):
+    # (gathers whose array key is not the first index: NumPy's result is a transposed view
+    # of its new memory, with a base; and bool keys, made 0-d masks)
+    for gather in (h[dt.asarray([1, 0]), ...], h[h > 2.0], h[[0], ...], h[:, dt.asarray([0, 1])],
+                   h[:, [0, 1]], h[True], h[False], h[True, ...]):
         assert gather.device == dt.ones(1).device
+        assert not np.shares_memory(np.asarray(gather), a)
+    h[True] = 3.0
+    assert (a == 3.0).all()
     h[[1], ...] = 9.0  # (a list was made on cuda_host, where NumPy cannot allocate)
     h[[0, 0], [2, 1]] = -1.0
-    assert a.tolist() == [[0.0, -1.0, -1.0], [9.0, 9.0, 9.0]]
+    assert a.tolist() == [[3.0, -1.0, -1.0], [9.0, 9.0, 9.0]]
     # (an empty transform is NumPy's on pinned memory, not the CUDA mending's new array)
     e = dt.asarray(P.from_numpy(np.zeros((0, 3, 4), np.complex128), device=(P.CUDA_HOST, 0)))
     assert dt.fft.fftn(e, axes=(1, 2)).shape == (0, 3, 4)

@@ -189,6 +189,9 @@ def _foreign_index(k: Any, x: ndarray) -> ndarray:
             asarray(k, dtype=int64, device=device)
     except (TypeError, ValueError, BufferError) as e:  # (strings, ragged lists, a tensor
         raise IndexError(f"{type_name(k)} makes no index array: {e}") from None  # needing grad)
+    except OverflowError:  # (NumPy's IndexError too)
+        raise IndexError(f"an index of this {type_name(k)} is past int64: out of bounds of "
+                         "any axis") from None
 
 
 def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:

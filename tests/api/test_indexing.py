@@ -232,9 +232,12 @@ def test_lists_are_index_arrays_as_in_numpy():
         y[key] = -5
         assert np.array_equal(np.asarray(y), b), key
     for key, words in [(([0.5], Ellipsis), "integer or bool"), ((["a"], Ellipsis), "no index"),
-                       (([[0, 1], [1]], Ellipsis), "no index"), (([5], Ellipsis), "bounds")]:
+                       (([[0, 1], [1]], Ellipsis), "no index"), (([5], Ellipsis), "bounds"),
+                       (([2**63], Ellipsis), "bounds"), (([0, -2**63 - 1], Ellipsis), "bounds")]:
         with pytest.raises(IndexError, match=words):
             x[key]
+        with pytest.raises(IndexError, match=words):
+            x[key] = 1
 
 
 def test_integer_arrays_apart_from_each_other_or_their_integers_are_refused():
@@ -538,7 +541,7 @@ def test_setitem_refuses_none_and_out_of_spec_keys():
     x = dlt.asarray(np.zeros((2, 3)))
     for key in [(None, 0, 0), 0, 1.0, [0], (0, 0, 0)]:
         with pytest.raises(IndexError):
-            x[key] = 1.0
+            x[key] = 1
 
 
 def test_setitem_with_integer_arrays_scatters():

@@ -414,12 +414,14 @@ def check_ints(shape: tuple[int, ...], key: Any) -> None:
 
 
 def check_slice(s: slice) -> slice:
-    """The slice with Python-int bounds (IndexError for bounds that are not integers), each
-    within a C ssize_t: past it, the same slice of any array (CuPy converts the bounds to C
-    integers and raised OverflowError; NumPy and Python clip them)."""
+    """The slice with Python-int bounds (TypeError for bounds that are not integers, ValueError
+    for a step of 0), each within a C ssize_t: past it, the same slice of any array (CuPy
+    converts the bounds to C integers and raised OverflowError; NumPy and Python clip them)."""
     start, stop, step = bounds = s.start, s.stop, s.step
     if ((start is None or type(start) is int) and (stop is None or type(stop) is int)
             and (step is None or type(step) is int)):
+        if step == 0:  # (Python's words; first, as NumPy's, before any index array's bounds)
+            raise ValueError("slice step cannot be zero")
         if (start is None or -_BIG <= start <= _BIG) and (stop is None or -_BIG <= stop <= _BIG) \
                 and (step is None or -_BIG <= step <= _BIG):
             return s

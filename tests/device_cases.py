@@ -624,6 +624,10 @@ CASES: list[Case] = [
     Case("setitem-mask-of-no-elements", lambda d: (
         _setitem(a(d, R), dt.zeros(0, dtype=dt.bool, device=d), a(d, [7.0])),
         _setitem(a(d, R), dt.zeros(0, dtype=dt.bool, device=d), a(d, np.zeros((0, 4)))))),
+    Case("getitem-step-0-beside-an-index-array-out-of-bounds", lambda d: a(d, R)[
+        a(d, [5]), ::0], ValueError),  # (the step's error first, as NumPy's)
+    Case("setitem-step-0-beside-an-index-array-out-of-bounds", lambda d: _setitem(
+        a(d, R), (a(d, [5]), slice(None, None, 0)), 1.0), ValueError),
     Case("setitem-mask-with-the-masked-values", lambda d: (lambda x, m: _setitem(
         x, m, x[m] * 2.0))(a(d, R), a(d, R) > 4.0)),
     Case("setitem-of-a-0d-array-by-false-a-longer-value", lambda d: _setitem(

@@ -220,9 +220,13 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             if held(self):  # (a bad key or value is the CPU's error also there: checked first)
                 if isinstance(value, ndarray):  # (before a key held_view cannot take, a mask)
                     check_device(self, value)
-                target = held_view("__getitem__", self, backend_key(self, key, True))
-                if self.dtype.numpy is not None:
-                    _check_held_value(self, target.shape, value)
+                k = backend_key(self, key, True)
+                probe = None if self.dtype.numpy is None else np.empty((), self.dtype.numpy)
+                # (the value's dtype before the key's bounds, as on the CPU)
+                v = value if probe is None else _value_for(self, probe, value, compute=False)
+                target = held_view("__getitem__", self, k)
+                if probe is not None:
+                    _check_held_value(probe, target.shape, v)
             a = self._compute()  # (raises for held memory)
         if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
             raise _read_only(self, "a view of read-only memory, or of a broadcast whose "
@@ -395,12 +399,11 @@ def _check_broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
         raise _unfit(shape, target)
 
 
-def _check_held_value(x: ndarray, shape: tuple[int, ...], value: Any) -> None:
-    """The CPU's errors for ``value`` written into held ``x`` where the key's target has
-    ``shape``: its dtype, its shape (broadcast as _check_fits asks) and, for a scalar, its
-    conversion (2**1100 into float32 overflows) on a NumPy element of x's dtype."""
-    probe = np.empty((), x.dtype.numpy)
-    v = _value_for(x, probe, value, compute=False)
+def _check_held_value(probe: Any, shape: tuple[int, ...], v: Any) -> None:
+    """The CPU's errors for value ``v`` (as _value_for makes it) written into held memory where
+    the key's target has ``shape``: its shape (broadcast as _check_fits asks) and, for a
+    scalar, its conversion (2**1100 into float32 overflows) on ``probe``, a NumPy element of
+    the held array's dtype."""
     if isinstance(v, ndarray):
         _check_broadcasts(v.shape, shape)
     else:

@@ -139,9 +139,10 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
         for i in arrays or ():
             if out[i].dtype.spec_kind == "bool":
                 _check_mask(out[i], x, axis_at[i])
-    if lists and held(x):  # (a list's array is the CPU's, held memory not)
-        _check_held_key(x, out)
-        x._compute()  # raises what computing on x raises, once the key is known good
+    if arrays and (held(x) or any(held(out[i]) for i in arrays)):
+        _check_held_key(x, out, len(parts) == 1 and mask)  # (what the CPU would say first)
+        if held(x):
+            x._compute()  # raises what computing on x raises, once the key is known good
     unchecked: list[tuple[int, Any]] = []  # (axis, index array): bounds checked below
     for i in arrays or ():
         k = out[i]
@@ -204,9 +205,16 @@ def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
                          f"shape {want} it indexes")
 
 
-def _check_held_key(x: ndarray, key: list[Any]) -> None:
-    """IndexError for an int or a list's index out of bounds in a key into held memory, as the
-    CPU raises it (a list's indices are the CPU's to read; held index arrays are not)."""
+def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool) -> None:
+    """IndexError for a key with held memory in it (``x``, or an index array) that the CPU
+    would refuse from the shapes alone: a lone mask of another shape, index arrays that do not
+    broadcast, an int or a list's index out of bounds (a list's indices are the CPU's to
+    read; held index arrays are not)."""
+    if lone_mask:
+        _check_mask(key[0], x, 0)
+    else:
+        broadcast_indices(*(k.shape for k in key if isinstance(k, ndarray)
+                            and k.dtype.kind != "b"))
     for _, axis, k in key_axes(key, x.ndim):
         n = x.shape[axis]
         if type(k) is int:

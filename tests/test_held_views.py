@@ -416,6 +416,12 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write((0, 0), 2 ** 1100),                             # past float32
         write((0, 0), 1j),                                    # no promotion
         write((0, 0), lambda x: _like(x, np.ones((), np.float64))),  # none either
+        lambda x: x[[True, False, True]],                     # a lone mask of another shape
+        lambda x: x[_like(x, np.ones(3, bool))],              # ... held
+        lambda x: x[9, _like(x, np.array([0]))],              # an int out of bounds beside
+        write(lambda x: (9, _like(x, np.array([0]))), 1.0),   # ... and set
+        lambda x: x[_like(x, np.array([0, 1])), _like(x, np.array([0, 1, 2]))],  # no broadcast
+        write((-8, 0), 1j),                                   # the value's dtype, then bounds
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)

@@ -19,7 +19,8 @@ from ._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS
 from ._dtype_functions import int_bounds
 from ._dispatch import NULL_CONTEXT
 
-_FLOAT64, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float16)
+_FLOAT64, _FLOAT32, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16)
+_HALVES_AND_LESS = frozenset({_FLOAT16, *EXTENSION_FLOATS})  # (real floats of 16 bits or less)
 _REAL_SCALARS = frozenset((bool, int, float))
 
 
@@ -188,6 +189,9 @@ def real_and_complex(ufunc: str) -> Callable[..., Any]:
             return op(x1, x2)
         real1, real2 = _real_valued(x1), _real_valued(x2)
         z, c = (x1, x2) if real2 else (x2, x1)
+        if getattr(c, "dtype", None) in _HALVES_AND_LESS:  # (exact in float32, the table's)
+            c = c.astype(_FLOAT32)
+            x1, x2 = (c, x2) if real1 else (x1, c)
         if real1 is real2 or real1 and ufunc == "divide" or WHOLE.get(
                 getattr(c, "dtype", _FLOAT64)) is None:  # (c / (a + bj): "special rules")
             return op(x1, x2)

@@ -443,6 +443,11 @@ CASES: list[Case] = [
          dt.pow(a(d, [complex(np.inf, np.nan), complex(np.nan, np.inf)], t), a(d, 0.5, r)),
          dt.pow(2.0, a(d, [complex(np.inf, np.inf), complex(-np.inf, np.nan)], t)))
         for t, r in ((dt.complex64, dt.float32), (dt.complex128, dt.float64)))),
+    Case("float16-beside-complex", lambda d: tuple(  # (the real-and-complex table's, as float32)
+        f(a(d, [1.0, -0.0, np.inf, 2.0], dt.float16),
+          a(d, [complex(np.inf, 0), -0.0 - 0.0j, 2 - 0j, complex(-0.0, np.inf)], dt.complex64))
+        for f in (lambda x, z: z * x, lambda x, z: x + z, lambda x, z: x - z,
+                  lambda x, z: z / x))),
     Case("complex-whole-powers-are-products", lambda d: tuple(  # (CuPy: exp(n log z), rounded)
         dt.real(a(d, [1 + 1j, -1 + 1j, 3 + 3j], t) ** e) == 0
         for t in (dt.complex64, dt.complex128) for e in (2, -2, 6, a(d, [2, -2, 6], t)))),

@@ -125,7 +125,7 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
     """divide with a complex result: NumPy's complex division wherever the row's fix-up
     (special.divide) would divide as complex numbers, its own way where the divisor is a
     real array (the spec's table: each part divided by it)."""
-    if type(b) not in PYTHON_SCALARS and b.dtype in special.WHOLE and \
+    if type(b) not in PYTHON_SCALARS and (b.dtype in special.WHOLE or b.dtype in _HALVES) and \
             (type(a) is complex or getattr(a, "dtype", None) is not None and a.dtype.kind == "c"):
         return special.divide(xp, a, b)  # (by a float32 or float64 array: part by part)
     dt, _, _, (qr, qi) = _of_parts(xp, a, b, ("T ar, T ai, T cr, T ci", "T qr, T qi"),

@@ -923,6 +923,22 @@ def test_real_and_complex_operands_of_64_dimensions():
     assert np.asarray(z).ravel().tolist() == [complex(math.inf, -0.0)] * 2
 
 
+def test_float16_beside_complex_follows_the_real_and_complex_table_as_float32_does():
+    # (not a dtype of the spec's, but NumPy's: (inf + 0j) * float16 gave inf + NaN j where
+    # float32 gives the table's inf + 0j, and (-0 - 0j) + float16 lost its -0j)
+    inf = math.inf
+    calls = (lambda x, z: z * x, lambda x, z: x * z, lambda x, z: z + x, lambda x, z: x - z,
+             lambda x, z: z / x, lambda x, z: x * complex(inf, 0), lambda x, z: x + (-0.0 - 0j))
+    z = dt.asarray([complex(inf, 0), -0.0 - 0.0j, 2 - 0j, complex(-0.0, inf)], dtype=dt.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (NumPy's invalid: inf * 0 is in the table too)
+        for f in calls:
+            got = f(dt.asarray([1.0, -0.0, inf, 2.0], dtype=dt.float16), z)
+            want = f(dt.asarray([1.0, -0.0, inf, 2.0], dtype=dt.float32), z)
+            assert got.dtype == want.dtype == dt.complex64
+            _bits_equal(np.asarray(got).view(np.float32), np.asarray(want).view(np.float32))
+
+
 def test_complex_of_a_real_nan_is_nan_nan_j():
     # The 2025.12 __complex__: "If self is NaN, the result is NaN + NaN j".
     z = complex(dt.asarray(math.nan))

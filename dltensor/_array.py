@@ -45,7 +45,9 @@ _new = object.__new__
 _CPU_DLPACK_DEVICE = (DLDeviceType.kDLCPU, 0)
 # NumPy exports these itself; ml_dtypes' are exported by our producer (NumPy 2.4 has no codes).
 _NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.spec_kind is not None)
-_API_VERSIONS = (None, "2023.12", "2024.12", "2025.12")
+# (the 2025.12 namespace holds the earlier ones' functions: asked for those, as NumPy and
+# array-api-strict answer, a consumer gets it)
+_API_VERSIONS = (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 # Stream values the standard disallows: 0 on CUDA (ambiguous), 1 and 2 on ROCm (CUDA's
 # legacy and per-thread default streams have no ROCm meaning).
 _FORBIDDEN_STREAMS = {DLDeviceType.kDLCUDA: (0,), DLDeviceType.kDLROCM: (1, 2)}
@@ -211,7 +213,7 @@ class ndarray:
             if not isinstance(api_version, str):
                 raise TypeError(f"api_version must be a str such as '2025.12' or None, not "
                                 f"{api_version!r}")
-            raise ValueError(f"dltensor implements array API versions 2023.12 to 2025.12, "
+            raise ValueError(f"dltensor implements array API versions 2021.12 to 2025.12, "
                              f"not {api_version!r}")
         import dltensor
         return dltensor

@@ -72,6 +72,13 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
     if x1.ndim != 1:  # (NumPy: "object too deep for desired array", or "of too small depth")
         raise ValueError(f"searchsorted searches a one-dimensional x1, not one of shape "
                          f"{x1.shape}")
+    if sorter is not None:  # (the spec's: NumPy's TypeError for another ndim, CuPy none)
+        if sorter.dtype.spec_kind not in ("signed integer", "unsigned integer"):
+            raise TypeError(f"searchsorted's sorter must be an integer array, not one of "
+                            f"{sorter.dtype.name}")
+        if sorter.shape != x1.shape:
+            raise ValueError(f"searchsorted's sorter must have x1's shape {x1.shape}, not "
+                             f"{sorter.shape}")
     dev = check_device(x1, *(a for a in (x2, sorter) if isinstance(a, ndarray)))
     a1 = native_or_cpu_error(x1, searchsorted, x1, x2, side=side, sorter=sorter)
     ns = namespace_for(dev)
@@ -89,15 +96,21 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
         with on(dev):  # (CuPy copies on its current GPU)
             a1, a2 = a1.astype(common), a2.astype(common)
     s = native(sorter)
-    if s is not None and s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
-        s = s.astype(np.int64)
+    if s is not None:
+        with on(dev):
+            if s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
+                s = s.astype(np.int64)
+            # Every index checked, on every path: NumPy checks those its search visits (a
+            # -1 could pass), CuPy none (it wraps them), and the exact path takes a1[s].
+            if s.size and not 0 <= int(s.min()) <= int(s.max()) < a1.shape[0]:
+                raise ValueError("searchsorted: a sorter index is out of range")
     if a1.dtype != a2.dtype and rounds_in_common(a1.dtype, a2.dtype) and \
             "c" not in (a1.dtype.kind, a2.dtype.kind):  # (complex: NumPy's order, as it was)
         with on(dev):
             exact: ndarray = wrap_result(_exactly(ns, a1, a2, side, s), dev)
         return exact
     if dev.device_type == CUDA_TYPE:
-        a1, a2 = _as_numpy_compares(dev, a1, a2, s)
+        a1, a2 = _as_numpy_compares(dev, a1, a2)
     result: ndarray = wrap_result(ns.searchsorted(a1, a2, side=side, sorter=s), dev)
     return result
 
@@ -139,19 +152,13 @@ def _exactly(ns: Any, a1: Any, a2: Any, side: str, s: Any) -> Any:
     return r + below
 
 
-def _as_numpy_compares(dev: Device, a1: Any, a2: Any, s: Any) -> tuple[Any, Any]:
+def _as_numpy_compares(dev: Device, a1: Any, a2: Any) -> tuple[Any, Any]:
     """CuPy arrays for CuPy 14's searchsorted to answer as NumPy's does: both in their common
-    dtype (CuPy compares the two dtypes in C++: int32 with uint32 as unsigned, -1 past 10),
-    and a sorter within x1 (CuPy takes through it wrapping each index; NumPy's ValueError)."""
-    with on(dev):
-        if a1.dtype != a2.dtype:
+    dtype (CuPy compares the two dtypes in C++: int32 with uint32 as unsigned, -1 past 10)."""
+    if a1.dtype != a2.dtype:
+        with on(dev):
             common = np.result_type(a1.dtype, a2.dtype)
             a1, a2 = a1.astype(common, copy=False), a2.astype(common, copy=False)
-        if s is not None and s.shape != a1.shape:  # (NumPy's order: the length, then bounds)
-            raise ValueError(f"searchsorted: the sorter must have x1's length, {a1.shape[0]}, "
-                             f"not {s.shape[0] if s.ndim else s.shape}")
-        if s is not None and s.size and not 0 <= int(s.min()) <= int(s.max()) < a1.shape[0]:
-            raise ValueError("searchsorted: a sorter index is out of range")
     return a1, a2
 
 

@@ -765,6 +765,12 @@ CASES: list[Case] = [
         dt.searchsorted(a(d, [-5, -3, 0, 5]), a(d, np.array([1], np.uint64))))),
     Case("searchsorted-sorter-out-of-bounds", lambda d: dt.searchsorted(
         a(d, [1.0, 2.0, 3.0]), 3.5, sorter=a(d, [0, 1, 5])), ValueError),
+    Case("searchsorted-sorter-of-two-axes", lambda d: dt.searchsorted(
+        a(d, [1.0, 2.0, 3.0]), 3.5, sorter=a(d, [[0, 1, 2]])), ValueError),
+    Case("searchsorted-exactly-sorter-wrapping", lambda d: dt.searchsorted(  # (took a1[s])
+        a(d, [3.0, 1.0, 2.0, 5.0]), a(d, [0, 2, 9]), sorter=a(d, [1, 2, 0, -1])), ValueError),
+    Case("searchsorted-sorter-minus-one-numpy-skips", lambda d: dt.searchsorted(
+        a(d, [3.0, 1.0, 2.0, 5.0]), a(d, [2.5]), sorter=a(d, [1, 2, 0, -1])), ValueError),
     Case("searchsorted-sorter-of-another-length", lambda d: dt.searchsorted(
         a(d, [1.0, 2.0, 3.0]), 3.5, sorter=a(d, [0, 1])), ValueError),
     # --- dtypes and utilities ------------------------------------------------------------------

@@ -437,6 +437,8 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
     whole, as if it were 1-D; only None (or ()) is valid here."""
     if axis is not None and not (type(axis) is tuple and not axis):  # (axis != (): NumPy's
         # ints compare element-wise, np.int64(0) != () is an empty array)
+        for i in axis if type(axis) is tuple else (axis,):  # (a wrong type first, as for N > 0)
+            strict_int(i, f"{name}'s axis (an int or a tuple of ints)")
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension 0")
 
 

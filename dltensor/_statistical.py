@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from ._array import ndarray, wrap
+from ._array import held, ndarray, wrap
 from ._dispatch import array_module, axis_checked, axis_past_c_long, delegating, expect_array, flag
 from ._dispatch import namespace_for, native, native_dtype, native_or_cpu_error, on, real_number
 from ._dispatch import reduction_axes, refuse_axes_of_0d, strict_int, wrap_result
 from ._devices import CPU, CUDA_TYPE
 from ._dtype_functions import astype, in_float32
 from ._dtypes import EXTENSION_FLOATS, DType, refuse_complex_to_real
+from ._manipulation import reshape
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
            "var"]
@@ -99,8 +100,8 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         return wide
     if a.ndim == 0:
         refuse_axes_of_0d(name, kwargs.get("axis"))
-    elif dev is not CPU:  # (NumPy checks its own)
-        reduction_axes(name, kwargs.get("axis"), a.ndim)
+    elif dev is not CPU or dtype is not None:  # (NumPy checks its own, after the dtype's
+        reduction_axes(name, kwargs.get("axis"), a.ndim)  # cast: the axis first, as CuPy)
     if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
         refuse_complex_to_real(name, x.dtype, dtype)
     fn: Callable[..., Any] = (_NUMPY_OWN.get(name) if dev is CPU else None) or \
@@ -145,6 +146,8 @@ def _one_d(x: ndarray) -> ndarray:
     """A 0-d array as NumPy's cumulative functions take it: its one element, in 1-D
     (array-api-compat's include_initial assumes an axis)."""
     if isinstance(x, ndarray) and x.ndim == 0:
+        if held(x):  # (a held view: the CPU's error first for bad arguments, then refused)
+            return reshape(x, (1,))
         return wrap_result(native(x).reshape(1), x._device)  # type: ignore[no-any-return]
     return x
 
@@ -172,6 +175,8 @@ def _mean_by_parts(ns: Any) -> Callable[..., Any]:
     elements is divided by N in float64, as NumPy's mean divides it (CuPy divided by N
     rounded to a float32: an ulp apart)."""
     def mean(a: Any, /, **kwargs: Any) -> Any:
+        if _bools_in(kwargs.get("axis")):  # (NumPy's mean reads True as axis 1, as var)
+            reduction_axes("mean", kwargs["axis"], a.ndim)
         if a.dtype not in _COMPLEX or not a.size:  # (a dtype set: faster than its kind)
             if a.size > 1 << 24 and a.dtype == _FLOAT32:
                 total = ns.sum(a, **kwargs)
@@ -185,6 +190,11 @@ def _mean_by_parts(ns: Any) -> Callable[..., Any]:
         out.real, out.imag = re, im  # (the setters: NumPy's and CuPy's write the parts)
         return out
     return mean
+
+
+def _bools_in(axis: Any) -> bool:
+    """Whether ``axis`` is a bool or a tuple holding one (an int to NumPy, not the spec)."""
+    return type(axis) is bool or type(axis) is tuple and any(type(i) is bool for i in axis)
 
 
 def _mean_template(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
@@ -263,10 +273,11 @@ def _spread(name: str, x: ndarray, axis: int | tuple[int, ...] | None, correctio
         return wide
     if a.ndim == 0:  # (as the other reductions: NumPy's var read True as an axis here)
         refuse_axes_of_0d(name, axis)
+    elif type(a) is not np.ndarray or _bools_in(axis):  # (NumPy checks its own, but reads
+        reduction_axes(name, axis, a.ndim)  # True as axis 1: an AxisError of a 1-D array)
     if type(a) is np.ndarray:  # (the array's own method: array-api-compat's wrapper calls it,
         r = _method(a, name, axis, ddof, keepdims)  # ~2.5 us later)
     else:
-        reduction_axes(name, axis, a.ndim)  # (NumPy checks its own)
         with on(dev):  # (a method runs on CuPy's current GPU, not the array's)
             r = _method(a, name, axis, ddof, keepdims)
     axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) \

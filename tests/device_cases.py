@@ -647,6 +647,12 @@ CASES: list[Case] = [
                                     dt.expand_dims(a(d, R), axis=(0, -1)),
                                     dt.tile(a(d, [1, 2]), (2, 2)), *dt.unstack(a(d, R), axis=1))),
     # --- statistics ----------------------------------------------------------------------------
+    Case("reduction-of-complex-to-a-real-dtype-along-a-bad-axis", lambda d: dt.sum(
+        a(d, [1 + 1j, 2 + 0j]), axis=1, dtype=dt.float64), IndexError),  # (the axis first)
+    Case("mean-along-axis-true", lambda d: dt.mean(a(d, [1.0, 2.0]), axis=True),
+         TypeError),  # (NumPy's mean read True as axis 1)
+    Case("var-along-axes-true", lambda d: dt.var(a(d, [1.0, 2.0]), axis=(True,)), TypeError),
+    Case("sum-of-0d-along-a-float-axis", lambda d: dt.sum(a(d, 1.0), axis=1.5), TypeError),
     Case("reductions", lambda d: (dt.prod(a(d, R) + 1, axis=0), dt.mean(a(d, R), axis=1),
                                   dt.max(a(d, R), axis=0, keepdims=True), dt.min(a(d, R)),
                                   dt.sum(a(d, [200, 100], dt.uint8)),

@@ -291,6 +291,28 @@ def test_a_numpy_int_axis_of_a_0d_array_is_an_axis_error():
             f(dlt.asarray(2.0), axis=np.int64(0))
 
 
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "std", "var", "all",
+                                  "any", "count_nonzero"])
+def test_an_axis_of_a_wrong_type_is_a_type_error_whatever_the_arrays_ndim(name):
+    # (of a 0-d array it was the AxisError of any axis there; NumPy's mean, std and var read
+    # True as axis 1, an AxisError of a 1-D array)
+    fn = getattr(dlt, name)
+    for x in (dlt.asarray(2.0), dlt.asarray([2.0]), dlt.ones((2, 2))):
+        for axis in (1.5, "0", True, False, [0], (0.0,), (None,), (True,)):
+            with pytest.raises(TypeError):  # (NumPy's words name no axis)
+                fn(x, axis=axis)
+
+
+def test_the_axis_is_checked_before_a_complex_to_real_dtype():
+    # (on the CPU NumPy's cast came first, a TypeError; CuPy and strict check the axis)
+    z = dlt.asarray([1 + 1j, 2 + 0j])
+    for fn in (dlt.sum, dlt.prod, dlt.cumulative_sum, dlt.cumulative_prod):
+        with pytest.raises(IndexError, match="out of bounds"):
+            fn(z, axis=1, dtype=dlt.float64)
+        with pytest.raises(TypeError):
+            fn(z, axis=0, dtype=dlt.float64)
+
+
 def test_diff_takes_a_0d_edge_as_one_step_for_every_n():
     y = dlt.reshape(dlt.asarray([1, 4, 9, 16, 25, 36]), (2, 3))
     want = np.diff(np.asarray(y), n=1, prepend=0)

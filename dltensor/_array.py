@@ -551,10 +551,15 @@ _READ_ONLY: dict[int, weakref.ref[Any]] = {}
 
 def inherit_read_only(source: Any, result: Any) -> Any:
     """``result``, a backend array a call made from ``source``: marked read-only when it is a
-    CuPy view of a read-only ``source`` (NumPy's views carry the flag themselves)."""
-    if _READ_ONLY and type(result) is not np.ndarray and getattr(result, "base", None) \
-            is not None and _array_read_only(source):
-        mark_read_only(result)
+    CuPy view of a read-only ``source`` (NumPy's views carry the flag themselves). A CuPy
+    view's base is the array owning the memory: ``source``'s own root, where it is a view of
+    it, not a new array some call made and took a view of (reshape(copy=True), tile, roll:
+    the caller's to write)."""
+    if _READ_ONLY and type(result) is not np.ndarray:
+        base = getattr(result, "base", None)
+        if base is not None and (base is source or base is getattr(source, "base", None)) \
+                and _array_read_only(source):
+            mark_read_only(result)
     return result
 
 

@@ -696,6 +696,12 @@ CASES: list[Case] = [
          rtol=0),
     Case("read-only-1d-views-of-a-broadcast", lambda d: _setitem(  # (CuPy: a view's base is
         dt.broadcast_to(a(d, 1.0), (3,))[1:], ..., 5.0), ValueError),  # its root, unmarked)
+    # (new arrays made of a read-only one: CuPy's reshape of a copy is a view of the copy, not
+    # of the read-only array, and the caller's to write)
+    Case("new-arrays-of-a-read-only-one-are-writable", lambda d: tuple(_setitem(
+        f(dt.broadcast_to(a(d, [[1.0, 2.0], [3.0, 4.0]]), (2, 2))), (0, ...), 9) for f in (
+            lambda x: dt.reshape(x, (4,), copy=True),
+            lambda x: dt.count_nonzero(x, axis=0, keepdims=True)))),
     Case("read-only-unstacked-broadcast", lambda d: _setitem(
         dt.unstack(dt.broadcast_to(a(d, [1.0, 2.0]), (2, 2)))[0], 0, 5.0), ValueError),
     Case("max-of-empty", lambda d: dt.max(a(d, np.ones(0))), ValueError),

@@ -19,6 +19,7 @@ from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
 from ._dispatch import axis_checked, AxisError, check_axis, check_device, cpu_error_first, delegate
 from ._dispatch import delegate_first, expect_array, fresh, ints, namespace_for, native, on
+from ._dispatch import native_or_cpu_error
 from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
 from ._dispatch import wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
@@ -296,7 +297,10 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     if isinstance(repeats, ndarray):
         if repeats.dtype.spec_kind not in ("signed integer", "unsigned integer"):
             raise TypeError(f"repeat needs integer repeats, not {repeats.dtype.name}")
-        if repeats.size == 1 and repeats.ndim <= 1 and not held(repeats):
+        check_device(x, repeats)  # (before a count is read: from another device, none is)
+        if held(x) or held(repeats):  # (the CPU's error first, then the refusal)
+            native_or_cpu_error(x if held(x) else repeats, repeat, x, repeats, axis=axis)
+        if repeats.size == 1 and repeats.ndim <= 1:
             # One count, for every element: as the int it is (NumPy multiplied it by the
             # length in C: a negative one could wrap to a small positive total, whose array
             # it returned unwritten)

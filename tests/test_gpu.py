@@ -968,6 +968,9 @@ def test_repeat_of_no_elements_checks_the_devices_of_its_counts(cupy):
         with pytest.raises(ValueError, match="different devices"):
             dt.repeat(dt.zeros((3, 4, 0), device=xd), dt.asarray([1, 2, 3, 4], device=rd),
                       axis=1)
+        for counts in ([2], 2):  # (one count: it was read from the other device)
+            with pytest.raises(ValueError, match="different devices"):
+                dt.repeat(dt.asarray([1.0, 2.0], device=xd), dt.asarray(counts, device=rd))
 
 
 def _free_gib(cupy) -> float:

@@ -479,6 +479,8 @@ BAD_ARGUMENTS = {
     "sum axis": lambda m: dt.sum(m(_Z((2, 3), np.float32)), axis=5),
     "std axis": lambda m: dt.std(m(_Z((2, 3), np.float32)), axis=5),
     "cumulative_sum axis": lambda m: dt.cumulative_sum(m(_Z((2, 3), np.float32)), axis=2),
+    "repeat by int64 counts of another length": lambda m: dt.repeat(
+        m(_Z(3)), m(_Z(2, np.int64)), axis=0),
     "cumulative_sum of 0-d axis": lambda m: dt.cumulative_sum(m(_Z((), np.float32)), axis=3),
     "cumulative_prod of 0-d flag": lambda m: dt.cumulative_prod(m(_Z((), np.float32)),
                                                                 include_initial="yes"),
@@ -543,6 +545,15 @@ def test_bad_arguments_get_the_cpus_error_on_held_memory_too(call, device):
     cpu = _outcome(call, dt.asarray)
     assert cpu is not None and not issubclass(cpu, RuntimeError)
     assert _outcome(call, lambda a: _held(a, device)) is cpu
+
+
+def test_repeat_by_counts_of_another_device_is_the_devices_error(device):
+    # (64-bit held counts were read first: NoBackendError, not the arrays' devices' ValueError)
+    for x, counts in ((dt.asarray([1.0, 2.0]), _held(np.array([1, 2]), device)),
+                      (_held(np.zeros(2), device), dt.asarray([1, 2])),
+                      (_held(np.zeros(2), device), dt.asarray([2]))):
+        with pytest.raises(ValueError, match="different devices"):
+            dt.repeat(x, counts)
 
 
 @pytest.mark.parametrize("call", PAST_THE_CHECK.values(), ids=PAST_THE_CHECK.keys())

@@ -195,6 +195,9 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
                 return _on_host(name, x, x.shape[:-2] + tuple(min(n, 1) for n in x.shape[-2:]))
         except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
             raise cpu_error_first(lambda y: _floating(name, y, **kwargs), (x,), {}, e) from None
+    if name in _HANGS_ON_INFINITIES and x._device.device_type != CUDA_TYPE and not held(x) \
+            and not np.isfinite(x._compute()).all():
+        raise np.linalg.LinAlgError(_SVD_OF_NAN)
     if x.ndim > 32 and name in _PER_MATRIX:
         # (NumPy's gufuncs stop at 32 axes: the stack folded into one, an array rtol with it)
         batch = x.shape[:-2]
@@ -216,6 +219,11 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
 _SINGULAR_RAISES = frozenset({"cholesky", "inv", "matrix_power", "solve"})
 _NOT_FINITE = "Array must not contain infs or NaNs"  # (eig's and eigvals')
 _SVD_OF_NAN = "SVD did not converge"
+# LAPACK's xBDSQR, under the SVD that computes vectors, loops forever on some matrices holding
+# an infinity (numpy/numpy#32591, Reference-LAPACK/lapack#1409: NumPy 2.4's svd of [[inf, 1,
+# 1], [1, 1, 1], [1, 1, 1]] never returned); NumPy 2.5 refuses any such input, as here, on
+# every NumPy and device (one pass over x: little beside the SVD's work).
+_HANGS_ON_INFINITIES = frozenset({"svd", "pinv"})
 
 
 def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
@@ -235,15 +243,17 @@ def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
 
 def _refuse_as_numpy(name: str, x: ndarray, ord: Any) -> None:
     """On a GPU, NumPy's LinAlgError for the input it refuses: infinities and NaNs in eig and
-    eigvals (array-api-compat's NumPy ones check), NaNs in the SVD family (svd, svdvals,
-    pinv, the 2, -2 and nuclear matrix norms; NumPy's LAPACK does not converge on one). CuPy
+    eigvals (array-api-compat's NumPy ones check), svd and pinv (_HANGS_ON_INFINITIES), NaNs
+    in the rest of the SVD family (svdvals, the 2, -2 and nuclear matrix norms; NumPy's LAPACK
+    does not converge on one). CuPy
     checks neither, and answers what cuSOLVER computed (CuPy 14.2's sources, unrun on a GPU):
     one reduction more, and a GPU sync."""
     svd = name in ("svd", "svdvals", "pinv") or name == "matrix_norm" and ord in (2, -2, "nuc")
     if (svd or name in ("eig", "eigvals")) and not held(x):  # (held: the CPU's errors first)
         a, ns = native(x), namespace_for(x._device)
-        with on(x._device):
-            bad = ns.any(ns.isnan(a)) if svd else ns.any(~ns.isfinite(a))
+        with on(x._device):  # (an infinity too in svd and pinv: the CPU's refusal)
+            bad = ns.any(ns.isnan(a)) if svd and name not in _HANGS_ON_INFINITIES else \
+                ns.any(~ns.isfinite(a))
         if bool(bad):
             raise np.linalg.LinAlgError(_SVD_OF_NAN if svd else _NOT_FINITE)
 

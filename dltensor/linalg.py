@@ -20,6 +20,7 @@ from ._array import held, ndarray, wrap
 from ._creation import empty, eye, zeros
 from ._backends import NoBackendError, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device
+from ._dtype_functions import astype, in_float32, result_type
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
 from ._dispatch import check_device, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
@@ -164,7 +165,6 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     if name in _NORMS and x.dtype is float16 and not held(x):  # (held: the CPU's errors first)
         # in float32, as float16 sums are: NumPy's norms square and add in float16 (300 and
         # 400 made inf, 4096 ones 2048)
-        from ._dtype_functions import in_float32
         return in_float32(lambda y: _floating(name, y, **kwargs), x)
     if name in _PER_MATRIX:
         _matrices(name, x)
@@ -459,6 +459,9 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
             stack = (0,)  # (the backend's error below)
         if math.prod(stack):
             _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype, device=dev))
+            if x2.shape[-2:] == (x1.shape[-1], 0):  # (then nothing to solve: NumPy's loop
+                # over the broadcast stack took 12 s for an x2 of (2**26, 3, 0))
+                return empty(stack + x2.shape[-2:], dtype=result_type(x1, x2), device=dev)
     if dev.device_type == CUDA_TYPE and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
             and x1.shape[-1] == x1.shape[-2]:
         # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's
@@ -509,12 +512,11 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     if dtype is not None:
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
         if np_dtype in EXTENSION_FLOATS:  # (summed in float32, then cast, as sum does: in
-            from ._dtype_functions import astype  # bfloat16 1000 ones made 256)
+            # bfloat16 1000 ones made 256)
             return astype(trace(x, offset=offset, dtype=float32), dtype)
     if x.dtype is float16 and (dtype is None or dtype is float16):
         # (added in float32, as sum adds float16: NumPy adds a diagonal that is not its
         # innermost axis in float16, which stalls at 2048; CuPy adds in float32)
-        from ._dtype_functions import in_float32
         wide: ndarray = in_float32(lambda y, dtype: trace(y, offset=offset, dtype=dtype), x,
                                    dtype=dtype)
         return wide

@@ -875,6 +875,8 @@ CASES: list[Case] = [
         a(d, [[1.0, 2.0], [2.0, 4.0]]), a(d, [1.0, 2.0])), ValueError),
     Case("cholesky-of-an-indefinite-matrix", lambda d: dt.linalg.cholesky(
         a(d, [[1.0, 2.0], [2.0, 1.0]])), ValueError),
+    Case("solve-for-no-right-hand-sides-over-a-stack", lambda d: dt.linalg.solve(
+        dt.eye(3, dtype=dt.float32, device=d), dt.empty((4, 3, 0), device=d))),
     Case("svd-of-an-infinity", lambda d: dt.linalg.svd(a(d, [[np.inf, 1.0], [1.0, 1.0]])),
          np.linalg.LinAlgError),  # (NumPy 2.4's of a 3 x 3 never returned: refused at once)
     Case("pinv-of-an-infinity", lambda d: dt.linalg.pinv(a(d, [[1.0, 2.0], [np.inf, 1.0]])),

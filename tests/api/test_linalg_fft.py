@@ -1002,3 +1002,22 @@ print("ok")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
     assert dlt.linalg.svdvals(dlt.asarray([[np.inf, 1.0], [1.0, 1.0]])).shape == (2,)
+
+
+def test_solve_for_no_right_hand_sides_over_a_long_stack_answers_at_once():
+    # (x1's matrices factorised, each once, then nothing to solve: NumPy loops over the
+    # broadcast stack, 12 s at 2**26; in a process of its own, so that a slow answer fails)
+    import subprocess
+    import sys
+    code = """
+import dltensor as dt
+r = dt.linalg.solve(dt.eye(3, dtype=dt.float32), dt.empty((2**36, 3, 0), dtype=dt.float32))
+assert r.shape == (2**36, 3, 0) and r.dtype == dt.float32
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+    with pytest.raises(np.linalg.LinAlgError):  # (each matrix still factorised)
+        dlt.linalg.solve(dlt.zeros((3, 3)), dlt.empty((2**20, 3, 0)))
+    assert dlt.linalg.solve(dlt.eye(3, dtype=dlt.float32), dlt.empty((2, 3, 0))).dtype == \
+        dlt.float64

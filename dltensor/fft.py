@@ -201,10 +201,13 @@ def _real_by_parts(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray:
     imaginary parts irfft takes as 0 made 0 (``_c2r_on_cuda``) on the complex transforms'
     result, dltensor's own. CuPy's plans take the axes sorted, and gave irfftn with axes
     (1, 0) and s (3, 4) the shape (4, 4), not (4, 3) (on an H200, 2026-11-27)."""
-    axes, s, norm = kwargs["axes"], kwargs.get("s"), kwargs["norm"]
+    s, norm = kwargs.get("s"), kwargs["norm"]
+    axes = tuple(a % x.ndim for a in kwargs["axes"])  # (-1 and 1 one axis, repeated)
     n, rest = (None, None) if s is None else (s[-1], s[:-1])
     if name == "rfftn":
         half = _backend["rfft"](x, n=n, axis=axes[-1], norm=norm)
+        if rest is None and len(set(axes)) < len(axes):  # (an axis repeated: transformed at
+            rest = tuple(x.shape[a] for a in axes[:-1])  # x's length, as NumPy's s is)
         result: ndarray = _backend["fftn"](half, s=rest, axes=axes[:-1], norm=norm)
         return result
     if len(set(axes[:-1])) == len(axes) - 1:

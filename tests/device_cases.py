@@ -487,6 +487,15 @@ CASES: list[Case] = [
                          axes=(1, 0)),
             dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 24, device=d), (2, 3, 4)),
                          axes=(-1, 0, -2))))),
+    Case("real-ffts-of-an-axis-repeated", lambda d: tuple(  # (-1 and 1 one axis; rfftn's
+        dt.where(dt.abs(y) < 1e-9, 0.0, y) for y in (  # complex pass at x's length, as NumPy)
+            dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 24, device=d), (4, 6)), axes=(0, 0)),
+            dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 24, device=d), (4, 6)), axes=(-1, 1)),
+            dt.fft.rfftn(dt.reshape(dt.linspace(-1, 5, 24, device=d), (4, 6)), axes=(1, 0, 1)),
+            dt.fft.irfftn(dt.reshape(dt.linspace(1, 24 + 1j, 24, device=d), (4, 6)),
+                          axes=(-2, 0, 1), s=(3, 5, 6)),
+            dt.fft.irfftn(dt.reshape(dt.linspace(1, 24 + 1j, 24, device=d), (4, 6)),
+                          axes=(1, -1, 0), s=(3, 5, 4))))),
     Case("complex-ffts-and-shifts-of-axes-out-of-order", lambda d: (  # (no real transform:
         # none is split into parts)
         dt.fft.fftn(dt.reshape(dt.linspace(1, 12 - 5j, 12, device=d), (3, 4)), s=(2, 5),

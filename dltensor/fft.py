@@ -18,7 +18,7 @@ from ._array import ndarray, wrap
 from ._dlpack.abi import DLDeviceType
 from ._creation import zeros
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import allocatable, check_axis, delegate, on, strict_int, within_largest
+from ._dispatch import allocatable, check_axis, delegate, fresh, on, strict_int, within_largest
 from ._interop import copied
 from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
@@ -76,7 +76,7 @@ def _as_numpy_on_cuda(name: str, x: ndarray, kwargs: dict[str, Any]) -> ndarray 
         for i, axis in reversed(list(enumerate(axes))):  # (a repeated axis: its first length)
             shape[axis] = shape[axis] if s is None else s[i]
         if all(shape[axis] for axis in axes):
-            return zeros(tuple(shape), dtype=x.dtype, device=x.device)
+            return zeros(tuple(shape), dtype=x.dtype, device=fresh(x._device))
     return None
 
 
@@ -244,7 +244,7 @@ def _padded_with_a_zero(x: ndarray, kwargs: dict[str, Any]) -> ndarray:
             shape[axis] = n
     if shape == list(x.shape):
         return x
-    return zeros(tuple(shape), dtype=x.dtype, device=x.device)
+    return zeros(tuple(shape), dtype=x.dtype, device=fresh(x._device))  # (pinned: cpu)
 
 
 def fft(x: ndarray, /, *, n: int | None = None, axis: int = -1,

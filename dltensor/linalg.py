@@ -22,7 +22,7 @@ from ._backends import NoBackendError, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device
 from ._dtype_functions import astype, in_float32, result_type
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
-from ._dispatch import check_device, namespace_for, native, native_dtype, on, real_number
+from ._dispatch import check_device, fresh, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
@@ -180,7 +180,7 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
             # took 33 s at (0, 3, 2**30))
             m, n = x.shape[-2:]
             k = m if kwargs["mode"] == "complete" else min(m, n)
-            r = tuple(empty(x.shape[:-2] + s, dtype=x.dtype, device=x.device)
+            r = tuple(empty(x.shape[:-2] + s, dtype=x.dtype, device=fresh(x._device))
                       for s in ((m, k), (k, n)))
         if r is not None:
             return r
@@ -376,7 +376,6 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
     rtol = _rtol("matrix_rank", rtol)
     if 0 in x.shape[-2:]:
         # No singular values, rank 0 (array-api-compat takes the largest of none and raises)
-        from ._dispatch import fresh
         batch = x.shape[:-2]
         if isinstance(rtol, ndarray):
             batch = broadcast_of(batch, rtol.shape)
@@ -458,10 +457,12 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
         except ValueError:
             stack = (0,)  # (the backend's error below)
         if math.prod(stack):
-            _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype, device=dev))
+            _call("solve", dev, x1, zeros(x1.shape[:-1] + (1,), dtype=x1.dtype,
+                                          device=fresh(dev)))  # (pinned memory: the CPU's)
             if x2.shape[-2:] == (x1.shape[-1], 0):  # (then nothing to solve: NumPy's loop
                 # over the broadcast stack took 12 s for an x2 of (2**26, 3, 0))
-                return empty(stack + x2.shape[-2:], dtype=result_type(x1, x2), device=dev)
+                return empty(stack + x2.shape[-2:], dtype=result_type(x1, x2),
+                             device=fresh(dev))
     if dev.device_type == CUDA_TYPE and (x1.size == 0 or x2.size == 0) and x1.ndim >= 2 \
             and x1.shape[-1] == x1.shape[-2]:
         # A solution of no elements: CuPy's batched_gesv makes an arange of each matrix's

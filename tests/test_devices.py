@@ -750,6 +750,27 @@ def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
     assert dt.fft.fftn(e, axes=(1, 2)).shape == (0, 3, 4)
 
 
+@pytest.mark.parametrize("kind", ["CUDA_HOST", "CUDA_MANAGED", "ROCM_HOST"])
+def test_calls_that_make_arrays_of_their_own_on_pinned_memory_make_them_on_the_cpu(kind):
+    # (zeros and empties made with device=x.device: "cannot allocate cuda_host memory")
+    import producers as P
+
+    def pinned(a):
+        return dt.from_dlpack(P.from_numpy(np.asarray(a), device=(getattr(P, kind), 0)))
+    for call, shape in (
+            (lambda: dt.fft.fft(pinned(np.zeros(0, np.complex128)), n=4), (4,)),
+            (lambda: dt.fft.rfft(pinned(np.zeros((3, 0))), n=4), (3, 3)),
+            (lambda: dt.fft.fftn(pinned(np.zeros(0, np.complex128)), s=(2,), axes=(0,)), (2,)),
+            (lambda: dt.linalg.qr(pinned(np.zeros((0, 3, 2))))[1], (0, 2, 2)),
+            (lambda: dt.linalg.solve(pinned(np.eye(3)), pinned(np.zeros((3, 0)))), (3, 0)),
+            (lambda: dt.linalg.solve(pinned(np.eye(3)), pinned(np.zeros((5, 3, 0)))),
+             (5, 3, 0))):
+        r = call()
+        assert r.shape == shape and r.device == dt.Device(1, 0)
+    with pytest.raises(np.linalg.LinAlgError):
+        dt.linalg.solve(pinned(np.zeros((2, 2))), pinned(np.zeros((2, 0))))
+
+
 def test_a_producers_memory_error_on_its_host_copy_propagates():
     # (the spec: from_dlpack propagates a producer's failure to materialize the data, as
     # NumPy's does; it was replaced by dltensor's own refusal to move ROCm memory)

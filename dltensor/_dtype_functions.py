@@ -19,7 +19,7 @@ from ._array import ndarray
 from ._devices import Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
 from ._dtypes import refuse_complex_to_real
-from ._dispatch import flag, native_dtype
+from ._dispatch import allocatable, flag, native_dtype
 from ._interop import computed, copy_of_native, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -137,6 +137,8 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
             # asked, as a dtype change copies anyway): no second copy needed below.
             x = move(x, dev, copy=True if copy and dtype is src else None)
             copy = False
+        elif copy or dtype is not src:
+            allocatable(dev)  # (new memory on x's pinned device, asked for: NumPy's is not)
     if dtype is src and not copy:
         return x
     if dtype is src:

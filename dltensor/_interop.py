@@ -734,6 +734,13 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
         if dev != x._device:
             x = move(x, dev, copy=copy)
             copy = None  # the move copied
+        elif dev.device_type in CPU_READABLE and dev is not CPU and (
+                copy or dtype is not None and dtype is not x.dtype):
+            # New memory asked for on x's own pinned (managed) device, which NumPy cannot
+            # allocate: refused, as exports refuse it (asked with no device=, the copy is
+            # labelled the CPU it is on)
+            raise BufferError(f"dltensor cannot allocate {dev} memory for a copy (NumPy "
+                              "allocates pageable CPU memory); ask for device='cpu'")
     if dtype is not None and dtype is not x.dtype:
         refuse_complex_to_real("asarray", x.dtype, dtype)  # (as astype and lists of complex)
         # (TypeError for a dtype held only, int4, float4..., or one x's backend has not)

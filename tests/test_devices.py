@@ -771,6 +771,28 @@ def test_calls_that_make_arrays_of_their_own_on_pinned_memory_make_them_on_the_c
         dt.linalg.solve(pinned(np.zeros((2, 2))), pinned(np.zeros((2, 0))))
 
 
+def test_new_memory_asked_for_on_pinned_memorys_own_device_is_refused():
+    # (NumPy allocates pageable memory: a copy labelled cpu was returned for device=cuda_host,
+    # a silent change of the device asked for; exports and zeros_like refuse it so)
+    import producers as P
+    x = dt.from_dlpack(P.from_numpy(np.arange(4.0), device=(P.CUDA_HOST, 0)))
+    for call in (lambda: dt.asarray(x, device="cuda_host", copy=True),
+                 lambda: dt.from_dlpack(x, device="cuda_host", copy=True),
+                 lambda: dt.asarray(x, dtype=dt.float32, device="cuda_host")):
+        with pytest.raises(BufferError, match="cannot allocate cuda_host:0"):
+            call()
+    for call in (lambda: dt.astype(x, dt.float32, device="cuda_host"),
+                 lambda: dt.astype(x, dt.float64, device="cuda_host")):
+        with pytest.raises(RuntimeError, match="cannot allocate cuda_host:0"):
+            call()
+    # (nothing new: x itself; no device asked: a copy on the CPU, labelled so)
+    assert dt.asarray(x, device="cuda_host") is x
+    assert dt.astype(x, dt.float64, device="cuda_host", copy=False) is x
+    for y in (dt.asarray(x, copy=True), dt.astype(x, dt.float32), dt.from_dlpack(x, copy=True),
+              dt.asarray(x, device="cpu", copy=True)):
+        assert y.device == dt.Device(1, 0)
+
+
 def test_a_producers_memory_error_on_its_host_copy_propagates():
     # (the spec: from_dlpack propagates a producer's failure to materialize the data, as
     # NumPy's does; it was replaced by dltensor's own refusal to move ROCm memory)

@@ -47,7 +47,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if isinstance(x, _np_ndarray) and x.dtype in FROM_NUMPY:
         # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8),
         # subclasses (memmap) as plain arrays; _finish, below, applies device= and copy=.
-        taken = wrap(x.view() if tp is _np_ndarray else x.view(_np_ndarray))
+        taken = _numpys(x.view() if tp is _np_ndarray else x.view(_np_ndarray))
         if device is None and copy is None:
             return taken
         x = taken
@@ -420,7 +420,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         tp = type(obj)
         if tp is _np_ndarray:
             if obj.dtype in FROM_NUMPY:
-                return wrap(obj.view())
+                return _numpys(obj.view())
         else:
             imp = _importers.get(tp) or _python_importers.get(tp)
             if imp is not None:
@@ -499,7 +499,18 @@ def _from_numpy(a: npt.NDArray[Any], copy: bool | None) -> ndarray:
             return wrap(a.astype(a.dtype.newbyteorder("=")))
         dtype_from_numpy(a.dtype)  # raises the TypeError naming the dtype
     a = a.view(np.ndarray)
-    return wrap(a.copy() if copy else a)
+    return wrap(a.copy()) if copy else _numpys(a)
+
+
+def _numpys(a: npt.NDArray[Any]) -> ndarray:
+    """A view ``a`` of a NumPy array, taken as it is: on the CPU, or on the device NumPy says
+    its memory is, where np.from_dlpack made it of pinned or managed memory (NumPy's exports
+    of it say cuda_host: labelled cpu, dltensor passed them on as a cpu array's)."""
+    base = a.base
+    if base is None or type(base) is _np_ndarray and base.base is None:  # (most: not asked)
+        return wrap(a)
+    device = a.__dlpack_device__()
+    return wrap(a) if device[0] == 1 else wrap(a, as_device(device))
 
 
 def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int, int] | None,

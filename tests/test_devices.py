@@ -793,6 +793,22 @@ def test_new_memory_asked_for_on_pinned_memorys_own_device_is_refused():
         assert y.device == dt.Device(1, 0)
 
 
+def test_numpys_arrays_of_pinned_memory_keep_its_label():
+    # (np.from_dlpack of pinned memory: NumPy's array says cuda_host, and its exports too;
+    # taken, it was labelled cpu while its exports, NumPy's, said cuda_host)
+    import producers as P
+    x = dt.from_dlpack(P.from_numpy(np.arange(4.0), device=(P.CUDA_HOST, 0)))
+    n = np.from_dlpack(x)
+    assert n.__dlpack_device__()[0] == P.CUDA_HOST
+    for y in (dt.asarray(n), dt.from_dlpack(n), dt.asarray(n[1:]), dt.asarray(n.view())):
+        assert y.device == x.device and y.__dlpack_device__()[0] == P.CUDA_HOST
+        cap = y.__dlpack__(max_version=(1, 0))
+        assert P.capsule_struct(cap).dl_tensor.device.device_type == P.CUDA_HOST
+        assert (y + 1).device == dt.Device(1, 0) and y.to_device("cpu").device == dt.Device(1, 0)
+    for m in (np.arange(3.0), np.arange(3.0)[1:], np.arange(6.0).reshape(2, 3).T):
+        assert dt.asarray(m).device == dt.Device(1, 0) == dt.from_dlpack(m).device
+
+
 def test_a_producers_memory_error_on_its_host_copy_propagates():
     # (the spec: from_dlpack propagates a producer's failure to materialize the data, as
     # NumPy's does; it was replaced by dltensor's own refusal to move ROCm memory)

@@ -20,7 +20,8 @@ from ._creation import zeros
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_axis, delegate, fresh, on, strict_int, within_largest
 from ._interop import copied
-from ._dtypes import DType, float64 as _DEFAULT_REAL_FLOAT
+from ._dtype_functions import astype
+from ._dtypes import DType, float16, float32, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -40,6 +41,9 @@ def _transform_on_backend(name: str) -> Callable[..., ndarray]:
     delegated, numpy_transform = delegate(name, "fft"), getattr(np.fft, name)
 
     def transform(x: ndarray, **kwargs: Any) -> ndarray:
+        if x.dtype is float16:  # (rfft's, ihfft's: in float32, as CuPy computes them; NumPy
+            # scaled by 1/n rounded to float16, ihfft([1, 2, 3, 5, 7])[0] 3.5991 for 3.6)
+            return transform(astype(x, float32), **kwargs)
         if x._device is CPU:
             return wrap(numpy_transform(x._compute(), **kwargs), CPU)
         if x._device.device_type == DLDeviceType.kDLCUDA:

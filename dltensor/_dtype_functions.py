@@ -145,11 +145,7 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         return computed(x, copy_of_native)
     # (TypeError for a dtype held only, int4, float4..., or one x's backend has not)
     target = native_dtype(dtype, x._device)
-    if target in EXTENSION_FLOATS and src.numpy in EXTENSION_FLOATS:
-        # (through float32, which holds each exactly: ml_dtypes casts no float8 to
-        # float8_e8m0fnu and back, "according to the rule 'unsafe'")
-        return computed(x, lambda a: a.astype(np.float32).astype(target))
-    return computed(x, lambda a: a.astype(target))
+    return computed(x, lambda a: _dtypes.cast(a, target))
 
 
 def in_float32(f: Callable[..., Any], x: ndarray, *args: Any, **kwargs: Any) -> Any:

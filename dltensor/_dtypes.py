@@ -179,6 +179,15 @@ NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items(
 EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.spec_kind is None)
 
 
+def cast(a: Any, target: np.dtype[Any] | None) -> Any:
+    """``a.astype(target)`` of a backend array; between two of ml_dtypes' floats through
+    float32, which holds each exactly (ml_dtypes casts no float8 to float8_e8m0fnu and back,
+    "according to the rule 'unsafe'")."""
+    if target in EXTENSION_FLOATS and a.dtype in EXTENSION_FLOATS and a.dtype != target:
+        return a.astype(np.float32).astype(target)
+    return a.astype(target)
+
+
 def numpy_kind(dt: np.dtype[Any]) -> str:
     """A NumPy dtype's kind, ml_dtypes' floats "f" (NumPy says "V" of most of them)."""
     return "f" if dt in EXTENSION_FLOATS else str(dt.kind)

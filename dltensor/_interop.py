@@ -25,7 +25,7 @@ from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import allocatable, fresh, native_dtype, on
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
-from ._dtypes import refuse_complex_to_real
+from ._dtypes import cast, refuse_complex_to_real
 
 __all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
 
@@ -542,7 +542,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
                 for e in _leaves(obj):
                     if type(e) is int and not info.min <= e <= info.max:
                         raise OverflowError(f"Python integer {e} out of bounds for {npdt}")
-            a = a.astype(npdt)
+            a = cast(a, npdt)
         else:
             a = _asarray_in(obj, npdt)
     except (BufferError, TypeError, RuntimeError) as e:
@@ -759,7 +759,7 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
         if copy is False:
             raise ValueError(f"converting {x.dtype.name} to {dtype.name} needs a copy, "
                              "and copy=False forbids it")
-        return computed(x, lambda a: a.astype(target))
+        return computed(x, lambda a: cast(a, target))
     if copy:
         return copied(x)
     return x

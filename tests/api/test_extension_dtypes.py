@@ -157,6 +157,10 @@ def test_trace_clip_linspace_asarray_and_astype_keep_their_promises(dtype):
     # between float8_e8m0fnu and the others ("Cannot cast ... according to the rule 'unsafe'")
     e8 = a([1.0], ml_dtypes.float8_e8m0fnu).dtype
     assert host(dt.astype(dt.astype(a([2.0, 0.5], dtype), e8), ext)).tolist() == [2.0, 0.5]
+    c = a([2.0, 0.5], dtype)  # (asarray's casts too: its own, and of a list of arrays)
+    for there in (dt.asarray(c, dtype=e8), dt.asarray([c[0], c[1]], dtype=e8)):
+        assert host(there).tolist() == [2.0, 0.5] and there.dtype == e8
+        assert host(dt.asarray(there, dtype=ext)).tolist() == [2.0, 0.5]
 
 
 def test_copysign_and_sign_of_float8s_without_negative_zero():

@@ -743,6 +743,13 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
     if device is not None:
         dev = as_device(device)
         if dev != x._device:
+            if dtype is not None and dtype is not x.dtype and dtype.numpy in EXTENSION_FLOATS \
+                    and x._device.device_type in CPU_READABLE:
+                # (a dtype CuPy has not, float8: made here, then moved, as asarray of values
+                # makes it; cast on the GPU it was a TypeError)
+                refuse_complex_to_real("asarray", x.dtype, dtype)
+                made = dtype.numpy
+                x, dtype, copy = computed(x, lambda a: cast(a, made)), None, None
             x = move(x, dev, copy=copy)
             copy = None  # the move copied
         elif dev.device_type in CPU_READABLE and dev is not CPU and (

@@ -365,7 +365,8 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                         "binary operator instead")
 
     def _inplace(self: ndarray, other: Any) -> Any:
-        if ufunc == "divide" and self.dtype.kind in "iu" and isinstance(other, numbers.Integral):
+        if ufunc == "divide" and self.dtype.kind in "iu" and type(other) is not bool and \
+                isinstance(other, numbers.Integral):
             refuse(_FLOAT64, self)  # (before CUDA makes 300 an int8: an OverflowError)
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:

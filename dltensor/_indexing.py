@@ -369,9 +369,9 @@ def _check_mask_fits(xp: Any, shape: tuple[int, ...], mask: Any, value: tuple[in
     of another shape is CuPy's IndexError, first, as NumPy's, but for one of no elements,
     which both take as a selection of none."""
     if mask.shape != shape[:mask.ndim]:
-        if mask.size == 0 and mask.ndim <= len(shape):
-            _check_broadcasts(value, (0,) + shape[mask.ndim:])
-        return
+        if mask.ndim <= len(shape) and all(n in (0, d) for n, d in zip(mask.shape, shape)):
+            _check_broadcasts(value, (0,) + shape[mask.ndim:])  # (of no elements: NumPy's
+        return  # rule, _keys._check_mask's: each axis the array's length or 0)
     rest = shape[mask.ndim:]
     if len(value) <= len(rest) or value[0] == 1:
         try:

@@ -189,11 +189,12 @@ def real_and_complex(ufunc: str) -> Callable[..., Any]:
             return op(x1, x2)
         real1, real2 = _real_valued(x1), _real_valued(x2)
         z, c = (x1, x2) if real2 else (x2, x1)
-        if getattr(c, "dtype", None) in _HALVES_AND_LESS:  # (exact in float32, the table's)
+        if real1 is real2 or real1 and ufunc == "divide":  # (c / (a + bj): "special rules")
+            return op(x1, x2)
+        if c.dtype in _HALVES_AND_LESS:  # (exact in float32, the table's)
             c = c.astype(_FLOAT32)
             x1, x2 = (c, x2) if real1 else (x1, c)
-        if real1 is real2 or real1 and ufunc == "divide" or WHOLE.get(
-                getattr(c, "dtype", _FLOAT64)) is None:  # (c / (a + bj): "special rules")
+        if WHOLE.get(c.dtype) is None:
             return op(x1, x2)
         if type(z) is complex:  # (a Python complex takes the real array's precision)
             z = xp.full((), z, dtype=WHOLE[c.dtype])
@@ -260,9 +261,12 @@ def expm1(xp: Any, a: Any) -> Any:
     with quiet(xp):
         s = xp.sin(y / 2)
         cos, sin, e = xp.cos(y), xp.sin(y), xp.exp(x)
-        over, h = xp.isinf(e) & (x != xp.inf), xp.exp(x / 2)
-        re = xp.where(over, h * (h * cos), xp.expm1(x) * cos - 2 * s * s)
-        im = xp.where(y == 0, y, xp.where(over, h * (h * sin), e * sin))
+        re, im = xp.expm1(x) * cos - 2 * s * s, e * sin
+        over = xp.isinf(e) & (x != xp.inf)
+        if xp is not np or some(np, over):  # (on the CPU, asked: 20% of the call)
+            h = xp.exp(x / 2)
+            re, im = xp.where(over, h * (h * cos), re), xp.where(over, h * (h * sin), im)
+        im = xp.where(y == 0, y, im)
         pos_inf, neg_inf = x == xp.inf, x == -xp.inf
         bad_y = ~xp.isfinite(y)
         re = xp.where(neg_inf, -1.0, xp.where(pos_inf & bad_y, xp.inf, re))

@@ -266,7 +266,7 @@ def complex_power(xp: Any, a: Any, b: Any) -> Any:
                                       _COMPLEX_POWER, "dltensor_complex_power")
     # (cpow everywhere, taken where g says: an exponent reaches here as an array, whose
     # values only a GPU sync could tell)
-    w = log(xp, a)
+    w = _mended_log(xp, a, xp.log(a), a, ask=False)  # (no GPU sync)
     wr, wi = _kernel(xp, "dltensor_c_product", ("T ar, T ai, T br, T bi, T inf", "T qr, T qi"),
                      _C_PRODUCT, "--fmad=false")(b.real, b.imag, w.real, w.imag, math.inf)
     return xp.where(g != 0, xp.exp(from_parts(xp, wr, wi, dt)), from_parts(xp, qr, qi, dt))
@@ -348,7 +348,7 @@ _COMPLEX128 = np.dtype(np.complex128)
 _NORMAL, _LARGEST = float(np.finfo(np.float64).tiny), float(np.finfo(np.float64).max)
 
 
-def _mended_log(xp: Any, a: Any, r: Any, w: Any) -> Any:
+def _mended_log(xp: Any, a: Any, r: Any, w: Any, ask: bool = True) -> Any:
     """``r``, CuPy's complex log of ``w`` (``a`` itself, or 1 + a for log1p), with its real part
     mended where CuPy's clog is wrong (one question to the GPU for both):
     - +inf where a's either part is infinite: clog takes log(x * x + y * y) when a part is
@@ -358,14 +358,15 @@ def _mended_log(xp: Any, a: Any, r: Any, w: Any) -> Any:
       scales where the smaller part, not the larger, is past 5e307: log(1.797e308 + 1e307j)
       was inf + 0.056j), and below the smallest normal it is a subnormal of few digits
       (log(5e-324 + 5e-324j) was 0.35 off); complex64's clogf tests the larger part. (CuPy
-      14.2's headers compiled on the host, tests/cupy_complex; unrun on a GPU.)"""
+      14.2's headers compiled on the host, tests/cupy_complex; unrun on a GPU.)
+    ``ask`` False mends without asking (no sync: for a caller that may need none of it)."""
     infinite = xp.isinf(a)
     fix = None
     if a.dtype == _COMPLEX128:
         x, y = xp.abs(w.real), xp.abs(w.imag)
         big = xp.maximum(x, y)
         fix = (big > 2.0 ** 1023) & (big <= _LARGEST) | (big > 0) & (big < _NORMAL)
-    if not (infinite if fix is None else infinite | fix).any():
+    if ask and not (infinite if fix is None else infinite | fix).any():
         return r
     re = r.real
     if fix is not None:

@@ -88,6 +88,12 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
         made = _float_arange(lo, hi, step_, npdt, device)
     if made is not None:
         return made
+    if npdt in EXTENSION_FLOATS and any(type(v) is int and not -1 << 63 <= v < 1 << 63
+                                        for v in (lo, hi, step_)):
+        # (ml_dtypes take no int past int64, "expected number, got int": each value rounded
+        # once from float64, counted in ints)
+        n = max(0, math.ceil((hi - lo) / step_))
+        return _make(_by_float_index, device, float(lo), n, float(step_), npdt)
     return _make("arange", device, lo, hi, step_, dtype=npdt or _FLOAT64)
 
 
@@ -166,7 +172,8 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         _check_count("arange", math.ceil(span), npdt or _FLOAT64)
     out = npdt or _FLOAT64
     if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
-            and step_ == int(step_) and out.type(lo + step_) - out.type(lo) != step_:
+            and step_ == int(step_) and out.type(scalar_into(lo + step_, out)) - \
+            out.type(scalar_into(lo, out)) != step_:  # (ml_dtypes take no int past int64)
         # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
         # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
         # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,

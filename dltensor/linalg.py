@@ -512,9 +512,10 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     np_dtype = native_dtype(dtype)  # (TypeError for a held-only dtype, as sum's)
     if dtype is not None:
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
-        if np_dtype in EXTENSION_FLOATS:  # (summed in float32, then cast, as sum does: in
-            # bfloat16 1000 ones made 256)
-            return astype(trace(x, offset=offset, dtype=float32), dtype)
+        if np_dtype in EXTENSION_FLOATS:  # (x cast to it, then summed in float32 and cast
+            # back, as sum does: in bfloat16 1000 ones made 256; summed first, 3 times
+            # bfloat16(1 + 2**-8) was 3.0156, not 3)
+            return astype(trace(astype(astype(x, dtype), float32), offset=offset), dtype)
     if x.dtype is float16 and (dtype is None or dtype is float16):
         # (added in float32, as sum adds float16: NumPy adds a diagonal that is not its
         # innermost axis in float16, which stalls at 2048; CuPy adds in float32)

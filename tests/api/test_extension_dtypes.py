@@ -140,6 +140,17 @@ def test_trace_clip_linspace_asarray_and_astype_keep_their_promises(dtype):
     n = 64 if dtype is not ml_dtypes.bfloat16 else 1000
     assert float(host(dt.linalg.trace(dt.eye(n, dtype=dt.float32), dtype=ext))) == \
         float(host(dt.sum(dt.ones(n), dtype=ext)))
+    # arange of ints past int64 (ml_dtypes: "expected number, got int"), as float32's
+    for args in ((2**64, 2**64 + 3), (2**63, 2**63 + 2**62, 2**61), (-2**63 - 1, -2**63 + 1),
+                 (2**64, 0, -2**62)):
+        with np.errstate(over="ignore"):
+            got = dt.arange(*args, dtype=ext)
+            want = dt.astype(dt.arange(*args, dtype=dt.float32), ext)
+        assert got.shape == want.shape and host(got).tobytes() == host(want).tobytes(), args
+    # (cast first, as sum casts: a diagonal of 1 + 2**-8 summed first rounded to 3.0156)
+    m = dt.eye(3, dtype=dt.float32) * (1 + 2**-8)
+    assert float(host(dt.linalg.trace(m, dtype=ext))) == \
+        float(host(dt.sum(dt.linalg.diagonal(m), dtype=ext)))
     # clip keeps an equal x's zero, as for float32 (it took the bound's)
     x = a([-0.0, 0.0], dtype)
     for r in (dt.clip(x, 0.0), dt.clip(x, a([-0.0, -0.0], dtype))):

@@ -172,9 +172,12 @@ def native(x: Any) -> Any:
 def wrap_result(r: Any, device: Device = CPU) -> Any:
     """Wrap what a backend call returned: arrays, NumPy scalars, and tuples/lists of them."""
     t = type(r)
-    # NumPy's results are CPU memory, also when computed from pinned or managed memory.
+    # NumPy's results are CPU memory, also when computed from pinned or managed memory, but
+    # for views of that memory (flip, reshape, permute_dims...), which keep its device.
     if t is _np_ndarray:
-        return wrap(r, CPU)
+        if device is CPU or r.base is None or device.device_type not in CPU_READABLE:
+            return wrap(r, CPU)
+        return wrap(r, CPU if _numpys_own(r) else device)
     if isinstance(r, np.generic):
         return wrap(np.asarray(r), CPU)
     if t is tuple or t is list or (isinstance(r, tuple) and hasattr(r, "_fields")):
@@ -186,6 +189,14 @@ def wrap_result(r: Any, device: Device = CPU) -> Any:
         return wrap(r, device if device.device_type == CUDA_TYPE and gpu == device.device_id
                     else as_device((CUDA_TYPE, gpu)))
     return r
+
+
+def _numpys_own(a: Any) -> bool:
+    """Whether NumPy array ``a`` is (a view of) memory NumPy allocated, not memory another
+    library's tensor lends it (pinned memory imported: its root owns no data)."""
+    while type(a.base) is _np_ndarray:
+        a = a.base
+    return bool(a.flags.owndata)
 
 
 class _NoStandIn(Exception):
@@ -322,7 +333,7 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
             r = fn(*nargs, **kwargs)
         except OverflowError as e:
             raise axis_past_c_long(name, (), kwargs.get("axis")) or e
-        if type(r) is _np_ndarray:
+        if type(r) is _np_ndarray and dev is CPU:  # (pinned memory's views: wrap_result)
             return wrap(r, CPU)
         if isinstance(r, np.generic):  # (NumPy's reductions to a scalar: a 0-d array)
             return wrap(np.asarray(r), CPU)
@@ -500,7 +511,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             r = fn(a, *args, **kwargs)
         except OverflowError as e:
             raise axis_past_c_long(name, args, kwargs.get("axis")) or e
-        if type(r) is _np_ndarray:
+        if type(r) is _np_ndarray and dev is CPU:  # (pinned memory's views: wrap_result)
             return wrap(r, CPU)
         if isinstance(r, _np_generic):  # (a full reduction's NumPy scalar: ~0.2 us saved)
             return wrap(_np_asarray(r), CPU)

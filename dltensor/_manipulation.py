@@ -222,7 +222,7 @@ def _broadcast_view(x: ndarray, shape: tuple[int, ...]) -> ndarray:
     if type(a) is np.ndarray and a.shape == shape and 1 not in shape:
         v = a.view()
         v.flags.writeable = False
-        return wrap(v, CPU)  # (as every NumPy result, of pinned memory too)
+        return wrap(v, x._device)  # (a view: of pinned memory, pinned)
     result: ndarray = _broadcast_to(x, shape)
     if result._array is not None and result._device.device_type == CUDA_TYPE:
         mark_read_only(result._array)  # (NumPy's is read-only already; CuPy's has no flag)

@@ -732,8 +732,13 @@ def test_views_of_pinned_memory_stay_pinned_and_gathers_are_the_cpus():
     import producers as P
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     h = dt.asarray(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
-    for view in (h[1:, ...], h[0, ...], h[..., ::2], h[None, ...]):
+    for view in (h[1:, ...], h[0, ...], h[..., ::2], h[None, ...], dt.flip(h),
+                 dt.reshape(h, (6,)), dt.permute_dims(h, (1, 0)), dt.expand_dims(h, axis=0),
+                 dt.squeeze(h[None, ...], axis=0), dt.moveaxis(h, 0, 1), dt.real(h),
+                 dt.broadcast_to(h, (2, 2, 3)), dt.broadcast_arrays(h, h)[0], dt.unstack(h)[0],
+                 dt.linalg.diagonal(h), h.mT):  # (functions' views were labelled cpu)
         assert view.device == h.device and str(h.device) == "cuda_host:0"
+        assert np.shares_memory(np.asarray(view), a)
     # (gathers whose array key is not the first index: NumPy's result is a transposed view
     # of its new memory, with a base; and bool keys, made 0-d masks)
     for gather in (h[dt.asarray([1, 0]), ...], h[h > 2.0], h[[0], ...], h[:, dt.asarray([0, 1])],

@@ -172,8 +172,9 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         _check_count("arange", math.ceil(span), npdt or _FLOAT64)
     out = npdt or _FLOAT64
     if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
-            and step_ == int(step_) and out.type(scalar_into(lo + step_, out)) - \
-            out.type(scalar_into(lo, out)) != step_:  # (ml_dtypes take no int past int64)
+            and step_ == int(step_) and (out.type(scalar_into(lo + step_, out)) -
+                                         out.type(scalar_into(lo, out))).item() != step_:
+        # (ml_dtypes take and compare no int past int64: as Python numbers)
         # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
         # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
         # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,

@@ -65,7 +65,8 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if not hasattr(x, "__dlpack__"):
         raise NoDLPackError(f"from_dlpack needs an object with __dlpack__ or a DLPack capsule, "
                             f"not {type(x).__name__}")
-    if device is not None and copy and _on_its_own(x, device):
+    own = device if device is not None and copy and _on_its_own(x, device) else None
+    if own is not None:
         device = None  # (a copy on its own device is its producer's to make, as without one)
     if device is None and copy is None:
         return _importer_for(type(x))(x)
@@ -80,7 +81,12 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         except (BufferError, NotImplementedError):
             # A producer that copies only across devices (CuPy), or not this dtype (PyTorch's
             # uint1..uint7 and int1..int7: "copy_kernel" not implemented): take its memory and
-            # copy it here.
+            # copy it here, but for a copy asked on pinned memory's own device, which NumPy's
+            # pageable memory is not (refused, as _finish refuses it)
+            if own is not None and own.device_type in CPU_READABLE and own is not CPU:
+                raise BufferError(f"dltensor cannot allocate {own} memory for a copy (NumPy "
+                                  "allocates pageable CPU memory); ask for device='cpu'") \
+                    from None
             return copied(_importer_for(type(x))(x))
         # A copy asked for is the caller's to write, but a producer may mark even its copies
         # read-only (JAX 0.12 marks every export so): then it is copied once more, here.
@@ -505,12 +511,18 @@ def _from_numpy(a: npt.NDArray[Any], copy: bool | None) -> ndarray:
 def _numpys(a: npt.NDArray[Any]) -> ndarray:
     """A view ``a`` of a NumPy array, taken as it is: on the CPU, or on the device NumPy says
     its memory is, where np.from_dlpack made it of pinned or managed memory (NumPy's exports
-    of it say cuda_host: labelled cpu, dltensor passed them on as a cpu array's)."""
-    base = a.base
-    if base is None or type(base) is _np_ndarray and base.base is None:  # (most: not asked)
+    of it say cuda_host: labelled cpu, dltensor passed them on as a cpu array's). NumPy asked
+    only where the root of ``a`` lies on a capsule, as np.from_dlpack's arrays do."""
+    base: Any = a.base
+    while type(base) is _np_ndarray:
+        base = base.base
+    if type(base) is not _CAPSULE:
         return wrap(a)
     device = a.__dlpack_device__()
     return wrap(a) if device[0] == 1 else wrap(a, as_device(device))
+
+
+_CAPSULE = type(np.empty(0).__dlpack__())
 
 
 def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int, int] | None,
@@ -744,7 +756,7 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
         dev = as_device(device)
         if dev != x._device:
             if dtype is not None and dtype is not x.dtype and dtype.numpy in EXTENSION_FLOATS \
-                    and x._device.device_type in CPU_READABLE:
+                    and x._device.device_type in CPU_READABLE and copy is not False:
                 # (a dtype CuPy has not, float8: made here, then moved, as asarray of values
                 # makes it; cast on the GPU it was a TypeError)
                 refuse_complex_to_real("asarray", x.dtype, dtype)

@@ -27,6 +27,7 @@ from ._dispatch import strict_int, wrap_result
 from ._interop import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
 from ._manipulation import reshape
+from ._statistical import sum as _sum
 from ._dtypes import EXTENSION_FLOATS, DType, float16, float32, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
@@ -195,9 +196,9 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
                 return _on_host(name, x, x.shape[:-2] + tuple(min(n, 1) for n in x.shape[-2:]))
         except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
             raise cpu_error_first(lambda y: _floating(name, y, **kwargs), (x,), {}, e) from None
-    if name in _HANGS_ON_INFINITIES and x._device.device_type != CUDA_TYPE and not held(x) \
-            and not np.isfinite(x._compute()).all():
-        raise np.linalg.LinAlgError(_SVD_OF_NAN)
+    if _of_an_svd(name, kwargs.get("ord")) and x._device.device_type != CUDA_TYPE \
+            and not held(x) and not np.isfinite(x._compute()).all():
+        raise np.linalg.LinAlgError(_SVD_OF_NAN)  # (_of_an_svd; on a GPU, _refuse_as_numpy)
     if x.ndim > 32 and name in _PER_MATRIX:
         # (NumPy's gufuncs stop at 32 axes: the stack folded into one, an array rtol with it)
         batch = x.shape[:-2]
@@ -219,11 +220,17 @@ def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
 _SINGULAR_RAISES = frozenset({"cholesky", "inv", "matrix_power", "solve"})
 _NOT_FINITE = "Array must not contain infs or NaNs"  # (eig's and eigvals')
 _SVD_OF_NAN = "SVD did not converge"
-# LAPACK's xBDSQR, under the SVD that computes vectors, loops forever on some matrices holding
-# an infinity (numpy/numpy#32591, Reference-LAPACK/lapack#1409: NumPy 2.4's svd of [[inf, 1,
-# 1], [1, 1, 1], [1, 1, 1]] never returned); NumPy 2.5 refuses any such input, as here, on
-# every NumPy and device (one pass over x: little beside the SVD's work).
-_HANGS_ON_INFINITIES = frozenset({"svd", "pinv"})
+
+
+def _of_an_svd(name: str, ord: Any) -> bool:
+    """Whether ``name`` (with matrix_norm's ``ord``) takes an SVD, whose input NumPy 2.5
+    refuses where it is not finite (LinAlgError), as dltensor does on every NumPy and device:
+    NumPy 2.4 refused NaN and took infinities, on which LAPACK's xBDSQR, under the SVD that
+    computes vectors, loops forever for some matrices (numpy/numpy#32591,
+    Reference-LAPACK/lapack#1409: svd of [[inf, 1, 1], [1, 1, 1], [1, 1, 1]] never
+    returned), and gave NaN singular values of others. One pass over x: little beside the SVD.
+    (matrix_rank takes svdvals.)"""
+    return name in ("svd", "svdvals", "pinv") or name == "matrix_norm" and ord in (2, -2, "nuc")
 
 
 def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
@@ -243,17 +250,14 @@ def _call(name: str, device: Device, *args: Any, **kwargs: Any) -> Any:
 
 def _refuse_as_numpy(name: str, x: ndarray, ord: Any) -> None:
     """On a GPU, NumPy's LinAlgError for the input it refuses: infinities and NaNs in eig and
-    eigvals (array-api-compat's NumPy ones check), svd and pinv (_HANGS_ON_INFINITIES), NaNs
-    in the rest of the SVD family (svdvals, the 2, -2 and nuclear matrix norms; NumPy's LAPACK
-    does not converge on one). CuPy
+    eigvals (array-api-compat's NumPy ones check) and in the SVD family (_of_an_svd). CuPy
     checks neither, and answers what cuSOLVER computed (CuPy 14.2's sources, unrun on a GPU):
     one reduction more, and a GPU sync."""
-    svd = name in ("svd", "svdvals", "pinv") or name == "matrix_norm" and ord in (2, -2, "nuc")
+    svd = _of_an_svd(name, ord)
     if (svd or name in ("eig", "eigvals")) and not held(x):  # (held: the CPU's errors first)
         a, ns = native(x), namespace_for(x._device)
-        with on(x._device):  # (an infinity too in svd and pinv: the CPU's refusal)
-            bad = ns.any(ns.isnan(a)) if svd and name not in _HANGS_ON_INFINITIES else \
-                ns.any(~ns.isfinite(a))
+        with on(x._device):
+            bad = ns.any(~ns.isfinite(a))
         if bool(bad):
             raise np.linalg.LinAlgError(_SVD_OF_NAN if svd else _NOT_FINITE)
 
@@ -512,10 +516,12 @@ def trace(x: ndarray, /, *, offset: int = 0, dtype: DType | None = None) -> ndar
     np_dtype = native_dtype(dtype)  # (TypeError for a held-only dtype, as sum's)
     if dtype is not None:
         refuse_complex_to_real("trace", x.dtype, dtype)  # (as sum does: the spec's casting)
-        if np_dtype in EXTENSION_FLOATS:  # (x cast to it, then summed in float32 and cast
-            # back, as sum does: in bfloat16 1000 ones made 256; summed first, 3 times
-            # bfloat16(1 + 2**-8) was 3.0156, not 3)
-            return astype(trace(astype(astype(x, dtype), float32), offset=offset), dtype)
+        if np_dtype in EXTENSION_FLOATS:  # (the diagonal's sum, as sum makes it: cast to the
+            # dtype, added in float32 (1000 bfloat16 ones made 256), cast back; added first,
+            # 3 times bfloat16(1 + 2**-8) was 3.0156, not 3)
+            summed: ndarray = _sum(diagonal(x, offset=strict_int(offset, "trace's offset")),
+                                   axis=-1, dtype=dtype)
+            return summed
     if x.dtype is float16 and (dtype is None or dtype is float16):
         # (added in float32, as sum adds float16: NumPy adds a diagonal that is not its
         # innermost axis in float16, which stalls at 2048; CuPy adds in float32)

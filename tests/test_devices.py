@@ -781,11 +781,15 @@ def test_new_memory_asked_for_on_pinned_memorys_own_device_is_refused():
     # a silent change of the device asked for; exports and zeros_like refuse it so)
     import producers as P
     x = dt.from_dlpack(P.from_numpy(np.arange(4.0), device=(P.CUDA_HOST, 0)))
+    p = P.from_numpy(np.arange(4.0), device=(P.CUDA_HOST, 0))  # (a producer, who copies not)
     for call in (lambda: dt.asarray(x, device="cuda_host", copy=True),
                  lambda: dt.from_dlpack(x, device="cuda_host", copy=True),
-                 lambda: dt.asarray(x, dtype=dt.float32, device="cuda_host")):
+                 lambda: dt.asarray(x, dtype=dt.float32, device="cuda_host"),
+                 lambda: dt.from_dlpack(p, device="cuda_host", copy=True),
+                 lambda: dt.asarray(p, device="cuda_host", copy=True)):
         with pytest.raises(BufferError, match="cannot allocate cuda_host:0"):
             call()
+    assert dt.from_dlpack(p, copy=True).device == dt.Device(1, 0)
     for call in (lambda: dt.astype(x, dt.float32, device="cuda_host"),
                  lambda: dt.astype(x, dt.float64, device="cuda_host")):
         with pytest.raises(RuntimeError, match="cannot allocate cuda_host:0"):

@@ -250,6 +250,8 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
         # on the GPU, a TypeError)
         assert moved.dtype == f8 and moved.device == x.device
         assert np.asarray(moved.to_device("cpu")).astype(np.float32).tolist() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="copy=False"):  # (the cast and the move copy)
+        dt.asarray(np.ones(2), dtype=f8, device="cuda:0", copy=False)
 
 # --- compute -----------------------------------------------------------------------------------
 

@@ -479,6 +479,8 @@ BAD_ARGUMENTS = {
     "sum axis": lambda m: dt.sum(m(_Z((2, 3), np.float32)), axis=5),
     "std axis": lambda m: dt.std(m(_Z((2, 3), np.float32)), axis=5),
     "cumulative_sum axis": lambda m: dt.cumulative_sum(m(_Z((2, 3), np.float32)), axis=2),
+    "trace to bfloat16 of a float offset": lambda m: dt.linalg.trace(
+        m(_Z((3, 3), np.float32)), offset=1.5, dtype=dt.bfloat16),
     "repeat by int64 counts of another length": lambda m: dt.repeat(
         m(_Z(3)), m(_Z(2, np.int64)), axis=0),
     "cumulative_sum of 0-d axis": lambda m: dt.cumulative_sum(m(_Z((), np.float32)), axis=3),

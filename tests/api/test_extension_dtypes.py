@@ -142,7 +142,7 @@ def test_trace_clip_linspace_asarray_and_astype_keep_their_promises(dtype):
         float(host(dt.sum(dt.ones(n), dtype=ext)))
     # arange of ints past int64 (ml_dtypes: "expected number, got int"), as float32's
     for args in ((2**64, 2**64 + 3), (2**63, 2**63 + 2**62, 2**61), (-2**63 - 1, -2**63 + 1),
-                 (2**64, 0, -2**62)):
+                 (2**64, 0, -2**62), (0, 2**66, 2**64), (2**70, 2**70 + 2**66, 2**64)):
         with np.errstate(over="ignore"):
             got = dt.arange(*args, dtype=ext)
             want = dt.astype(dt.arange(*args, dtype=dt.float32), ext)

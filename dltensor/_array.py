@@ -246,9 +246,10 @@ class ndarray:
 
     def to_device(self, device: Device | str | tuple[int, int], /, *, stream: Any = None
                   ) -> ndarray:
-        """This array on ``device``: itself when already there, else a copy (on ``stream``
-        when given: a CuPy stream, an object with ``__cuda_stream__`` or a raw handle, of the
-        source GPU for a copy to the host and of the destination GPU otherwise)."""
+        """This array on ``device``: itself when already there, else a copy (a view for pinned
+        or managed memory to the CPU; on ``stream`` when given: a CuPy stream, an object with
+        ``__cuda_stream__`` or a raw handle, of the source GPU for a copy to the host and of
+        the destination GPU otherwise)."""
         device = as_device(device)
         if stream is None and device == self._device:  # (before the import below: ~0.5 us)
             return self

@@ -88,6 +88,10 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
                                   "allocates pageable CPU memory); ask for device='cpu'") \
                     from None
             return copied(_importer_for(type(x))(x))
+        if own is not None and out._device != own and own.device_type in CPU_READABLE:
+            # (its copy elsewhere, pageable host memory for pinned: not the device asked)
+            raise BufferError(f"the producer's copy is on {out._device}, not on {own} as "
+                              "asked; ask for device='cpu' or no device")
         # A copy asked for is the caller's to write, but a producer may mark even its copies
         # read-only (JAX 0.12 marks every export so): then it is copied once more, here.
         return copied(out) if out.read_only else out

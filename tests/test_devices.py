@@ -790,6 +790,18 @@ def test_new_memory_asked_for_on_pinned_memorys_own_device_is_refused():
         with pytest.raises(BufferError, match="cannot allocate cuda_host:0"):
             call()
     assert dt.from_dlpack(p, copy=True).device == dt.Device(1, 0)
+
+    class CopiesToPageable(P.Producer):  # (as a PyTorch pinned tensor's clone may be)
+        def __dlpack__(self, *, copy=None, **kw):
+            if copy:
+                self.copy_of = P.from_numpy(np.arange(4.0))
+                return self.copy_of.__dlpack__(**kw)
+            return super().__dlpack__(copy=copy, **kw)
+    q = CopiesToPageable(np.arange(4.0), device=(P.CUDA_HOST, 0), dtype=(2, 64, 1), shape=(4,))
+    for take in (dt.from_dlpack, dt.asarray):
+        with pytest.raises(BufferError, match="not on cuda_host:0"):
+            take(q, device="cuda_host", copy=True)
+    assert dt.from_dlpack(q, copy=True).device == dt.Device(1, 0)
     for call in (lambda: dt.astype(x, dt.float32, device="cuda_host"),
                  lambda: dt.astype(x, dt.float64, device="cuda_host")):
         with pytest.raises(RuntimeError, match="cannot allocate cuda_host:0"):

@@ -47,7 +47,8 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if isinstance(x, _np_ndarray) and x.dtype in FROM_NUMPY:
         # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8),
         # subclasses (memmap) as plain arrays; _finish, below, applies device= and copy=.
-        taken = _numpys(x.view() if tp is _np_ndarray else x.view(_np_ndarray))
+        v = x.view() if tp is _np_ndarray else x.view(_np_ndarray)
+        taken = wrap(v) if x.base is None else _numpys(v)
         if device is None and copy is None:
             return taken
         x = taken
@@ -430,7 +431,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         tp = type(obj)
         if tp is _np_ndarray:
             if obj.dtype in FROM_NUMPY:
-                return _numpys(obj.view())
+                # (a view's root may lie on pinned memory's capsule: _numpys)
+                return wrap(obj.view()) if obj.base is None else _numpys(obj.view())
         else:
             imp = _importers.get(tp) or _python_importers.get(tp)
             if imp is not None:

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from ._array import ndarray
-from ._devices import Device
+from ._array import CPU_READABLE, ndarray
+from ._devices import CPU, Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
@@ -133,6 +133,10 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         from ._devices import as_device
         dev = as_device(device)
         if dev != x._device:
+            if dtype is not src and dev.device_type in CPU_READABLE and dev != CPU:
+                # (into pinned memory: cast where x is, then moved; NumPy's cast there would be
+                # pageable, labelled cpu)
+                return move(astype(x, dtype), dev)
             # A copy on the new device (pinned or managed memory to the CPU: a view unless
             # asked, as a dtype change copies anyway): no second copy needed below.
             x = move(x, dev, copy=True if copy and dtype is src else None)

@@ -458,8 +458,8 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         # The producer copies only when nothing else will; _finish honours `copy` (it used to
         # be dropped when dtype was given: no copy, or a ValueError). A host copy the producer
         # can make is still asked for (see from_dlpack).
-        return _finish(from_dlpack(obj, device=CPU if device == CPU else None), dtype, device,
-                       copy)
+        return _finish(from_dlpack(obj, device=CPU if device == CPU else None,
+                                   copy=False if copy is False else None), dtype, device, copy)
     if isinstance(obj, np.generic):
         # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
         if copy is False:  # (an array of a NumPy scalar is a copy of it, as NumPy says)
@@ -761,15 +761,20 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
     if device is not None:
         dev = as_device(device)
         if dev != x._device:
-            if dtype is not None and dtype is not x.dtype and dtype.numpy in EXTENSION_FLOATS \
-                    and x._device.device_type in CPU_READABLE and copy is not False:
-                # (a dtype CuPy has not, float8: made here, then moved, as asarray of values
-                # makes it; cast on the GPU it was a TypeError)
+            src = x._device.device_type
+            pinned = dev.device_type in CPU_READABLE and dev is not CPU
+            if dtype is not None and dtype is not x.dtype and copy is not False and (
+                    dtype.numpy in EXTENSION_FLOATS and src in CPU_READABLE or pinned):
+                # Cast where x is, then moved: a dtype CuPy has not (float8) made here, as
+                # asarray of values makes it (cast on the GPU it was a TypeError); into
+                # pinned memory (NumPy's cast there is pageable: labelled cpu)
                 refuse_complex_to_real("asarray", x.dtype, dtype)
-                made = dtype.numpy
+                made = native_dtype(dtype, x._device)
                 x, dtype, copy = computed(x, lambda a: cast(a, made)), None, None
-            x = move(x, dev, copy=copy)
-            copy = None  # the move copied
+            moved = move(x, dev, copy=copy)
+            if copy or not (dev is CPU and src in CPU_READABLE):  # (pinned to the CPU: a
+                copy = None  # view, unless copied; else the move copied)
+            x = moved
         elif dev.device_type in CPU_READABLE and dev is not CPU and (
                 copy or dtype is not None and dtype is not x.dtype):
             # New memory asked for on x's own pinned (managed) device, which NumPy cannot

@@ -830,6 +830,24 @@ def test_numpys_arrays_of_pinned_memory_keep_its_label():
         assert dt.asarray(m).device == dt.Device(1, 0) == dt.from_dlpack(m).device
 
 
+def test_copy_false_refuses_a_dtype_change_after_a_move_that_was_a_view_or_a_host_copy():
+    # (pinned memory to the CPU is a view, and the copy=False asked of a dtype change was
+    # dropped as though the move had copied; with a dtype, a held producer's host copy was
+    # asked for with copy=None, a copy returned under copy=False)
+    import producers as P
+    x = dt.from_dlpack(P.from_numpy(np.arange(6.0), device=(P.CUDA_HOST, 0)))
+    with pytest.raises(ValueError, match="copy=False"):
+        dt.asarray(x, dtype=dt.float32, device="cpu", copy=False)
+    p = Producer(data=FAKE_POINTER, device=(ROCM, 0), shape=(6,), dtype=(2, 64, 1),
+                 host=np.arange(6.0))
+    for dtype in (dt.float64, dt.float32):
+        with pytest.raises(ValueError, match="copy=False") as e:
+            dt.asarray(p, dtype=dtype, device="cpu", copy=False)
+        assert isinstance(e.value, BufferError)  # (both, as without dtype=)
+    del e
+    assert dt.asarray(x, dtype=dt.float32, device="cpu").device == dt.Device(1, 0)
+
+
 def test_a_producers_memory_error_on_its_host_copy_propagates():
     # (the spec: from_dlpack propagates a producer's failure to materialize the data, as
     # NumPy's does; it was replaced by dltensor's own refusal to move ROCm memory)

@@ -253,6 +253,18 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
     with pytest.raises(ValueError, match="copy=False"):  # (the cast and the move copy)
         dt.asarray(np.ones(2), dtype=f8, device="cuda:0", copy=False)
 
+
+def test_a_cast_into_pinned_memory_is_made_on_the_gpu_then_moved(cupy):
+    # (cast by NumPy after the move, the result was pageable memory labelled cpu)
+    g = dt.asarray(np.arange(6.0), device="cuda:0")
+    for r in (dt.astype(g, dt.float32, device="cuda_host"),
+              dt.asarray(g, dtype=dt.float32, device="cuda_host"),
+              dt.astype(g, dt.float64, device="cuda_host")):
+        assert str(r.device) == "cuda_host:0" and r.dtype in (dt.float32, dt.float64)
+        assert np.asarray(r).tolist() == list(range(6))
+    with pytest.raises(ValueError, match="copy=False"):  # (a dtype and a device asked)
+        dt.asarray(g, dtype=dt.float64, device="cpu", copy=False)
+
 # --- compute -----------------------------------------------------------------------------------
 
 def test_compute_stays_on_the_device(cupy):

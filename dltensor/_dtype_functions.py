@@ -133,9 +133,11 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         from ._devices import as_device
         dev = as_device(device)
         if dev != x._device:
-            if dtype is not src and dev.device_type in CPU_READABLE and dev != CPU:
-                # (into pinned memory: cast where x is, then moved; NumPy's cast there would be
-                # pageable, labelled cpu)
+            if dtype is not src and (dev.device_type in CPU_READABLE and dev != CPU or
+                                     dtype.numpy in EXTENSION_FLOATS and
+                                     x._device.device_type in CPU_READABLE):
+                # Cast where x is, then moved: into pinned memory (NumPy's cast there would be
+                # pageable, labelled cpu); to a dtype CuPy has not (float8), as asarray does
                 return move(astype(x, dtype), dev)
             # A copy on the new device (pinned or managed memory to the CPU: a view unless
             # asked, as a dtype change copies anyway): no second copy needed below.

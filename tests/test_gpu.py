@@ -246,7 +246,8 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
     for moved in (dt.ones(2, dtype=f8).to_device("cuda:0"),
                   dt.asarray([1.0, 1.0], dtype=f8, device="cuda:0"),
                   dt.asarray(np.ones(2), dtype=f8, device="cuda:0"),  # (cast, then moved: it
-                  dt.asarray(dt.ones(2, dtype=dt.int8), dtype=f8, device="cuda:0")):  # was cast
+                  dt.asarray(dt.ones(2, dtype=dt.int8), dtype=f8, device="cuda:0"),  # was cast
+                  dt.astype(dt.ones(2), f8, device="cuda:0")):
         # on the GPU, a TypeError)
         assert moved.dtype == f8 and moved.device == x.device
         assert np.asarray(moved.to_device("cpu")).astype(np.float32).tolist() == [1.0, 1.0]

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from ._array import CPU_READABLE, ndarray
-from ._devices import CPU, Device
+from ._array import ndarray
+from ._devices import Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
-from ._interop import computed, copy_of_native, move
+from ._interop import cast_first, computed, copy_of_native, move
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -133,11 +133,7 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         from ._devices import as_device
         dev = as_device(device)
         if dev != x._device:
-            if dtype is not src and (dev.device_type in CPU_READABLE and dev != CPU or
-                                     dtype.numpy in EXTENSION_FLOATS and
-                                     x._device.device_type in CPU_READABLE):
-                # Cast where x is, then moved: into pinned memory (NumPy's cast there would be
-                # pageable, labelled cpu); to a dtype CuPy has not (float8), as asarray does
+            if cast_first(x, dtype, dev):
                 return move(astype(x, dtype), dev)
             # A copy on the new device (pinned or managed memory to the CPU: a view unless
             # asked, as a dtype change copies anyway): no second copy needed below.

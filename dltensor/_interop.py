@@ -27,7 +27,7 @@ from ._dispatch import allocatable, fresh, native_dtype, on
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
 from ._dtypes import cast, refuse_complex_to_real
 
-__all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "CopyError"]
+__all__ = ["asarray", "from_dlpack", "move", "copied", "computed", "cast_first", "CopyError"]
 
 _np_ndarray = np.ndarray
 # The spec's default dtypes for Python scalars and sequences of them.
@@ -755,6 +755,16 @@ def _is_array(obj: Any) -> bool:
         or hasattr(obj, "__dlpack__") or hasattr(obj, "__array__"))
 
 
+def cast_first(x: ndarray, dtype: DType, device: Device) -> bool:
+    """Whether ``x`` converted to ``dtype`` on its way to ``device`` is cast where it is, then
+    moved: a dtype CuPy has not (float8) made on the CPU, as asarray of values makes it (cast
+    on the GPU it was a TypeError); into pinned memory, where NumPy's cast after the move
+    would be pageable memory, labelled cpu."""
+    return dtype is not x.dtype and (
+        dtype.numpy in EXTENSION_FLOATS and x._device.device_type in CPU_READABLE or
+        device.device_type in CPU_READABLE and device is not CPU)
+
+
 def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,
             copy: bool | None) -> ndarray:
     """Apply the dtype, device and copy requests to an imported array."""
@@ -762,12 +772,7 @@ def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, i
         dev = as_device(device)
         if dev != x._device:
             src = x._device.device_type
-            pinned = dev.device_type in CPU_READABLE and dev is not CPU
-            if dtype is not None and dtype is not x.dtype and copy is not False and (
-                    dtype.numpy in EXTENSION_FLOATS and src in CPU_READABLE or pinned):
-                # Cast where x is, then moved: a dtype CuPy has not (float8) made here, as
-                # asarray of values makes it (cast on the GPU it was a TypeError); into
-                # pinned memory (NumPy's cast there is pageable: labelled cpu)
+            if dtype is not None and copy is not False and cast_first(x, dtype, dev):
                 refuse_complex_to_real("asarray", x.dtype, dtype)
                 made = native_dtype(dtype, x._device)
                 x, dtype, copy = computed(x, lambda a: cast(a, made)), None, None

@@ -220,10 +220,13 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             if held(self):  # (a bad key or value is the CPU's error also there: checked first)
                 if isinstance(value, ndarray):  # (before a key held_view cannot take, a mask)
                     check_device(self, value)
-                k = backend_key(self, key, True)
                 probe = None if self.dtype.numpy is None else np.empty((), self.dtype.numpy)
-                # (the value's dtype before the key's bounds, as on the CPU)
-                v = value if probe is None else _value_for(self, probe, value, compute=False)
+
+                def check_value() -> Any:  # (the value's dtype before the key's bounds, as on
+                    return value if probe is None else \
+                        _value_for(self, probe, value, compute=False)  # the CPU)
+                k = backend_key(self, key, True, check_value)
+                v = check_value()
                 target = held_view("__getitem__", self, k)
                 if probe is not None:
                     _check_held_value(probe, target.shape, v)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,9 +34,12 @@ _np_ndarray = np.ndarray
 NUMPY_CHECKS_ALL = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
 
 
-def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
+def backend_key(x: ndarray, key: Any, setting: bool,
+                check_value: Callable[[], object] | None = None) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines (or one it
-    leaves to the library that has NumPy's meaning: see the module's docstring)."""
+    leaves to the library that has NumPy's meaning: see the module's docstring).
+    ``check_value``: a write's value check, run where the CPU checks the value (after the key's
+    form, before its bounds) for keys into held memory, whose refusal comes from here."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
     if len(parts) == 1 and (type(parts[0]) is bool or type(parts[0]) is np.bool_):
         # x[True]: a 0-d mask, as NumPy, PyTorch and CuPy read it (the spec's 0-d boolean array)
@@ -140,7 +143,7 @@ def backend_key(x: ndarray, key: Any, setting: bool) -> tuple[Any, ...]:
             if out[i].dtype.spec_kind == "bool":
                 _check_mask(out[i], x, axis_at[i])
     if arrays and (held(x) or any(held(out[i]) for i in arrays)):
-        _check_held_key(x, out, len(parts) == 1 and mask)  # (what the CPU would say first)
+        _check_held_key(x, out, len(parts) == 1 and mask, check_value)  # (the CPU's order)
         if held(x):
             x._compute()  # raises what computing on x raises, once the key is known good
     unchecked: list[tuple[int, Any]] = []  # (axis, index array): bounds checked below
@@ -205,16 +208,19 @@ def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
                          f"shape {want} it indexes")
 
 
-def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool) -> None:
+def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
+                    check_value: Callable[[], object] | None) -> None:
     """IndexError for a key with held memory in it (``x``, or an index array) that the CPU
     would refuse from the shapes alone: a lone mask of another shape, index arrays that do not
     broadcast, an int or a list's index out of bounds (a list's indices are the CPU's to
-    read; held index arrays are not)."""
+    read; held index arrays are not); a write's value checked between, as on the CPU."""
     if lone_mask:
         _check_mask(key[0], x, 0)
     else:
         broadcast_indices(*(k.shape for k in key if isinstance(k, ndarray)
                             and k.dtype.kind != "b"))
+    if check_value is not None:
+        check_value()
     for _, axis, k in key_axes(key, x.ndim):
         n = x.shape[axis]
         if type(k) is int:

@@ -422,6 +422,10 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(lambda x: (9, _like(x, np.array([0]))), 1.0),   # ... and set
         lambda x: x[_like(x, np.array([0, 1])), _like(x, np.array([0, 1, 2]))],  # no broadcast
         write((-8, 0), 1j),                                   # the value's dtype, then bounds
+        write(lambda x: (9, _like(x, np.array([0]))), 1j),    # ... beside an index array
+        write(lambda x: (_like(x, np.array([5])), 0), 1j),    # ... of an index array
+        write(lambda x: (_like(x, np.array([0])), 0), 1j),    # ... before refusing to compute
+        write(lambda x: (_like(x, np.array([0])), 0), 2 ** 1100),
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)

@@ -112,11 +112,12 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
 def power(xp: Any, a: Any, b: Any) -> Any:
     r = xp.power(a, b)
     size = getattr(b, "size", 1)
-    if (size == 1 and bool(b == 0.5) or size > 1 and 0 in b.strides and
-            b.dtype.kind in "fV" and _a_half_in(b)) and _some_at_most_zero(xp, a):
+    if (size == 1 and bool(b == 0.5) or size > 1 and (0 in b.strides or b.shape != r.shape)
+            and b.dtype.kind in "fV" and _a_half_in(b)) and _some_at_most_zero(xp, a):
         # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value (or one repeated
-        # along its loop: a broadcast, of stride 0): sqrt(-0) is -0 and sqrt(-inf) NaN, where
-        # the spec's pow gives +0 and +inf.
+        # along its loop: a broadcast, of stride 0, by broadcast_to or by the ufunc itself, as
+        # an exponent of shape (2, 1) beside a base of (1, 3)): sqrt(-0) is -0 and sqrt(-inf)
+        # NaN, where the spec's pow gives +0 and +inf.
         if type(a) in PYTHON_SCALARS and xp is not np:  # (CuPy's where takes no Python bool)
             a = zero_d(xp, a, r.dtype)
         with quiet(xp):
@@ -129,7 +130,8 @@ def power(xp: Any, a: Any, b: Any) -> Any:
 
 def _a_half_in(b: Any) -> bool:
     """Whether broadcast exponent ``b`` holds a 0.5, asked of the elements it repeats (one
-    per axis of stride 0): NumPy's power by any other broadcast exponent keeps its speed."""
+    per axis of stride 0; all of them where the ufunc broadcasts it): NumPy's power by any
+    other exponent keeps its speed."""
     core = b[tuple(0 if s == 0 else slice(None) for s in b.strides)]
     return bool((core == 0.5).any())
 

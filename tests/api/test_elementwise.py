@@ -826,6 +826,21 @@ def test_pow_by_a_broadcast_half_keeps_the_spec_special_cases(dtype):
     assert_bits(got, np.array([[0.0, 0.0], [math.inf, math.inf]], dtype))
 
 
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_by_a_half_the_ufunc_broadcasts_keeps_the_spec_special_cases(dtype):
+    # An exponent broadcast by power itself (shape (2, 1) beside a base of (1, 3)) is of
+    # stride 0 along NumPy's loop too, so NumPy took sqrt: -0.0 ** 0.5 was -0.0, -inf ** 0.5 NaN
+    base = dt.asarray(np.array([[-0.0, -math.inf, 4.0]], dtype))
+    exps = dt.asarray(np.array([[0.5], [2.0]], dtype))
+    want = np.array([[0.0, math.inf, 2.0], [0.0, math.inf, 16.0]], dtype)
+    with np.errstate(invalid="ignore"):
+        assert_bits(np.asarray(dt.pow(base, exps)), want)
+        assert_bits(np.asarray(base ** exps), want)
+        # (a base of one axis less: the exponent's rows each repeated along the loop)
+        got = dt.pow(dt.reshape(base, (3,)), dt.asarray(np.array([[0.5], [0.5]], dtype)))
+        assert_bits(np.asarray(got), np.stack([want[0], want[0]]))
+
 def test_clip_with_a_nan_bound_keeps_the_broadcast_shape():
     # A NaN max made the result x's shape, dropping the axes an array min had broadcast in
     # (found by a differential fuzz against array-api-strict)

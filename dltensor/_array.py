@@ -436,6 +436,18 @@ def _computable(x: ndarray) -> bool:
     return t is None or bool(backend.can_view(t.code, t.bits))
 
 
+def read_only_error(x: ndarray, op: str = "") -> ValueError:
+    """ValueError for a write into read-only ``x`` (operation ``op``), saying why it is: its
+    producer's flag, or a view of such memory or of a broadcast, whose elements share memory."""
+    t = x._tensor
+    why = ("its producer exported it so" if t is not None and getattr(t, "base", None) is None
+           else "read-only memory, or a view of a broadcast, whose elements share memory")
+    copy = (f"a library that computes on {x._device} memory can copy it (its "
+            "from_dlpack(x, copy=True))" if held(x) else  # (a copy is a computation there)
+            "write into a copy: dltensor.asarray(x, copy=True)")
+    return ValueError(f"{op + ': ' if op else ''}this array is read-only ({why}); {copy}")
+
+
 def held(x: ndarray) -> bool:
     """Whether ``x`` is memory dltensor holds but cannot compute on (a device with no backend,
     a dtype its backend has not); False for an array computed on already."""

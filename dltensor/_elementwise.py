@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 
 from . import _special_cases as special
-from ._array import ndarray, wrap
+from ._array import ndarray, read_only_error, wrap
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
@@ -377,8 +377,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         if rt != a.dtype:
             refuse(rt, self)
         if self.read_only:
-            raise ValueError(f"{name}: this array is read-only (its producer said so); "
-                             "operate on a copy")
+            raise read_only_error(self, name)
         xp = array_module(a)
         fn = _function(ufunc, fix, xp, _kind(rt))
         # A fix-up computes a new array; so does an integer power, which NumPy refuses at the
@@ -746,7 +745,7 @@ def _imatmul_operator(self: ndarray, other: object, /) -> Any:
             f"__imatmul__: the result ({r.dtype.name}, shape {r.shape}) cannot be written into "
             f"the {self.dtype.name} array of shape {self.shape}; use @ instead")
     if self.read_only:
-        raise ValueError("__imatmul__: this array is read-only (its producer said so)")
+        raise read_only_error(self, "__imatmul__")
     a = self._compute()
     with on(self._device):
         array_module(a).copyto(a, r._compute())

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._array import _array_read_only, held, inherit_read_only, ndarray, wrap
+from ._array import _array_read_only, held, inherit_read_only, ndarray, read_only_error, wrap
 from ._backends import backend_for
 from ._creation import empty
 from ._devices import CPU, CUDA_TYPE
@@ -212,9 +212,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
     try:
         t = self._tensor
         if t is not None and t.read_only:  # (before any compute: held memory says it too)
-            raise _read_only(self, "its producer exported it so"
-                             if getattr(t, "base", None) is None
-                             else "a view of read-only memory, or of a broadcast")
+            raise read_only_error(self)
         a = self._array
         if a is None:
             if held(self):  # (a bad key or value is the CPU's error also there: checked first)
@@ -232,8 +230,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     _check_held_value(probe, target.shape, v)
             a = self._compute()  # (raises for held memory)
         if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
-            raise _read_only(self, "a view of read-only memory, or of a broadcast whose "
-                             "elements share memory")
+            raise read_only_error(self)
         tk = type(key)
         if tk is ndarray and a.ndim == 1 and type(value) is not ndarray \
                 and key._device is self._device is CPU and _numpy_checks(key._array, a) \
@@ -411,14 +408,6 @@ def _check_held_value(probe: Any, shape: tuple[int, ...], v: Any) -> None:
         _check_broadcasts(v.shape, shape)
     else:
         probe[()] = v
-
-
-def _read_only(x: ndarray, why: str) -> ValueError:
-    if held(x):  # (a copy is a computation: not here)
-        return ValueError(f"this array is read-only ({why}); a library that computes on "
-                          f"{x._device} memory can copy it (its from_dlpack(x, copy=True))")
-    return ValueError(f"this array is read-only ({why}); write into a copy: "
-                      "dltensor.asarray(x, copy=True)")
 
 
 def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:

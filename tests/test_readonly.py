@@ -244,3 +244,18 @@ def test_an_empty_import_is_as_writable_as_its_producer_said(flags, writable):
     x = dltensor.from_dlpack(P.from_numpy(np.empty((0, 3)), flags=flags))
     assert x.read_only is not writable
     assert np.asarray(x).flags.writeable is writable
+
+
+def test_the_refusal_says_why_the_array_is_read_only():
+    # In-place operators said "its producer said so" of a broadcast, which no producer made.
+    buf = np.arange(4.0)
+    buf.flags.writeable = False
+    broadcast = dltensor.broadcast_to(dltensor.asarray(np.arange(2.0)), (3, 2))
+    for x, why in ((dltensor.from_dlpack(P.from_numpy(buf, flags=1)),
+                    "its producer exported it so"),
+                   (dltensor.asarray(buf), "read-only memory"),
+                   (broadcast, "read-only memory, or a view of a broadcast")):
+        for write in (lambda: x.__setitem__(Ellipsis, 1.0), lambda: x.__iadd__(1.0),
+                      lambda: x.__imatmul__(dltensor.eye(x.shape[-1]))):
+            with pytest.raises(ValueError, match=f"read-only \\({why}.*; write into a copy"):
+                write()

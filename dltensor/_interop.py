@@ -934,9 +934,13 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     if cai.get("mask") is not None:
         raise BufferError("__cuda_array_interface__ with a mask is not supported")
     stream = cai.get("stream")
-    if stream == 0 or isinstance(stream, bool) or not isinstance(stream, (int, type(None))):
-        raise BufferError(f"__cuda_array_interface__ stream must be None or a stream handle "
-                          f"(0 is disallowed), not {stream!r}")
+    # (version 3: None, 1, 2 or a cudaStream_t, 0 disallowed; a negative value or one past 64
+    # bits names no stream: with CuPy it was CuPy's ValueError, without it was kept and handed
+    # on in this array's own interface)
+    if stream is not None and (isinstance(stream, bool) or not isinstance(stream, int) or
+                               not 0 < stream < 1 << 64):
+        raise BufferError(f"__cuda_array_interface__ stream must be None, 1, 2 or a stream "
+                          f"handle (0 is disallowed), not {stream!r}")
     npdt = np.dtype(cai["typestr"])
     dt = dtype_from_numpy(npdt)
     shape = _cai_ints(cai, "shape")

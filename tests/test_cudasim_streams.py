@@ -91,6 +91,10 @@ def test_a_cuda_array_interface_stream_is_waited_for(log):
     log.clear()
     dt.asarray(Interface(None))  # (no stream key value: nothing to wait for)
     assert _waits(log) == []
+    for bad in (-1, -5, 2**64):  # (no stream: refused as without CuPy, not CuPy's ValueError)
+        with pytest.raises(BufferError, match="stream"):
+            dt.asarray(Interface(bad))
+    assert _waits(log) == []
 
 
 def test_a_move_on_a_stream_waits_for_the_source_and_is_waited_for(log):

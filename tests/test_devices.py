@@ -243,6 +243,7 @@ def test_cuda_array_interface_stream_is_handed_on_when_held():
 
 
 @pytest.mark.parametrize("bad", [{"stream": 0}, {"stream": "s"}, {"stream": True},
+                                 {"stream": -1}, {"stream": -5}, {"stream": 2**64},
                                  {"mask": object()}])
 def test_cuda_array_interface_bad_keys_are_refused(bad):
     with pytest.raises(BufferError):

@@ -259,9 +259,18 @@ class ndarray:
             raise ValueError(f"stream must be None for a move from {self._device} to {device}: "
                              f"streams order work on CUDA devices only, not {stream!r}")
         if stream is not None and device == self._device:  # (no move: checked as for one)
-            backend = backend_or_none(device)  # (None for held memory: handed on as it is)
+            backend = backend_or_none(device)  # (None for held memory: nothing to order)
             if backend is not None:
                 backend.stream_for(stream, device.device_id)
+            elif isinstance(stream, bool) or not (isinstance(stream, int) or
+                                                  hasattr(stream, "__cuda_stream__")):
+                # (held CUDA memory, no CuPy: the value still checked as CuPy's stream_for
+                # checks it; "x", 1.5 and 0 were taken, where with CuPy they are refused)
+                raise TypeError(f"stream must be an object with __cuda_stream__ or a "
+                                f"cudaStream_t handle (an int), not {stream!r}")
+            elif isinstance(stream, int) and stream <= 0:
+                raise ValueError(f"stream={stream} is not a CUDA stream (0 is ambiguous, -1 "
+                                 "means no synchronisation and names no stream)")
         return move(self, device, stream=stream, copy=None)
 
     @property

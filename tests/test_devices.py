@@ -133,6 +133,13 @@ def test_to_device_refuses_a_stream_where_no_cuda_device_is_involved():
     # held CUDA memory (no CuPy to name a stream): nothing moves, nothing to order
     held = _fake((CUDA, 0))
     assert held.to_device("cuda:0", stream=5) is held
+    # but its value is checked as with CuPy (test_gpu.py: a wrong type or 0 was taken here)
+    for stream in ("x", 1.5, True):
+        with pytest.raises(TypeError, match="stream"):
+            held.to_device("cuda:0", stream=stream)
+    for stream in (0, -1):
+        with pytest.raises(ValueError, match="stream"):
+            held.to_device("cuda:0", stream=stream)
 
 
 def test_device_keyword_takes_every_spelling():

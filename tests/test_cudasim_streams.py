@@ -106,6 +106,23 @@ def test_a_move_on_a_stream_waits_for_the_source_and_is_waited_for(log):
     assert _waits(log) == [(0x123, 0)]
 
 
+def test_a_move_refuses_a_stream_of_another_gpu(log):
+    # (the copy's event was recorded on it: CUDA's cudaErrorInvalidResourceHandle, after the
+    # copy was queued)
+    with cupy.cuda.Device(1):
+        other = cupy.cuda.Stream()
+    host, gpu = dt.asarray(np.arange(3.0)), dt.asarray(np.arange(3.0), device="cuda:0")
+    for x, device in ((host, "cuda:0"), (gpu, "cpu"), (gpu, "cuda:0"), (gpu, "cuda_host:0"),
+                      (dt.asarray(np.arange(3.0), device="cuda:1"), "cuda:0")):
+        with pytest.raises(ValueError, match="belongs to cuda:1"):
+            x.to_device(device, stream=other)
+    # its own GPU's streams, and the default ones of any GPU, are taken
+    for x, device in ((host, "cuda:1"), (gpu, "cuda:1")):
+        np.testing.assert_array_equal(np.asarray(x.to_device(device, stream=other)
+                                                 .to_device("cpu")), np.arange(3.0))
+    assert gpu.to_device("cuda:1", stream=cupy.cuda.Stream.null).device == dt.Device(2, 1)
+
+
 # --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
 
 def _exchanging_type(stream: int):

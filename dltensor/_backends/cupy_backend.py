@@ -540,6 +540,13 @@ def stream_for(stream: Any, device_id: int) -> Any:
     handle that names no stream."""
     cupy = _load()
     if isinstance(stream, cupy.cuda.Stream):
+        if stream.device_id not in (-1, device_id):
+            # (-1: the null, per-thread and external streams, any GPU's.) Another GPU's stream
+            # failed on a GPU, after the copy was queued: cudaEventRecord refuses an event and
+            # a stream of different devices, and CuPy's `with stream:` a stream not current.
+            raise ValueError(f"stream {stream!r} belongs to cuda:{stream.device_id}, but this "
+                             f"copy is ordered on cuda:{device_id} (a copy to the host runs "
+                             "on the source GPU, any other on the destination GPU)")
         return stream
     if isinstance(stream, bool) or not (isinstance(stream, int) or
                                         hasattr(stream, "__cuda_stream__")):

@@ -18,8 +18,9 @@ has a chance on the real thing:
   ``__dlpack_device__`` and keeps the capsule as the owner, so deleters run as with CuPy;
 - ``ndarray.set``, ``MemoryPointer.copy_from_device_async``, streams (``Stream``,
   ``ExternalStream``, ``Stream.from_external``, ``get_current_stream``), ``Event`` and
-  ``runtime.streamWaitEvent`` check their argument types; ordering calls are logged in
-  ``cupy.cuda.LOG``;
+  ``runtime.streamWaitEvent`` check their argument types, an event refuses to be recorded on
+  another GPU's stream (CUDA's cudaErrorInvalidResourceHandle; default and external streams
+  have no GPU, -1, as CuPy's); ordering calls are logged in ``cupy.cuda.LOG``;
 - results are NumPy's but never warn (CuPy does not), except where CuPy 14.2's kernels
   depart from NumPy's and dltensor corrects them on CUDA: out-of-bounds integer-array indices
   (and ``take``'s) wrap around, float ``floor_divide``/``remainder`` are ``floor(a / b)`` and

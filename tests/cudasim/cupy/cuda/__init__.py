@@ -69,15 +69,23 @@ def _streams(device_id):
 
 
 class _BaseStream:
+    # device_id: the GPU a stream was made on, or -1 for the null and per-thread default
+    # streams, which are each GPU's own (as CuPy's are: the current GPU's where used)
+    def _device(self):
+        return _current_id() if self.device_id == -1 else self.device_id
+
     def __enter__(self):
-        _streams(self.device_id).append(self)
+        if not hasattr(_tls, "entered"):
+            _tls.entered = []
+        _tls.entered.append(self._device())
+        _streams(_tls.entered[-1]).append(self)
         return self
 
     def __exit__(self, *exc):
-        _streams(self.device_id).pop()
+        _streams(_tls.entered.pop()).pop()
 
     def use(self):
-        _streams(self.device_id)[:] = [self]
+        _streams(self._device())[:] = [self]
         return self
 
     def wait_event(self, event):
@@ -112,7 +120,7 @@ class Stream(_BaseStream):
     null = None
 
     def __init__(self, null=False, non_blocking=False, ptds=False):
-        self.device_id = _current_id()
+        self.device_id = -1 if null or ptds else _current_id()
         self.ptr = 0 if null else 2 if ptds else next(_ids)
 
     @staticmethod
@@ -122,7 +130,7 @@ class Stream(_BaseStream):
         version, ptr = obj.__cuda_stream__()
         if version != 0 or not isinstance(ptr, int):
             raise ValueError(f"bad __cuda_stream__ {version, ptr}")
-        return ExternalStream(ptr, _current_id())
+        return ExternalStream(ptr)  # (its GPU unknown, as CuPy 14's: -1)
 
 
 class ExternalStream(_BaseStream):
@@ -130,7 +138,7 @@ class ExternalStream(_BaseStream):
         if not isinstance(ptr, int):
             raise TypeError("ptr must be an int")
         self.ptr = ptr
-        self.device_id = _current_id() if device_id == -1 else device_id
+        self.device_id = device_id
 
 
 Stream.null = Stream(null=True)
@@ -143,24 +151,27 @@ def get_current_stream(device_id=None):
     if st:
         return st[-1]
     if os.environ.get("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM") == "1":
-        s = Stream(ptds=True)
-        s.device_id = device_id
-        return s
-    s = Stream(null=True)
-    s.device_id = device_id
-    return s
+        return Stream(ptds=True)
+    return Stream(null=True)
 
 
 class Event:
     def __init__(self, block=False, disable_timing=False, interprocess=False):
         self.ptr = next(_ids)
         self.stream = None
+        self.device_id = _current_id()  # (CUDA makes an event on the current device)
 
     def record(self, stream=None):
         if stream is None:
             stream = get_current_stream()
         if not isinstance(stream, _BaseStream):
             raise TypeError(f"stream must be a Stream, not {stream!r}")
+        if stream.device_id not in (-1, self.device_id):
+            # (cudaEventRecord fails for an event and a stream of different devices; the
+            # default streams are each device's own, and an external stream's device is not
+            # known, as CuPy's from_external does not know it)
+            raise runtime.CUDARuntimeError("cudaErrorInvalidResourceHandle: invalid resource "
+                                           "handle")
         self.stream = stream.ptr
         LOG.append(("record", self.ptr, stream.ptr))
         runtime._events[self.ptr] = self

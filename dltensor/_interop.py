@@ -8,6 +8,7 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 from __future__ import annotations
 
 import array
+import contextlib
 import operator
 import sys
 from collections.abc import Callable, Sequence
@@ -120,14 +121,20 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     memory that dltensor can only hold. None where ``x`` is host memory already, or where its
     producer cannot or will not copy: it is then imported and moved here, or refused."""
     try:
-        device_type, _ = x.__dlpack_device__()
+        device_type, device_id = x.__dlpack_device__()
         if device_type in CPU_READABLE or copy is False:  # (a view, or a refusal: move's)
             return None
     except Exception:
         return None  # __dlpack__ says what is wrong, below, in the producer's words
     _refuse_known_bad(x)
+    # Asked on the producer's GPU, as imports are (_request): CuPy copies on the *current*
+    # GPU's current stream (get(stream=None)), which for an array on another GPU is not
+    # where its work is queued; PyTorch refuses a tensor not on the current GPU.
+    gpus = _gpus(device_id) if device_type == CUDA_TYPE and type(device_id) is int and \
+        0 <= device_id < 1 << 31 else None
     try:
-        capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
+        with gpus.on(device_id) if gpus is not None else _NO_CONTEXT:
+            capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
     except MemoryError:  # (CuPy's OutOfMemoryError too) the spec: propagated, as NumPy does
         raise
     except Exception:  # a refusal, in each library's words: BufferError, NotImplementedError
@@ -139,6 +146,9 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
         return _finish(out, None, CPU, copy)
     # A copy asked for is the caller's to write (see from_dlpack's copy=True).
     return copied(out) if copy and out.read_only else out
+
+
+_NO_CONTEXT = contextlib.nullcontext()
 
 
 def _refuse_known_bad(x: Any) -> None:

@@ -123,6 +123,23 @@ def test_a_move_refuses_a_stream_of_another_gpu(log):
     assert gpu.to_device("cuda:1", stream=cupy.cuda.Stream.null).device == dt.Device(2, 1)
 
 
+def test_a_host_copy_by_the_producer_is_asked_on_its_gpu(log):
+    # CuPy's copy to the CPU (__dlpack__ with dl_device=(kDLCPU, 0)) runs on the current
+    # GPU's current stream: for an array of GPU 1 asked while GPU 0 was current, that was GPU
+    # 0's stream, not GPU 1's where its work is queued.
+    with cupy.cuda.Device(1):
+        memory, work = cupy.arange(4.0), cupy.cuda.Stream()
+        work.use()
+    try:
+        with cupy.cuda.Stream():  # (GPU 0's current stream)
+            x = dt.from_dlpack(memory, device="cpu")
+        assert [e for e in log if e[0] == "get"] == [("get", 1, work.ptr, 1)]
+        np.testing.assert_array_equal(np.asarray(x), np.arange(4.0))
+    finally:
+        with cupy.cuda.Device(1):
+            cupy.cuda.Stream.null.use()
+
+
 # --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
 
 def _exchanging_type(stream: int):

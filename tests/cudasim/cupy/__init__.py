@@ -166,6 +166,9 @@ class ndarray:
                         "`.get()` to construct a NumPy array explicitly.")
 
     def get(self, stream=None, order="C", out=None, blocking=True):
+        if stream is None:  # (as CuPy 14.2's: the *current* GPU's current stream)
+            stream = cuda.get_current_stream()
+        cuda.LOG.append(("get", self._dev, stream.ptr, stream._device()))
         return _np.array(self._a, order=order)
 
     def set(self, arr, stream=None):  # as CuPy 14.2's
@@ -361,7 +364,8 @@ class ndarray:
             raise BufferError(f"cannot export to {dl_device}")
         if copy is False and to_cpu:
             raise BufferError("a copy to the CPU is needed")
-        a = self._a.copy() if (copy or to_cpu) else self._a
+        # (a copy to the CPU is CuPy's get(stream=None): on the current GPU's current stream)
+        a = self.get(order="A") if to_cpu else self._a.copy() if copy else self._a
         if versioned:
             cap = a.__dlpack__(max_version=(1, 0), copy=False)
         else:

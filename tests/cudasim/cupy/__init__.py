@@ -364,8 +364,10 @@ class ndarray:
             raise BufferError(f"cannot export to {dl_device}")
         if copy is False and to_cpu:
             raise BufferError("a copy to the CPU is needed")
+        if copy is True and not to_cpu:  # (as CuPy 14.2's: it copies to the CPU only)
+            raise BufferError("copy=True only supported for copy to CPU.")
         # (a copy to the CPU is CuPy's get(stream=None): on the current GPU's current stream)
-        a = self.get(order="A") if to_cpu else self._a.copy() if copy else self._a
+        a = self.get(order="A") if to_cpu else self._a
         if versioned:
             cap = a.__dlpack__(max_version=(1, 0), copy=False)
         else:
@@ -374,7 +376,7 @@ class ndarray:
             cap = a.__dlpack__()
         if not to_cpu:
             _capsule.set_device(cap, versioned, 2, self._dev)
-        if (copy or to_cpu) and versioned:
+        if to_cpu and versioned:
             _capsule.or_flags(cap, 2)  # DLPACK_FLAG_BITMASK_IS_COPIED
         return cap
 

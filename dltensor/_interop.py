@@ -951,14 +951,21 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
                                not 0 < stream < 1 << 64):
         raise BufferError(f"__cuda_array_interface__ stream must be None, 1, 2 or a stream "
                           f"handle (0 is disallowed), not {stream!r}")
-    npdt = np.dtype(cai["typestr"])
+    typestr = cai["typestr"]
+    try:  # (a malformed field is the interface's fault: BufferError; a dtype dltensor has
+        npdt = np.dtype(typestr) if type(typestr) is str else None  # not, TypeError below)
+    except TypeError:
+        npdt = None
+    if npdt is None:
+        raise BufferError("__cuda_array_interface__ typestr must be a type string such as "
+                          f"'<f4', not {typestr!r}")
     dt = dtype_from_numpy(npdt)
     shape = _cai_ints(cai, "shape")
     if any(n < 0 for n in shape):
         raise BufferError(f"__cuda_array_interface__ shape has a negative extent: {shape}")
     data = cai["data"]
     if type(data) is not tuple or len(data) != 2 or type(data[0]) is not int or \
-            not 0 <= data[0] < 2**64:
+            not 0 <= data[0] < 2**64 or not isinstance(data[1], (bool, np.bool_)):
         raise BufferError(f"__cuda_array_interface__ data must be a (pointer, read-only) tuple, "
                           f"not {data!r}")
     ptr, read_only = data

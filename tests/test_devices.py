@@ -257,10 +257,20 @@ def test_cuda_array_interface_bad_keys_are_refused(bad):
         dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", **bad))
 
 
+@pytest.mark.parametrize("typestr", ["xx", 5, b"<f4", None])
+def test_cuda_array_interface_typestr_that_is_no_type_string_is_refused(typestr):
+    # (it was NumPy's TypeError, "data type 'xx' not understood", as for a dtype dltensor lacks)
+    with pytest.raises(BufferError, match="typestr must be a type string"):
+        dt.asarray(_CAI(FAKE_POINTER, (3,), typestr))
+    with pytest.raises(TypeError, match="no dtype"):  # (a type string of a dtype it lacks)
+        dt.asarray(_CAI(FAKE_POINTER, (3,), "<U4"))
+
+
 @pytest.mark.parametrize("shape, strides, data", [
     ((4, 3), (12, 4, 4), None), ((4.0,), None, None), ((4,), (4.0,), None),
     ((4,), None, (-5, False)), ((4,), None, (2**65, False)), ((4,), None, [FAKE_POINTER, 0]),
-    ((-1,), None, None), ((True,), None, None), (4, None, None)])
+    ((-1,), None, None), ((True,), None, None), (4, None, None),
+    ((4,), None, (FAKE_POINTER, "no")), ((4,), None, (FAKE_POINTER, None))])  # (was read-only)
 def test_cuda_array_interface_malformed_fields_are_refused_losing_nothing(shape, strides, data):
     # (struct.error from packing the managed tensor, after it was allocated and the object
     # held: each try leaked the object and the block)

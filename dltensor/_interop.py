@@ -625,6 +625,8 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
                             f"(NumPy sees dtype {a.dtype})")
         if a.dtype != default and not _holds_arrays(obj):
             a = a.astype(default)
+        elif not a.dtype.isnative:  # (NumPy keeps the byte order of a sequence of one such
+            a = a.astype(a.dtype.newbyteorder("="))  # array, [big-endian]: KeyError in wrap)
     # Non-array input lands on the default device, as the spec says (and zeros() does); host
     # arrays in a sequence keep the result on the CPU (the spec: "the device of the input
     # array(s), if any"; no copy to the default device).

@@ -961,6 +961,18 @@ def test_lists_of_buffers_keep_their_dtype_as_lists_of_arrays_do():
     assert dltensor.asarray([np.ones(1, np.float32)]).dtype == dltensor.float32
 
 
+@pytest.mark.parametrize("code", [">f4", ">i2", ">c16"])
+def test_a_list_of_one_byte_swapped_array_is_converted_as_the_array_is(code):
+    # NumPy keeps the byte order of a sequence holding one such array (of two it converts):
+    # [big-endian] raised KeyError from wrap, where the array alone is converted to native.
+    a = np.arange(3, dtype=code)
+    for obj, shape in (([a], (1, 3)), ((a,), (1, 3)), ([memoryview(a)], (1, 3)),
+                       ([[a]], (1, 1, 3))):
+        x = dltensor.asarray(obj)
+        assert x.dtype == dltensor.asarray(a).dtype and x.shape == shape
+        assert values(x).reshape(3).tolist() == [0, 1, 2]
+
+
 @pytest.mark.parametrize("value", [[1j], [1, 2j], 1j, [[1.0], [1j]]])
 def test_complex_python_values_to_a_real_dtype_say_so(value):
     # As for complex arrays (astype's rule), not NumPy's "float() argument must be ..."

@@ -769,11 +769,13 @@ def _is_array(obj: Any) -> bool:
 
 def cast_first(x: ndarray, dtype: DType, device: Device) -> bool:
     """Whether ``x`` converted to ``dtype`` on its way to ``device`` is cast where it is, then
-    moved: a dtype CuPy has not (float8) made on the CPU, as asarray of values makes it (cast
-    on the GPU it was a TypeError); into pinned memory, where NumPy's cast after the move
-    would be pageable memory, labelled cpu."""
+    moved: a dtype CuPy has not (float8, bfloat16) made, or read, on the CPU, as asarray of
+    values makes it (cast on the GPU it was a TypeError: bfloat16 CPU weights asked as float32
+    on cuda:0 too); into pinned memory, where NumPy's cast after the move would be pageable
+    memory, labelled cpu."""
     return dtype is not x.dtype and (
-        dtype.numpy in EXTENSION_FLOATS and x._device.device_type in CPU_READABLE or
+        (dtype.numpy in EXTENSION_FLOATS or x.dtype.numpy in EXTENSION_FLOATS) and
+        x._device.device_type in CPU_READABLE or
         device.device_type in CPU_READABLE and device is not CPU)
 
 

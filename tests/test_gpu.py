@@ -255,6 +255,24 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
         dt.asarray(np.ones(2), dtype=f8, device="cuda:0", copy=False)
 
 
+def test_host_arrays_of_a_dtype_cupy_has_not_are_cast_on_the_cpu_on_their_way_to_the_gpu(cupy):
+    # bfloat16 (float8) CPU weights asked for as float32 on cuda:0 were moved as bytes, then
+    # cast there, where CuPy has no such dtype: a TypeError, where the cast on the CPU, then
+    # the move, makes them (as each step alone did).
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    for npdt in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn):
+        a = np.array([1.5, -2.0], dtype=npdt)
+        x = dt.asarray(a)
+        for r in (dt.asarray(a, dtype=dt.float32, device="cuda:0"),
+                  dt.asarray(x, dtype=dt.float32, device="cuda:0"),
+                  dt.astype(x, dt.float32, device="cuda:0"),
+                  dt.astype(x, dt.float64, device="cuda:0", copy=True)):
+            assert r.device == as_device("cuda:0") and r.dtype in (dt.float32, dt.float64)
+            assert np.asarray(r.to_device("cpu")).tolist() == [1.5, -2.0]
+        with pytest.raises(ValueError, match="copy=False"):
+            dt.asarray(x, dtype=dt.float32, device="cuda:0", copy=False)
+
+
 def test_a_cast_into_pinned_memory_is_made_on_the_gpu_then_moved(cupy):
     # (cast by NumPy after the move, the result was pageable memory labelled cpu)
     g = dt.asarray(np.arange(6.0), device="cuda:0")

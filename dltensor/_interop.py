@@ -568,7 +568,7 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
             if npdt is not None and npdt.kind in "iu":  # (Python ints beside them must fit)
                 info = np.iinfo(npdt)
                 for e in _leaves(obj):
-                    if type(e) is int and not info.min <= e <= info.max:
+                    if isinstance(e, int) and not info.min <= e <= info.max:  # (and IntEnum)
                         raise OverflowError(f"Python integer {e} out of bounds for {npdt}")
             a = cast(a, npdt)
         else:
@@ -608,7 +608,9 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         if unusual and a.dtype.kind in "uOf" and not _holds_arrays(obj):
             # Ints beyond int64: NumPy makes uint64, float64 or objects of them. The spec says
             # int64 for ints alone, too small for them; with floats, float64 or complex128.
-            kinds = {type(e) for e in _leaves(obj)}
+            # (subclasses as their Python type: an IntFlag of bit 63 wrapped to a negative)
+            kinds = {next((k for k in _PY_KINDS if isinstance(e, k)), type(e))
+                     for e in _leaves(obj)}
             if kinds <= {bool, int}:
                 big = next((e for e in _leaves(obj) if not -2 ** 63 <= e < 2 ** 63), None)
                 if big is not None:  # (else uint8 from buffers, say: no int past int64)
@@ -663,6 +665,7 @@ def _any_unusual(obj: Any) -> bool:
 
 
 _NO_INTS, _REALS = frozenset({float, bool, complex}), frozenset({int, float, bool})
+_PY_KINDS = (bool, int, float, complex)  # (bool first: it is an int)
 
 
 def _unusual(e: Any) -> bool:
@@ -670,7 +673,7 @@ def _unusual(e: Any) -> bool:
     tp = type(e)
     if tp is float or tp is bool or tp is complex:
         return False
-    if tp is int:
+    if tp is int or isinstance(e, int):  # (an int subclass too: IntFlag, IntEnum)
         return not -_INT64_END <= e < _INT64_END
     return isinstance(e, (str, Sequence))
 

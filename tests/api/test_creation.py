@@ -142,6 +142,28 @@ def test_python_ints_beyond_int64_overflow_rather_than_wrap(ints):
     assert int(dlt.asarray(2**63, dtype=dlt.uint64)) == 2**63
 
 
+def test_int_subclasses_beyond_int64_overflow_as_ints_do():
+    # An IntFlag of bit 63 (a 64-bit mask) was taken as NumPy's uint64 and wrapped to
+    # -2**63 by the int64 conversion: the checks looked at exact ints only.
+    import enum
+
+    class Flags(enum.IntFlag):
+        LOW = 1
+        TOP = 1 << 63
+
+    class Big(int):
+        pass
+
+    for ints in (Flags.TOP, [Flags.LOW, Flags.TOP], Big(2**64), [[Big(-2**63 - 1)]]):
+        with pytest.raises(OverflowError, match="out of bounds for int64"):
+            dlt.asarray(ints)
+    assert int(dlt.asarray(Flags.TOP, dtype=dlt.uint64)) == 2**63
+    assert np.asarray(dlt.asarray([Big(2**64), 1.5])).tolist() == [2.0**64, 1.5]
+    with pytest.raises(OverflowError, match="300 out of bounds for int8"):  # (beside arrays)
+        dlt.asarray([np.int8(1), Big(300)], dtype=dlt.int8)
+    assert dlt.asarray([Flags.LOW, True]).dtype == dlt.int64
+
+
 def test_big_ints_among_floats_make_a_float_array():
     for values, dtype in (([1.5, 2**63], dlt.float64), ([1.5, 2**64], dlt.float64),
                           ([2**64, 1j], dlt.complex128)):

@@ -478,7 +478,9 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)
-    if hasattr(obj, "__array_interface__") or _has_buffer(obj):
+    if hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__") or \
+            _has_buffer(obj):
+        # (the C form of the interface too: taken for a sequence, it was copied to float64)
         src = _from_buffer(obj) if _has_buffer(obj) else np.asarray(obj)
         return _finish(_from_numpy(src, _no_copy(copy)), dtype, device, copy)
     if hasattr(obj, "__array__") and not isinstance(obj, (list, tuple)):
@@ -765,9 +767,13 @@ def _holds_arrays(obj: Any) -> bool:
 def _is_array(obj: Any) -> bool:
     # (other libraries' arrays too: a list of float32 PyTorch tensors made float64)
     # (and buffers, which NumPy reads with their own dtype: a list of a bytearray is uint8)
+    # (and what offers NumPy's array interface, or a buffer: ctypes arrays; not bytes, which
+    # NumPy reads as strings)
     return type(obj) not in PYTHON_SCALARS and (
         isinstance(obj, (ndarray, np.ndarray, np.generic, bytearray, memoryview, array.array))
-        or hasattr(obj, "__dlpack__") or hasattr(obj, "__array__"))
+        or hasattr(obj, "__dlpack__") or hasattr(obj, "__array__")
+        or hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__")
+        or not isinstance(obj, (bytes, str)) and _has_buffer(obj))
 
 
 def cast_first(x: ndarray, dtype: DType, device: Device) -> bool:

@@ -5,6 +5,7 @@ torch and jax are imported at the top on purpose: CI installs them, and a missin
 this module, not skip it."""
 
 import array
+import ctypes
 import mmap
 import warnings
 
@@ -558,6 +559,29 @@ def test_asarray_of_an_array_interface():
     assert x.data_ptr == ptr(a) and x.shape == (2, 3) and x.dtype is dltensor.float32
     a.flags.writeable = False
     assert dltensor.asarray(_Interface(a)).read_only
+
+
+class _Struct:
+    def __init__(self, a):
+        self.a = a
+        self.__array_struct__ = a.__array_struct__
+
+
+def test_the_array_interfaces_c_form_and_buffers_are_arrays_alone_and_in_sequences():
+    # An object offering __array_struct__ alone was taken for a sequence: copied, float32
+    # made float64, and copy=False refused; a list of it, of an __array_interface__ object
+    # or of a ctypes array (a buffer) was made float64 too, where NumPy keeps their dtype
+    # (as dltensor does for lists of NumPy arrays and of bytearrays).
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for x in (dltensor.asarray(_Struct(a)), dltensor.asarray(_Struct(a), copy=False)):
+        assert x.data_ptr == ptr(a) and x.shape == (2, 3) and x.dtype is dltensor.float32
+    assert dltensor.asarray(_Struct(a), copy=True).data_ptr != ptr(a)
+    for seq in ([_Struct(a)], [_Interface(a), _Interface(a)], [[_Struct(a)]]):
+        assert dltensor.asarray(seq).dtype is dltensor.float32
+    assert dltensor.asarray([(ctypes.c_float * 2)(1.0, 2.0)]).dtype is dltensor.float32
+    assert dltensor.asarray([[(ctypes.c_int16 * 2)()]]).dtype is dltensor.int16
+    with pytest.raises(TypeError):  # (bytes are still NumPy's strings, not a buffer)
+        dltensor.asarray([b"ab"])
 
 
 @pytest.mark.parametrize("obj, dtype, shape", [

@@ -550,7 +550,8 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     # (one walk for the rare: strings, and ints past int64, which NumPy makes uint64, float64
     # or objects; looked at closely only where found)
     unusual = _any_unusual(obj)
-    if unusual and _any_leaf(obj, lambda e: isinstance(e, str)):
+    if unusual and _any_leaf(obj, lambda e: isinstance(e, (str, bytes))):
+        # (bytes too, in a sequence: NumPy parsed [b"12"] with dtype=int64 as 12)
         raise TypeError("dltensor arrays hold numbers, not strings")
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
     # (new memory there, as zeros() makes: NoBackendError as it raises; with no device asked,

@@ -164,6 +164,17 @@ def test_int_subclasses_beyond_int64_overflow_as_ints_do():
     assert dlt.asarray([Flags.LOW, True]).dtype == dlt.int64
 
 
+@pytest.mark.parametrize("obj", [["12"], "12", [b"12"], [b"1.5", 2.0], [[1, b"2"]],
+                                 [np.bytes_(b"7")], [np.str_("7")]], ids=repr)
+def test_strings_and_bytes_in_sequences_are_no_numbers(obj):
+    # Strings were refused, but bytes in a sequence were NumPy's to parse with a dtype:
+    # asarray([b"12"], dtype=int64) was [12] (as full() refuses b"1" as a fill value).
+    for dtype in (None, dlt.int64, dlt.float32):
+        with pytest.raises(TypeError, match="not strings"):
+            dlt.asarray(obj, dtype=dtype)
+    assert dlt.asarray(b"12").dtype == dlt.uint8  # (bytes alone: a buffer, as in NumPy)
+
+
 def test_big_ints_among_floats_make_a_float_array():
     for values, dtype in (([1.5, 2**63], dlt.float64), ([1.5, 2**64], dlt.float64),
                           ([2**64, 1j], dlt.complex128)):

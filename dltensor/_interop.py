@@ -474,7 +474,10 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
         if copy is False:  # (an array of a NumPy scalar is a copy of it, as NumPy says)
             raise ValueError("copy=False: a NumPy scalar must be copied into an array")
-        return _finish(_from_numpy(np.asarray(obj), None), dtype, device, copy)
+        # A scalar, as a Python one or a list of it (made on the default device), not an array
+        # (whose memory's device is kept): CuPy and PyTorch put it on their default device too
+        return _finish(_from_numpy(np.asarray(obj), None), dtype,
+                       get_default_device() if device is None else device, copy)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)

@@ -380,6 +380,20 @@ def test_default_device_cuda(cupy):
         dt.set_default_device(None)
 
 
+def test_numpy_scalars_are_made_on_the_default_device_as_python_scalars_are(cupy):
+    # (asarray(np.float32(1)) stayed on the CPU, where [np.float32(1)] went to the default)
+    try:
+        dt.set_default_device("cuda:0")
+        for s in (np.float32(1.5), np.int16(-3), np.bool_(True), np.complex64(1j)):
+            for x in (dt.asarray(s), dt.asarray([s])):
+                assert x.device == as_device("cuda:0") and x.dtype == dt.asarray(s,
+                                                                                device="cpu").dtype
+        assert dt.asarray(s, device="cpu").device == as_device("cpu")
+        assert dt.asarray(np.array(1.5)).device == as_device("cpu")  # (an array's memory)
+    finally:
+        dt.set_default_device(None)
+
+
 def test_devices_lists_every_gpu(cupy):
     devices = dt.__array_namespace_info__().devices()
     assert devices == (as_device("cpu"), *(as_device(f"cuda:{i}") for i in range(N_GPUS)))

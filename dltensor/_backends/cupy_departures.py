@@ -70,11 +70,13 @@ r = m;
 _kernels: dict[tuple[str, ModuleType], Any] = {}
 
 
-def _kernel(xp: Any, name: str, params: tuple[str, str], code: str, *options: str) -> Any:
-    """dltensor's CuPy kernel ``name``, made once per array module (CuPy compiles it once)."""
+def _kernel(xp: Any, name: str) -> Any:
+    """dltensor's CuPy kernel ``name`` (a row of KERNELS), made once per array module (CuPy
+    compiles it once)."""
     kernel = _kernels.get((name, xp))
     if kernel is None:
-        kernel = _kernels[name, xp] = xp.ElementwiseKernel(*params, code, name,
+        ins, outs, code, options, _ = KERNELS[name]
+        kernel = _kernels[name, xp] = xp.ElementwiseKernel(ins, outs, code, name,
                                                              options=options)
     return kernel
 
@@ -90,7 +92,7 @@ def _divmod(xp: Any, a: Any, b: Any) -> tuple[Any, Any]:
     # (a Python scalar as a 0-d array of the result's dtype, as NumPy converts it)
     a, b = ((zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v).astype(wide, copy=False)
             for v in (a, b))
-    q, r = _kernel(xp, "dltensor_divmod", ("T a, T b", "T q, T r"), _DIVMOD)(a, b)
+    q, r = _kernel(xp, "dltensor_divmod")(a, b)
     return (q, r) if wide == dt else (q.astype(dt), r.astype(dt))
 
 
@@ -128,21 +130,17 @@ def divide(xp: Any, a: Any, b: Any) -> Any:
     if type(b) not in PYTHON_SCALARS and (b.dtype in special.WHOLE or b.dtype in _HALVES) and \
             (type(a) is complex or getattr(a, "dtype", None) is not None and a.dtype.kind == "c"):
         return special.divide(xp, a, b)  # (by a float32 or float64 array: part by part)
-    dt, _, _, (qr, qi) = _of_parts(xp, a, b, ("T ar, T ai, T cr, T ci", "T qr, T qi"),
-                                   _COMPLEX_DIVIDE, "dltensor_complex_divide")
+    dt, _, _, (qr, qi) = _of_parts(xp, a, b, "dltensor_complex_divide")
     return from_parts(xp, qr, qi, dt)
 
 
-def _of_parts(xp: Any, a: Any, b: Any, params: tuple[str, str], code: str,
-              name: str) -> tuple[np.dtype[Any], Any, Any, Any]:
+def _of_parts(xp: Any, a: Any, b: Any, name: str) -> tuple[np.dtype[Any], Any, Any, Any]:
     """The result's complex dtype, ``a`` and ``b`` in it (a Python scalar as NumPy converts
-    it), and the outputs of dltensor's kernel ``name`` over their parts (made once per array
-    module, compiled with --fmad=false)."""
+    it), and the outputs of dltensor's kernel ``name`` over their parts."""
     dt = _result_dtype(a, b)
     a, b = (zero_d(xp, v, dt) if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False)
             for v in (a, b))
-    kernel = _kernel(xp, name, params, code, "--fmad=false")
-    return dt, a, b, kernel(a.real, a.imag, b.real, b.imag)
+    return dt, a, b, _kernel(xp, name)(a.real, a.imag, b.real, b.imag)
 
 
 def reciprocal(xp: Any, a: Any) -> Any:
@@ -262,13 +260,11 @@ if (isnan(qr) && isnan(qi)) {
 def complex_power(xp: Any, a: Any, b: Any) -> Any:
     """NumPy's complex power: its own products where it takes them, else C's cpow, exp(b
     log a) with C's product, from CuPy's exp and (mended) log."""
-    dt, a, b, (qr, qi, g) = _of_parts(xp, a, b, ("T ar, T ai, T br, T bi", "T qr, T qi, T g"),
-                                      _COMPLEX_POWER, "dltensor_complex_power")
+    dt, a, b, (qr, qi, g) = _of_parts(xp, a, b, "dltensor_complex_power")
     # (cpow everywhere, taken where g says: an exponent reaches here as an array, whose
     # values only a GPU sync could tell)
     w = _mended_log(xp, a, xp.log(a), a, ask=False)  # (no GPU sync)
-    wr, wi = _kernel(xp, "dltensor_c_product", ("T ar, T ai, T br, T bi, T inf", "T qr, T qi"),
-                     _C_PRODUCT, "--fmad=false")(b.real, b.imag, w.real, w.imag, math.inf)
+    wr, wi = _kernel(xp, "dltensor_c_product")(b.real, b.imag, w.real, w.imag, math.inf)
     return xp.where(g != 0, xp.exp(from_parts(xp, wr, wi, dt)), from_parts(xp, qr, qi, dt))
 
 
@@ -467,8 +463,25 @@ def _shift(ufunc: str) -> Callable[..., Any]:
         if dt.itemsize < 8:
             return getattr(xp, ufunc)(a, b)
         a, b = (v if type(v) in PYTHON_SCALARS else v.astype(dt, copy=False) for v in (a, b))
-        return _kernel(xp, name, ("T a, T b", "T c"), code)(a, b)
+        return _kernel(xp, name)(a, b)
     return shift
+
+
+# Every kernel dltensor gives CuPy: name: (in_params, out_params, operation, NVRTC options,
+# the C types its T takes). --fmad=false where NVRTC would fuse an a * b + c of NumPy's two
+# roundings into one. tests/test_cupy_complex.py compiles each with nvcc, in CuPy's wrapper.
+_FLOATS, _NO_FMA = ("float", "double"), ("--fmad=false",)
+KERNELS: dict[str, tuple[str, str, str, tuple[str, ...], tuple[str, ...]]] = {
+    "dltensor_divmod": ("T a, T b", "T q, T r", _DIVMOD, (), _FLOATS),
+    "dltensor_complex_divide": ("T ar, T ai, T cr, T ci", "T qr, T qi", _COMPLEX_DIVIDE,
+                                _NO_FMA, _FLOATS),
+    "dltensor_complex_power": ("T ar, T ai, T br, T bi", "T qr, T qi, T g", _COMPLEX_POWER,
+                               _NO_FMA, _FLOATS),
+    "dltensor_c_product": ("T ar, T ai, T br, T bi, T inf", "T qr, T qi", _C_PRODUCT, _NO_FMA,
+                           _FLOATS),
+    **{name: ("T a, T b", "T c", code, (), ("long long", "unsigned long long"))
+       for name, code in _SHIFTS.values()},
+}
 
 
 # ufunc: (dtype kinds, fn(xp, *arrays)) where CuPy's kernel departs from NumPy's (and the spec):

@@ -324,6 +324,10 @@ CASES: list[Case] = [
         dt.unique_values(a(d, [complex(0.0, math.nan), complex(-0.0, math.nan)])),
         dt.unique_counts(a(d, [complex(math.nan, 0.0), complex(math.nan, -0.0), 1j])),
         dt.unique_inverse(a(d, [0.0, math.nan, -0.0, 1.0, math.nan, 0.0, math.nan], dt.float32)))),
+    Case("unique-of-complex-zero-parts", lambda d: (  # (NumPy's unstable sort: 1-0j kept)
+        *dt.unique_counts(a(d, [2, 1, complex(1, -0.0), 2, 2, complex(1, -0.0), 1, 2,
+                                complex(1, -0.0), 1, complex(1, -0.0), 2, 2, 1, 1, 2, 1],
+                            dt.complex128)),)),
     Case("isin-of-elements-rounding-onto-each-other", lambda d: (  # (NumPy's sort found them)
         dt.isin(a(d, [2**53, 2**53 + 1]), a(d, [float(i) for i in range(20)])),
         dt.isin(a(d, [2**62, 2**62 + 1]), a(d, list(range(20)) + [2**64 - 1], dt.uint64)))),

@@ -117,6 +117,30 @@ def test_every_unique_keeps_the_first_zeros_sign(dtype):
                 assert np.signbit(part(got[0])) == np.signbit(part(first)), v
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_every_unique_keeps_the_first_sign_of_a_complex_values_zero_part(dtype):
+    # 1+0j and 1-0j are one value, as are 0+2j and -0+2j: unique_all keeps the first
+    # occurrence's signs, and so does a GPU (CuPy's sorts are stable); NumPy's unique with
+    # counts or inverse indices but no indices sorts by an unstable sort, which past 16
+    # elements kept either
+    rng = np.random.default_rng(11)
+    values = np.array([1 + 0j, complex(1, -0.0), 2j, complex(-0.0, 2), 3 + 3j], dtype=dtype)
+    for n in (17, 40, 300):
+        for _ in range(10):
+            v = rng.choice(values, n)
+            x = dlt.asarray(v)
+            want = np.asarray(dlt.unique_all(x).values)
+            firsts = v[np.sort(np.unique(v, return_index=True)[1])]  # (first occurrences)
+            assert sorted(zip(firsts.real.tolist(), firsts.imag.tolist(),
+                              np.signbit(firsts.real).tolist(),
+                              np.signbit(firsts.imag).tolist())) == sorted(
+                zip(want.real.tolist(), want.imag.tolist(), np.signbit(want.real).tolist(),
+                    np.signbit(want.imag).tolist()))
+            for got in (dlt.unique_values(x), dlt.unique_counts(x).values,
+                        dlt.unique_inverse(x).values):
+                assert np.asarray(got).tobytes() == want.tobytes(), v
+
+
 @pytest.mark.parametrize("shape, axis", [((1,) * 32 + (3,), -1), ((2,) + (1,) * 40 + (3, 2), 0),
                                          ((1,) * 62 + (0, 2), 31), ((1,) * 63 + (4,), -1),
                                          ((1,) * 31 + (4, 3), None)])

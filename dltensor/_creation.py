@@ -151,6 +151,8 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
     except OverflowError:  # (an int past the floats, 10**400)
         span = math.inf
+    if span != span:  # (NaN, NumPy's words, before a device that cannot allocate refuses)
+        raise ValueError("arange: cannot compute length")
     if span == math.inf and all(type(v) is float and math.isfinite(v)
                                 for v in (lo, hi, step_)):
         # stop - start past the floats (arange(1e308, -1e308, -1e308) has 2 elements):
@@ -288,7 +290,11 @@ def _check_shape(name: str, shape: Any, dtype: Any) -> None:
     """NumPy's ValueError for a shape past the largest array, before a backend that converts
     each extent to a C integer first (CuPy: OverflowError) sees it."""
     extents = (shape,) if type(shape) is int else shape if type(shape) is tuple else ()
-    if extents and all(type(e) is int for e in extents):
+    if extents and not all(type(e) is int for e in extents):
+        # (NumPy's own TypeError for an extent that is no int, before a device that cannot
+        # allocate refuses: zeros((2, "a"), device="rocm:0") was a NoBackendError)
+        extents = shape_tuple(name, shape)
+    if extents:
         if any(e < 0 for e in extents):
             raise ValueError(f"{name}: negative dimensions are not allowed")
         within_largest(name, extents, np.dtype(dtype).itemsize)
@@ -344,8 +350,12 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
     if type(shape) is not tuple and type(shape) is not int:
         shape = shape_tuple("full", shape)
     device = _resolved(device)
-    if device is not CPU:  # (NumPy checks the shape as this does)
+    if device is not CPU:  # (NumPy checks the shape and the value as this does)
         _check_shape("full", shape, npdt)
+        if type(value) is int and npdt.kind in "iu":
+            low, high = int_bounds(npdt)
+            if not low <= value <= high:
+                raise OverflowError(f"Python integer {value} out of bounds for {npdt}")
     return _make("full", device, shape, scalar_into(value, npdt), dtype=npdt)
 
 
@@ -396,13 +406,15 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: DType |
             _default_cpu(dtype, device):  # (eye(n), NumPy's own: ~2 us less; n * n float64s
         # within the largest array, so no shape check is needed)
         return wrap(np.eye(n_rows, k=max(-n_rows, min(k, n_rows))))
-    cols = n_rows if n_cols is None else n_cols
+    # (the sizes checked here, as NumPy checks them, before a device that cannot allocate
+    # refuses: eye(-1, device="rocm:0") was a NoBackendError, zeros(-1, ...) a ValueError)
+    n_rows = strict_int(n_rows, "eye's n_rows")
+    cols = n_rows if n_cols is None else strict_int(n_cols, "eye's n_cols")
     device = _resolved(device)
     npdt = native_dtype(dtype, device) or np.float64
-    if type(n_rows) is int and type(cols) is int and n_rows >= 0 and cols >= 0:
-        _check_shape("eye", (n_rows, cols), npdt)
-        k = max(-n_rows, min(k, cols))  # (the same zeros past the matrix: CuPy takes a C long)
-    return _make("eye", device, n_rows, n_cols, k=k, dtype=npdt)
+    _check_shape("eye", (n_rows, cols), npdt)
+    k = max(-n_rows, min(k, cols))  # (the same zeros past the matrix: CuPy takes a C long)
+    return _make("eye", device, n_rows, cols, k=k, dtype=npdt)
 
 
 def linspace(start: int | float | complex, stop: int | float | complex, /, num: int, *,
@@ -427,6 +439,8 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
         if b is None or type(b) is bool:
             raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")
     num = strict_int(num, "linspace's num")
+    if num < 0:  # (NumPy's words, before a device that cannot allocate refuses)
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
     endpoint = flag("linspace", "endpoint", endpoint)
     # (ints as floats, as NumPy computes them: ints past int64 became NumPy objects)
     bounds = [float(b) if type(b) is int else b for b in bounds]

@@ -591,6 +591,29 @@ def test_new_memory_on_a_device_without_a_backend_is_one_error(device, make):
         make(device)
 
 
+@pytest.mark.parametrize("device", ["metal:0", "cuda_host"])
+@pytest.mark.parametrize("make, error", [
+    (lambda d: dlt.eye(-1, device=d), ValueError),
+    (lambda d: dlt.eye(2, -1, device=d), ValueError),
+    (lambda d: dlt.eye(2.0, device=d), TypeError),
+    (lambda d: dlt.eye(2, "a", device=d), TypeError),
+    (lambda d: dlt.linspace(0, 1, -1, device=d), ValueError),
+    (lambda d: dlt.zeros((2, "a"), device=d), TypeError),
+    (lambda d: dlt.ones((np.int64(2), -1), device=d), ValueError),
+    (lambda d: dlt.full(2, 300, dtype=dlt.int8, device=d), OverflowError),
+    (lambda d: dlt.full(2, 2**64, device=d), OverflowError),
+    (lambda d: dlt.arange(float("nan"), device=d), ValueError),
+    (lambda d: dlt.arange(0, float("inf"), float("inf"), device=d), ValueError)])
+def test_creation_arguments_are_checked_before_a_device_that_cannot_allocate(device, make,
+                                                                            error):
+    # (these were NoBackendErrors on held and pinned devices, where the CPU and CUDA say what
+    # is wrong with the arguments, as zeros(-1, device=...) already did)
+    with pytest.raises(error):
+        make(device)
+    with pytest.raises(error):
+        make("cpu")
+
+
 def test_infinite_and_huge_aranges_are_value_errors():
     for args in ((0.0, float("inf")), (-1e308, 1e308), (0, 1e308, 1e-308), (0, 10**400, 1.0)):
         with pytest.raises(ValueError):

@@ -153,6 +153,18 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         span = math.inf
     if span != span:  # (NaN, NumPy's words, before a device that cannot allocate refuses)
         raise ValueError("arange: cannot compute length")
+    if type(lo) is int and type(hi) is int and type(step_) is int:
+        n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step), exactly
+        if not (math.isfinite(span) and n == max(0, math.ceil(span))):
+            # Ints are counted exactly into a floating dtype too, as into the integer ones:
+            # their float64 quotient rounds past 2**53 (arange(0, 2**62 + 1, 2**60) had 4
+            # elements of dtype=float64, 5 of int64 or bool)
+            out_ = npdt or _FLOAT64
+            _check_count("arange", n, out_)
+            if n and -1 << 63 <= min(lo, lo + (n - 1) * step_) and \
+                    max(lo, lo + (n - 1) * step_) < 1 << 63:  # (each value exact, then cast)
+                return _make(_int64_by_index, device, lo, n, step_, out_)
+            return _make(_by_float_index, device, float(lo), n, float(step_), out_)
     if span == math.inf and all(type(v) is float and math.isfinite(v)
                                 for v in (lo, hi, step_)):
         # stop - start past the floats (arange(1e308, -1e308, -1e308) has 2 elements):
@@ -240,6 +252,12 @@ def _by_index(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
     i = ns.arange(n, dtype=u64)
     r = i * ns.asarray(step % 2**64, dtype=u64) + ns.asarray(start % 2**64, dtype=u64)
     return ns.astype(r, dtype)
+
+
+def _int64_by_index(ns: Any, start: int, n: int, step: int, dtype: Any) -> Any:
+    """``start + i * step`` for ``i < n``, exactly in int64 (every value fits), then cast: each
+    value rounded once into a floating ``dtype``."""
+    return ns.astype(_by_index(ns, start, n, step, np.int64), dtype)
 
 
 def _by_float_index(ns: Any, start: int | float, n: int, step: int | float, dtype: Any,

@@ -620,6 +620,18 @@ def test_infinite_and_huge_aranges_are_value_errors():
             dlt.arange(*args)
 
 
+def test_arange_of_ints_has_one_length_whatever_the_dtype():
+    # ceil((stop - start) / step) of ints is counted exactly for every dtype: float64's
+    # quotient (2**62 + 1) / 2**60 rounds to 4.0, so floating dtypes had 4 elements where
+    # int64 and bool had 5
+    for args in ((0, 2**62 + 1, 2**60), (2**62 + 1, 0, -2**60)):
+        want = [float(v) for v in range(*args)]
+        assert len(want) == 5
+        for dtype in (dlt.int64, dlt.bool, dlt.float64, dlt.float32, dlt.complex128):
+            assert dlt.arange(*args, dtype=dtype).shape == (5,)
+        assert np.asarray(dlt.arange(*args, dtype=dlt.float64)).tolist() == want
+
+
 def test_arange_whose_span_is_past_the_floats_counts_by_parts():
     # stop - start overflows to inf: it said "infinitely many" of arange(1e308, -1e308, -1e308)
     assert np.asarray(dlt.arange(1e308, -1e308, -1e308)).tolist() == [1e308, 0.0]

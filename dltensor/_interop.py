@@ -476,8 +476,11 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
             raise ValueError("copy=False: a NumPy scalar must be copied into an array")
         # A scalar, as a Python one or a list of it (made on the default device), not an array
         # (whose memory's device is kept): CuPy and PyTorch put it on their default device too
-        return _finish(_from_numpy(np.asarray(obj), None), dtype,
-                       get_default_device() if device is None else device, copy)
+        if device is None:
+            device = get_default_device()
+            if device is CPU:  # (made there already: _finish's device checks cost ~1 us)
+                device = None
+        return _finish(_from_numpy(np.asarray(obj), None), dtype, device, copy)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         return _finish(_from_cuda_array_interface(obj, cai), dtype, device, copy)

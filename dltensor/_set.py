@@ -60,12 +60,15 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
         # chance: the inverse indices of float NaNs came out as neither unique_all's nor a
         # GPU's, and so did the sign of a complex value's zero part (unique_values of 1+0j
         # and 1-0j kept either past 16 elements: any value may have one). So with NaNs, and
-        # for complex numbers always, its stable sort (which costs less than a look for
-        # NaNs and -0.0 parts on small arrays, and NumPy's quicksort of complex numbers has
-        # no SIMD: the stable one took a third of its time on 10**3 to 10**6 distinct
-        # values, twice its time on 10**6 of 10**4 values).
-        stable = not index and (a.dtype.kind == "c" or a.dtype.kind == "f" and bool(
-            np.isnan(a).any()))
+        # for complex numbers, its stable sort: always for unique_values (NumPy's own, by
+        # hashing, took three times as long on 10**6 distinct values) and on small arrays
+        # (it costs less than a look for NaNs and -0.0 parts there); with counts or inverse
+        # indices of more elements only where the look finds such parts (the stable sort
+        # and its indices took twice as long on 10**4 to 10**6 values: equal values are
+        # equal bits without them, and which one is kept does not matter).
+        stable = not index and (a.dtype.kind == "c" and (
+            not (inverse or counts) or a.size <= _LOOK_ABOVE or _odd_parts(a))
+            or a.dtype.kind == "f" and bool(np.isnan(a).any()))
         r = _np_unique(a, return_index=index or stable, return_inverse=inverse,
                        return_counts=counts, equal_nan=False)
         if stable:
@@ -87,6 +90,19 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
     if inverse:  # (NumPy 2.0-2.1 and CuPy give it flat: numpy/numpy#20638)
         r = (*r[:1 + index], r[1 + index].reshape(a.shape), *r[2 + index:])
     return result_type(*[wrap_result(v, dev) for v in r])
+
+
+_LOOK_ABOVE = 1024  # (elements: on fewer, NumPy's stable sort of complex numbers costs less)
+
+
+def _odd_parts(a: np.ndarray[Any, Any]) -> bool:
+    """Whether complex ``a`` has a part that is NaN (each such value distinct, their order an
+    unstable sort's chance) or -0.0 (such a value equal to one of other bits, +0.0's; as an
+    integer -0.0 is the least of its width)."""
+    bits = np.dtype(f"i{a.itemsize // 2}")
+    least = np.iinfo(bits).min
+    return any(bool((part.view(bits) == least).any() or np.isnan(part).any())
+               for part in (a.real, a.imag))
 
 
 def _first_zero(a: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> None:

@@ -141,6 +141,28 @@ def test_every_unique_keeps_the_first_sign_of_a_complex_values_zero_part(dtype):
                 assert np.asarray(got).tobytes() == want.tobytes(), v
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_unique_of_many_complex_values_with_odd_parts_keeps_the_first_occurrences(dtype):
+    # Past ~1000 elements unique_counts and unique_inverse take NumPy's unstable sort where no
+    # part is NaN or -0.0 (equal values are then equal bits), its stable one where one is
+    rng = np.random.default_rng(5)
+    values = np.array([1 + 0j, complex(1, -0.0), 2j, complex(-0.0, 2), 3 + 3j,
+                       complex(math.nan, 1), complex(2, math.nan), complex(-0.0, -0.0)], dtype)
+    for n in (1500, 5000):
+        for odd in ([1], [3], [5], [6], [7], []):  # (the odd part among plain values)
+            pick = [0, 2, 4, *odd]
+            v = rng.choice(values[pick], n)
+            v[::7] = values[0]  # (1+0j first among its equals, often)
+            x = dlt.asarray(v)
+            want = dlt.unique_all(x)
+            for got in (dlt.unique_counts(x), dlt.unique_inverse(x)):
+                assert np.asarray(got[0]).tobytes() == np.asarray(want.values).tobytes(), odd
+            np.testing.assert_array_equal(np.asarray(dlt.unique_inverse(x).inverse_indices),
+                                          np.asarray(want.inverse_indices))
+            np.testing.assert_array_equal(np.asarray(dlt.unique_counts(x).counts),
+                                          np.asarray(want.counts))
+
+
 @pytest.mark.parametrize("shape, axis", [((1,) * 32 + (3,), -1), ((2,) + (1,) * 40 + (3, 2), 0),
                                          ((1,) * 62 + (0, 2), 31), ((1,) * 63 + (4,), -1),
                                          ((1,) * 31 + (4, 3), None)])

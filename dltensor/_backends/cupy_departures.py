@@ -469,7 +469,7 @@ def _shift(ufunc: str) -> Callable[..., Any]:
 
 # Every kernel dltensor gives CuPy: name: (in_params, out_params, operation, NVRTC options,
 # the C types its T takes). --fmad=false where NVRTC would fuse an a * b + c of NumPy's two
-# roundings into one. tests/test_cupy_complex.py compiles each with nvcc, in CuPy's wrapper.
+# roundings into one. tests/test_cupy_kernels.py compiles each with nvcc, in CuPy's wrapper.
 _FLOATS, _NO_FMA = ("float", "double"), ("--fmad=false",)
 KERNELS: dict[str, tuple[str, str, str, tuple[str, ...], tuple[str, ...]]] = {
     "dltensor_divmod": ("T a, T b", "T q, T r", _DIVMOD, (), _FLOATS),

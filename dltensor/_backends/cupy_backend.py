@@ -539,7 +539,10 @@ def stream_for(stream: Any, device_id: int) -> Any:
     (PyTorch's streams, cuda.core's). TypeError for what is none of these, ValueError for a
     handle that names no stream."""
     cupy = _load()
-    if isinstance(stream, cupy.cuda.Stream):
+    # (an ExternalStream too, deprecated in CuPy 14 but made with its GPU: wrapped below by
+    # from_external, its GPU became -1, unknown, and another GPU's was taken)
+    if isinstance(stream, cupy.cuda.Stream) or isinstance(
+            stream, getattr(cupy.cuda, "ExternalStream", cupy.cuda.Stream)):
         if stream.device_id not in (-1, device_id):
             # (-1: the null, per-thread and external streams, any GPU's.) Another GPU's stream
             # failed on a GPU, after the copy was queued: cudaEventRecord refuses an event and

@@ -985,7 +985,9 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
         raise BufferError(f"__cuda_array_interface__ shape has a negative extent: {shape}")
     data = cai["data"]
     if type(data) is not tuple or len(data) != 2 or type(data[0]) is not int or \
-            not 0 <= data[0] < 2**64 or not isinstance(data[1], (bool, np.bool_)):
+            not 0 <= data[0] < 2**64 or not (data[1] is None or isinstance(
+                data[1], (int, np.bool_, np.integer))):  # (read by its truth, as NumPy reads
+        # it; CuPy and numba ignore it: a string is no flag)
         raise BufferError(f"__cuda_array_interface__ data must be a (pointer, read-only) tuple, "
                           f"not {data!r}")
     ptr, read_only = data

@@ -270,7 +270,7 @@ def test_cuda_array_interface_typestr_that_is_no_type_string_is_refused(typestr)
     ((4, 3), (12, 4, 4), None), ((4.0,), None, None), ((4,), (4.0,), None),
     ((4,), None, (-5, False)), ((4,), None, (2**65, False)), ((4,), None, [FAKE_POINTER, 0]),
     ((-1,), None, None), ((True,), None, None), (4, None, None),
-    ((4,), None, (FAKE_POINTER, "no")), ((4,), None, (FAKE_POINTER, None))])  # (was read-only)
+    ((4,), None, (FAKE_POINTER, "no")), ((4,), None, (FAKE_POINTER, 1.0))])  # (was read-only)
 def test_cuda_array_interface_malformed_fields_are_refused_losing_nothing(shape, strides, data):
     # (struct.error from packing the managed tensor, after it was allocated and the object
     # held: each try leaked the object and the block)
@@ -282,6 +282,13 @@ def test_cuda_array_interface_malformed_fields_are_refused_losing_nothing(shape,
         with pytest.raises(BufferError, match="__cuda_array_interface__"):
             dt.asarray(cai)
     assert sys.getrefcount(cai) == before
+
+
+def test_cuda_array_interface_read_only_flag_is_read_by_its_truth():
+    # (as NumPy reads __array_interface__'s; producers pass None or 0 for writable memory)
+    for flag, read_only in ((None, False), (0, False), (1, True), (np.bool_(True), True)):
+        x = dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", readonly=flag))
+        assert x.read_only is read_only
 
 
 def test_cuda_array_interface_takes_lists_and_numpy_ints():

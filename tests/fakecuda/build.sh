@@ -19,16 +19,18 @@ pip_from=()
 [ -n "${WHEELS:-}" ] && pip_from=(--no-index --find-links "$WHEELS")
 "$dir/venv/bin/pip" install -q "${pip_from[@]}" "cupy-cuda13x==$cupy_version" "Cython>=3.2,<3.3"
 
-# 2. CuPy's sources of that version (only cupy_backends is compiled).
+# 2. CuPy's sources of that version (runtime.pyx is compiled; cuBLAS's,
+#    cuSOLVER's and cuFFT's declarations are read by gen_libs.py).
 src=$dir/build/src
-if [ ! -f "$src/cupy_backends/cuda/api/runtime.pyx" ]; then
-    rm -rf "$src" && mkdir -p "$src"
+if [ ! -f "$src/cupy/cuda/cufft.pyx" ]; then
+    rm -rf "$src" && mkdir -p "$src/cupy/cuda"
     if [ -n "${CUPY_SOURCE:-}" ]; then
-        git -C "$CUPY_SOURCE" archive "v$cupy_version" cupy_backends | tar -x -C "$src"
+        git -C "$CUPY_SOURCE" archive "v$cupy_version" cupy_backends cupy/cuda/cufft.pyx | tar -x -C "$src"
     else
         "$dir/venv/bin/pip" download -q --no-deps --no-binary :all: "cupy==$cupy_version" -d "$dir/build"
         tar -xzf "$dir/build/cupy-$cupy_version.tar.gz" -C "$dir/build"
         cp -r "$dir/build/cupy-$cupy_version/cupy_backends" "$src/"
+        cp "$dir/build/cupy-$cupy_version/cupy/cuda/cufft.pyx" "$src/cupy/cuda/"
     fi
 fi
 
@@ -65,4 +67,21 @@ site=$("$py" -c 'import cupy_backends, os; print(os.path.dirname(cupy_backends._
 target=$(ls "$site"/cuda/api/runtime.cpython-*.so)
 [ -f "$target.wheel" ] || cp "$target" "$target.wheel"
 g++ -shared -o "$target" "$dir/build/runtime.o" "$dir/lib/libfakecuda.so" -Wl,-rpath,"$dir/lib"
-echo "fakecuda built in $dir: $(grep -c 'int cuda' "$dir/build/stubs.c") runtime functions stubbed"
+
+# 5. cuBLAS, cuSOLVER and cuFFT: every function CuPy's modules link, written
+#    by gen_libs.py from CuPy's declarations (no work; handles, workspace
+#    sizes, infos written).  One library under the names CuPy's modules and
+#    cuda-pathfinder load (cuBLASLt, cuSPARSE and nvJitLink only as
+#    dependencies: nothing of theirs is called; CuPy's cusparse module
+#    itself does not load).
+for m in cupy_backends/cuda/libs/cublas cupy_backends/cuda/libs/cusolver cupy/cuda/cufft cupyx/_cusolver; do
+    nm -D --undefined-only "$site"/../$m.cpython-*.so
+done | awk '{sub(/@.*/, "", $2); print $2}' | grep -E '^cu(blas|solver|fft)' | sort -u > "$dir/build/libs.txt"
+python3 "$here/gen_libs.py" "$src" "$dir/build/libs.txt" > "$dir/build/libs.c"
+gcc -O1 -fPIC -fvisibility=hidden -Wall -Wno-unused-parameter -shared -o "$dir/lib/libfakecudalibs.so" \
+    "$dir/build/libs.c" -Wl,-soname,libcublas.so.13
+for name in libcublas.so.13 libcublasLt.so.13 libcusolver.so.12 libcusparse.so.12 libcufft.so.12 libnvJitLink.so.13; do
+    ln -sf libfakecudalibs.so "$dir/lib/$name"
+done
+echo "fakecuda built in $dir: $(grep -c 'int cuda' "$dir/build/stubs.c") runtime functions stubbed," \
+     "$(grep -c ^EXPORT "$dir/build/libs.c") cuBLAS/cuSOLVER/cuFFT functions faked"

@@ -55,6 +55,8 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
         if x.ndim != 1:
             raise ValueError(f"take on a {x.ndim}-D array needs an axis")
         axis = 0
+    elif type(axis) is not int:  # (CuPy's axis is a C int: it took True as axis 1)
+        axis = strict_int(axis, "take's axis")
     if type(axis) is int and x.ndim and not -x.ndim <= axis < x.ndim:  # (before shape[axis])
         raise np.exceptions.AxisError(axis, x.ndim)
     # NumPy checks every index once for each element of the axes before axis, and none where

@@ -409,7 +409,10 @@ def repeat(a, repeats, axis=None):
 
 def take(a, indices, axis=None, out=None):
     """CuPy's take wraps every index (i % n); a 0-d array is one element along any axis it
-    takes (checked as of a 1-D one)."""
+    takes (checked as of a 1-D one); its axis is a C int, so a Python bool is 0 or 1 there
+    (NumPy's TypeError; a NumPy bool, a float or an array CuPy refuses too)."""
+    if type(axis) is bool:
+        axis = int(axis)
     if _np.ndim(a) == 0 and axis is not None:
         normalize_axis_index(axis, 1)  # (AxisError past it)
         a, axis = _np.reshape(a, (1,)), 0

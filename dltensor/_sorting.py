@@ -20,10 +20,14 @@ from ._indexing import along_axis
 __all__ = ["argsort", "sort"]
 
 
-def _int_axis(name: str, kwargs: dict[str, Any]) -> None:
-    """The axis an int (NumPy flattens for None and reads True as 1)."""
+def _int_axis(name: str, a: Any, kwargs: dict[str, Any]) -> None:
+    """The axis an int (NumPy flattens for None and reads True as 1); AxisError for one past a
+    C int, where NumPy's argsort raised ValueError, its sort and CuPy's both OverflowError, and
+    for the least C int, NumPy's NPY_RAVEL_AXIS: its argsort flattened the array."""
     if "axis" in kwargs:
-        kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
+        axis = kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
+        if not -2**31 < axis < 2**31:
+            check_axis(name, axis, a.ndim)
 
 
 def _in_32_axes(ns: Any, sort: Callable[..., Any], a: Any, kwargs: dict[str, Any]) -> Any:
@@ -36,7 +40,7 @@ def _in_32_axes(ns: Any, sort: Callable[..., Any], a: Any, kwargs: dict[str, Any
 def _argsort(ns: Any) -> Callable[..., Any]:
     """The namespace's argsort, its axis an int."""
     def argsort(a: Any, /, **kwargs: Any) -> Any:
-        _int_axis("argsort", kwargs)
+        _int_axis("argsort", a, kwargs)
         if a.ndim > 32:
             return _in_32_axes(ns, argsort, a, kwargs)
         return ns.argsort(a, **kwargs)
@@ -53,7 +57,7 @@ def _stable_sort(ns: Any) -> Callable[..., Any]:
     """The namespace's sort, descending by the ascending sort of the flipped array, flipped
     back: equal elements stay in their order, as stable=True asks. Its axis is an int."""
     def sort(a: Any, /, *, descending: bool = False, **kwargs: Any) -> Any:
-        _int_axis("sort", kwargs)
+        _int_axis("sort", a, kwargs)
         if a.ndim > 32:
             return _in_32_axes(ns, sort, a, dict(kwargs, descending=descending))
         if not descending:

@@ -217,6 +217,10 @@ CASES: list[Case] = [
         dt.copysign(1.0, _setitem(a(d, [1.0, 2.0], dt.float16), slice(None), -1e-8)))),
     Case("take", lambda d: dt.take(a(d, R), a(d, [3, 0, -1]), axis=1)),
     Case("take-out-of-bounds", lambda d: dt.take(a(d, R), a(d, [4]), axis=1), IndexError),
+    Case("argsort-along-an-axis-past-a-c-int", lambda d: (  # (NumPy: ValueError, CuPy: Overflow)
+        dt.argsort(a(d, R), axis=2**31)), IndexError),
+    Case("argsort-along-the-least-c-int-axis", lambda d: (  # (NumPy's ravel axis: it flattened)
+        dt.argsort(a(d, R), axis=-2**31)), IndexError),
     Case("take-along-a-bool-axis", lambda d: dt.take(a(d, R), a(d, [0]), axis=True),
          TypeError),  # (CuPy's axis is a C int: True was axis 1)
     Case("take-on-an-empty-axis", lambda d: dt.take(a(d, np.ones((2, 0))), a(d, [0]), axis=1),

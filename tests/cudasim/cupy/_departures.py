@@ -220,8 +220,10 @@ def radix_order(fn, name):
     """sort/argsort of a 1-D float array by its bits, as CuPy's radix sort (thrust over CUB):
     NaNs with the sign bit first, -0.0 before 0.0 whatever their order; of complex arrays of
     more than one axis with every NaN-holding value equal, as CuPy's comparator of lines;
-    otherwise NumPy's."""
+    otherwise NumPy's. Its axis is a C int (OverflowError past one: NumPy's argsort ValueError)."""
     def sort(a, axis=-1, kind=None, **kwargs):
+        if axis is not None and not -2**31 <= axis < 2**31:
+            raise OverflowError("value too large to convert to int")
         a = _np.asarray(a)
         if a.ndim > 1 and a.dtype.kind == "c" and axis is not None:
             # complex lines (tuple_less, then real_less): a value with a NaN part equals any

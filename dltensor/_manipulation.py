@@ -317,6 +317,8 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     axis = ints("repeat", "axis", axis, many=False, none=True)
     if x.ndim == 0 and axis is not None:
         refuse_axes_of_0d("repeat", axis)
+    if axis == -2**31:  # (NumPy's NPY_RAVEL_AXIS: its repeat flattened x)
+        check_axis("repeat", axis, x.ndim)
     if type(repeats) is int and repeats > 0:
         if axis is None:
             fits("repeat", (x.size * repeats,), x)

@@ -221,6 +221,12 @@ CASES: list[Case] = [
         dt.argsort(a(d, R), axis=2**31)), IndexError),
     Case("argsort-along-the-least-c-int-axis", lambda d: (  # (NumPy's ravel axis: it flattened)
         dt.argsort(a(d, R), axis=-2**31)), IndexError),
+    Case("argmax-along-the-least-c-int-axis", lambda d: (  # (NumPy: flattened)
+        dt.argmax(a(d, R), axis=-2**31)), IndexError),
+    Case("argmin-along-the-least-c-int-axis", lambda d: dt.argmin(a(d, R), axis=-2**31),
+         IndexError),
+    Case("repeat-along-the-least-c-int-axis", lambda d: dt.repeat(a(d, R), 2, axis=-2**31),
+         IndexError),
     Case("take-along-a-bool-axis", lambda d: dt.take(a(d, R), a(d, [0]), axis=True),
          TypeError),  # (CuPy's axis is a C int: True was axis 1)
     Case("take-on-an-empty-axis", lambda d: dt.take(a(d, np.ones((2, 0))), a(d, [0]), axis=1),

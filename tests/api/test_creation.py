@@ -175,6 +175,29 @@ def test_strings_and_bytes_in_sequences_are_no_numbers(obj):
     assert dlt.asarray(b"12").dtype == dlt.uint8  # (bytes alone: a buffer, as in NumPy)
 
 
+def test_nested_lists_of_numbers_keep_every_check():
+    # Lists of Python numbers, and rows of them, are looked at once per row (a walk made a
+    # call per element): the checks the walk made must still hold deep in later rows.
+    for ints in ([[1, 2], [3, 2**63]], ([0, 1], (2, 2**64)), [[True], [2**100]]):
+        with pytest.raises(OverflowError, match="out of bounds for int64"):
+            dlt.asarray(ints)
+    x = dlt.asarray([[1.5], [2**64]])
+    assert x.dtype == dlt.float64 and np.asarray(x).tolist() == [[1.5], [2.0**64]]
+    with pytest.raises(OverflowError):
+        dlt.asarray([[1], [300]], dtype=dlt.int8)
+    with pytest.raises(TypeError, match="not strings"):
+        dlt.asarray([[1], ["2"]])
+    y = dlt.asarray([(1, True), [2, False]])
+    assert y.dtype == dlt.int64 and np.asarray(y).tolist() == [[1, 1], [2, 0]]
+    assert dlt.asarray([[2**63]], dtype=dlt.uint64).dtype == dlt.uint64
+    assert dlt.asarray([[1.0], [np.float32(2)]], dtype=dlt.float32).dtype == dlt.float32
+    assert dlt.asarray([[1], [dlt.asarray(2, dtype=dlt.int8)]]).dtype == dlt.int64
+    assert dlt.asarray([[]]).shape == (1, 0)
+    big = np.arange(12).reshape(3, 4)
+    z = dlt.asarray(big.tolist(), dtype=dlt.float32)
+    assert z.dtype == dlt.float32 and np.array_equal(np.asarray(z), big)
+
+
 def test_big_ints_among_floats_make_a_float_array():
     for values, dtype in (([1.5, 2**63], dlt.float64), ([1.5, 2**64], dlt.float64),
                           ([2**64, 1j], dlt.complex128)):

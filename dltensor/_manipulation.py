@@ -277,6 +277,9 @@ def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
     if type(x) is ndarray and len(axes) != x.ndim:  # (CuPy reads () as x.T; NumPy refuses)
         raise ValueError(f"permute_dims: axes {axes} do not name each of the {x.ndim} axes of x "
                          "once")
+    for i in axes:  # (NumPy and the simulator read each as a C int, wrapped: permute_dims(x,
+        if not -2**31 < i < 2**31 and type(x) is ndarray:  # (2**32 + 1, 0)) was x.T)
+            check_axis("permute_dims", i, x.ndim)
     result: ndarray = _permute_dims(x, axes)
     return result
 

@@ -639,6 +639,10 @@ CASES: list[Case] = [
                                dt.permute_dims(a(d, R), (1, 0)), a(d, R).mT)),
     Case("permute-dims-of-no-axes", lambda d: dt.permute_dims(a(d, R), ()),
          ValueError),  # (CuPy: an empty axes tuple is x.T)
+    Case("permute-dims-past-a-c-int", lambda d: (  # (NumPy: C ints, wrapped: (1, 0), x.T)
+        dt.permute_dims(a(d, R), (2**32 + 1, 0))), IndexError),
+    Case("permute-dims-past-a-c-long", lambda d: (  # (NumPy: "maximum dimension exceeded")
+        dt.permute_dims(a(d, R), (2**63 - 1, 0))), IndexError),
     Case("setitem-mask-selecting-nothing-value-of-another-shape", lambda d: _setitem(
         a(d, R), a(d, [False, False, False]), a(d, [1.0, 2.0])),
          ValueError),  # (CuPy returns before broadcasting the value)

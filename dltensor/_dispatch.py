@@ -31,7 +31,7 @@ from ._held import VIEWS, held_view
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error", "delegating", "reduction_axes",
            "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
-           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_long", "flag",
+           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_int", "flag",
            "array_module"]
 
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
@@ -331,8 +331,8 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
             raise cpu_error_first(f, args, kwargs, e) from None
         try:
             r = fn(*nargs, **kwargs)
-        except OverflowError as e:
-            raise axis_past_c_long(name, (), kwargs.get("axis")) or e
+        except (OverflowError, ValueError) as e:  # (see axis_past_c_int)
+            raise axis_past_c_int(name, (), kwargs.get("axis")) or e
         if type(r) is _np_ndarray and dev is CPU:  # (pinned memory's views: wrap_result)
             return wrap(r, CPU)
         if isinstance(r, np.generic):  # (NumPy's reductions to a scalar: a 0-d array)
@@ -453,6 +453,11 @@ def refuse_axes_of_0d(name: str, axis: Any) -> None:
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension 0")
 
 
+# The functions of one array whose arguments after it, by position, are axes (roll's is a
+# shift, reshape's, broadcast_to's and tile's are shapes or repetitions).
+_AXES_BY_POSITION = frozenset({"squeeze", "moveaxis", "permute_dims", "expand_dims"})
+
+
 def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = None,
                    signature: inspect.Signature | None = None,
                    widen: Callable[..., Any] | None = None,
@@ -474,6 +479,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     flags = tuple(p.name for p in (signature.parameters.values() if signature else ())
                   if p.annotation == "bool" and p.kind is p.KEYWORD_ONLY)
     views_held = name in VIEWS  # (a metadata-only function: made on held memory too)
+    axes_by_position = name in _AXES_BY_POSITION
     # (a reduction: its axis an int or a tuple of them, keyword-only, as the spec types it)
     reduces = signature is not None and "tuple" in str(getattr(
         signature.parameters.get("axis"), "annotation", ""))
@@ -509,8 +515,9 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
                 _run_on(backend(ns), dev)
         try:
             r = fn(a, *args, **kwargs)
-        except OverflowError as e:
-            raise axis_past_c_long(name, args, kwargs.get("axis")) or e
+        except (OverflowError, ValueError) as e:  # (see axis_past_c_int)
+            raise axis_past_c_int(name, args if axes_by_position else (), kwargs.get("axis")) \
+                or e
         if type(r) is _np_ndarray and dev is CPU:  # (pinned memory's views: wrap_result)
             return wrap(r, CPU)
         if isinstance(r, _np_generic):  # (a full reduction's NumPy scalar: ~0.2 us saved)
@@ -521,27 +528,29 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     return f
 
 
-def axis_past_c_long(name: str, args: tuple[Any, ...], axis: Any) -> AxisError | None:
-    """The AxisError for an axis past a C long, which the backends convert first (NumPy's and
-    CuPy's OverflowError): no array has such an axis, a wrong value as any other out of range.
-    Of a function of one array, the ints that reach the backend by position are axes (squeeze's,
-    moveaxis's); shapes, repetitions and offsets are checked or clipped before."""
+def axis_past_c_int(name: str, args: tuple[Any, ...], axis: Any) -> AxisError | None:
+    """The AxisError for an axis past a C int, which the backends convert first: NumPy's
+    ValueError ("integer won't fit into a C int") or OverflowError, by function, CuPy's
+    OverflowError past a C long. No array has such an axis (the least C int neither: NumPy's
+    NPY_RAVEL_AXIS), a wrong value as any other out of range. Called on the error path only,
+    so that a call that raises nothing pays nothing. ``args``: the ints that reach the
+    backend by position, where they are axes (squeeze's, moveaxis's; not roll's shift)."""
     for v in (*args, axis):
         for i in v if type(v) is tuple else (v,):
-            if type(i) is int and not -1 << 63 <= i < 1 << 63:
+            if isinstance(i, (int, np.integer)) and not -1 << 31 < i < 1 << 31:
                 return AxisError(f"{name}: axis {i} is out of bounds")
     return None
 
 
 def axis_checked(f: _F) -> _F:
     """Decorator, for a function whose axis is keyword-only and reaches the backend by paths
-    of its own: an axis past a C long an AxisError (see axis_past_c_long)."""
+    of its own: an axis past a C int an AxisError (see axis_past_c_int)."""
     @functools.wraps(f)
     def g(*args: Any, **kwargs: Any) -> Any:
         try:
             return f(*args, **kwargs)
-        except OverflowError as e:
-            raise axis_past_c_long(f.__name__, (), kwargs.get("axis")) or e
+        except (OverflowError, ValueError) as e:
+            raise axis_past_c_int(f.__name__, (), kwargs.get("axis")) or e
 
     return cast(_F, g)
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._array import held, ndarray, wrap
-from ._dispatch import array_module, axis_checked, axis_past_c_long, delegating, expect_array, flag
+from ._dispatch import array_module, axis_checked, axis_past_c_int, delegating, expect_array, flag
 from ._dispatch import namespace_for, native, native_dtype, native_or_cpu_error, on, real_number
 from ._dispatch import reduction_axes, refuse_axes_of_0d, strict_int, wrap_result
 from ._devices import CPU, CUDA_TYPE
@@ -62,8 +62,8 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
                 with on(dev):
                     return wrap(a.sum(axis=axis, keepdims=keepdims), dev)
         return _with_dtype("sum", x, dtype, _WIDEN, axis=axis, keepdims=keepdims)
-    except OverflowError as e:
-        raise axis_past_c_long("sum", (), axis) or e
+    except (OverflowError, ValueError) as e:
+        raise axis_past_c_int("sum", (), axis) or e
 
 
 @axis_checked

@@ -75,6 +75,23 @@ def _is_an_axis_error(call: Callable[[], Any]) -> bool:
     return False
 
 
+# Axes no array has that a C int cannot hold, or that NumPy reads as NPY_RAVEL_AXIS (-2**31),
+# or that a C int holds wrapped (2**32 + 1: 1)
+_PAST_C_INT = (2**31, -2**31 - 1, -2**31, 2**32 + 1, 2**63, -2**63 - 1)
+
+
+def _each_axis_error(call: Callable[[Any], Any]) -> Any:
+    """AxisError where ``call(axis)`` raises AxisError for each axis past a C int; else what
+    the first other gives, its error (NumPy's ValueError or OverflowError) or its value."""
+    for axis in _PAST_C_INT:
+        try:
+            r = call(axis)
+        except np.exceptions.AxisError:
+            continue
+        return r
+    raise np.exceptions.AxisError("each axis past a C int is out of bounds")
+
+
 def _parts_scaled(z: dt.ndarray) -> tuple[dt.ndarray, dt.ndarray]:
     """The real and imaginary parts of ``z`` times 2**1000, exactly, signed zeros kept (to be
     told apart past the comparison's absolute tolerance)."""
@@ -224,6 +241,60 @@ CASES: list[Case] = [
     Case("argmax-along-the-least-c-int-axis", lambda d: (  # (NumPy: flattened)
         dt.argmax(a(d, R), axis=-2**31)), IndexError),
     Case("argmin-along-the-least-c-int-axis", lambda d: dt.argmin(a(d, R), axis=-2**31),
+         IndexError),
+    # (each function of an axis: NumPy raised ValueError or OverflowError, by function, where
+    # the GPU's checks raised AxisError; see _each_axis_error)
+    Case("sum-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.sum(a(d, R), axis=i)), IndexError),
+    Case("sum-of-ints-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.sum(a(d, R, dt.int32), axis=i)), IndexError),
+    Case("sum-of-a-tuple-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.sum(a(d, R), axis=(0, i))), IndexError),
+    Case("prod-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.prod(a(d, R), axis=i)), IndexError),
+    Case("max-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.max(a(d, R), axis=i)), IndexError),
+    Case("min-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.min(a(d, R), axis=(i,))), IndexError),
+    Case("mean-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.mean(a(d, R), axis=i)), IndexError),
+    Case("std-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.std(a(d, R), axis=i)), IndexError),
+    Case("var-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.var(a(d, R), axis=(i,))), IndexError),
+    Case("all-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.all(a(d, R), axis=i)), IndexError),
+    Case("any-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.any(a(d, R), axis=i)), IndexError),
+    Case("count-nonzero-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.count_nonzero(a(d, R), axis=i)), IndexError),
+    Case("cumulative-sum-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.cumulative_sum(a(d, R), axis=i)), IndexError),
+    Case("cumulative-prod-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.cumulative_prod(a(d, R), axis=i)), IndexError),
+    Case("argmax-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.argmax(a(d, R), axis=i)), IndexError),
+    Case("argmin-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.argmin(a(d, R), axis=i)), IndexError),
+    Case("flip-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.flip(a(d, R), axis=i)), IndexError),
+    Case("roll-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.roll(a(d, R), 1, axis=i)), IndexError),
+    Case("expand-dims-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.expand_dims(a(d, R), axis=i)), IndexError),
+    Case("squeeze-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.squeeze(a(d, [[1.0, 2.0]]), i)), IndexError),
+    Case("moveaxis-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.moveaxis(a(d, R), i, 0)), IndexError),
+    Case("repeat-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.repeat(a(d, R), 2, axis=i)), IndexError),
+    Case("take-along-axis-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.take_along_axis(a(d, R), a(d, [[0]]), axis=i)),
+         IndexError),
+    Case("vector-norm-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.linalg.vector_norm(a(d, R), axis=i)), IndexError),
+    Case("vector-norm-of-a-tuple-along-axes-past-a-c-int",
+         lambda d: _each_axis_error(lambda i: dt.linalg.vector_norm(a(d, R), axis=(i,))),
          IndexError),
     Case("repeat-along-the-least-c-int-axis", lambda d: dt.repeat(a(d, R), 2, axis=-2**31),
          IndexError),

@@ -220,8 +220,10 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
     if getattr(_checking, "on", False) or _amplifies((args, kwargs)):
         # (a check within a check; counts, lengths or broadcasts that could make the check's
         # result large, repeat(x, 10**8), tile(x, (1000, 1000)), fftn(x, s=(1000, 1000, 8)),
-        # clip of three vectors on three axes: refused as is)
-        return refusal
+        # clip of three vectors on three axes: refused as is; but an axis past a C int, which
+        # counts as large there, is the CPU's AxisError: max(x, axis=2**31) was refused)
+        return axis_past_c_int(getattr(call, "__name__", "?"), (), kwargs.get("axis")) \
+            or refusal
     try:
         args = tuple(_stand_in(a) for a in args)
         kwargs = {k: _stand_in(v) for k, v in kwargs.items()}
@@ -502,7 +504,11 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
                               else kwargs.get("axis", axis_default))
         if a is None:
             if views_held and held(x):
-                return held_view(name, x, *args, **kwargs)
+                try:
+                    return held_view(name, x, *args, **kwargs)
+                except (OverflowError, ValueError) as e:  # (the CPU's, as below)
+                    raise axis_past_c_int(name, args if axes_by_position else (),
+                                          kwargs.get("axis")) or e
             a = native_or_cpu_error(x, f, x, *args, **kwargs)
         if widen is not None and a.dtype in EXTENSION_FLOATS:
             return widen(f, x, *args, **kwargs)

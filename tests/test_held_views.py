@@ -513,6 +513,13 @@ BAD_ARGUMENTS = {
     "operator.index of a float": lambda m: m(_Z((), np.float32)).__index__(),
     "float of a complex": lambda m: float(m(_Z((), np.complex64))),
     "int of a complex": lambda m: int(m(_Z((), np.complex64))),
+    # (an axis past a C int: max's counted as a large int, refused; the views' NumPy's
+    # OverflowError or ValueError, where the CPU's is AxisError)
+    "max axis past a C int": lambda m: dt.max(m(_Z((2, 3))), axis=2**31),
+    "argmin axis past a C int": lambda m: dt.argmin(m(_Z((2, 3))), axis=-2**31 - 1),
+    "flip axis past a C int": lambda m: dt.flip(m(_Z((2, 3))), axis=2**32 + 1),
+    "squeeze axis past a C int": lambda m: dt.squeeze(m(_Z((1, 3))), 2**31),
+    "moveaxis past a C int": lambda m: dt.moveaxis(m(_Z((2, 3))), 0, 2**63),
     # at the check's bounds, checked (each past them by one: PAST_THE_CHECK below)
     "sum axis at the checked size": lambda m: dt.sum(m(_Z(2**10, np.float32)), axis=1),
     "repeat at the checked bound": lambda m: dt.repeat(m(_Z(1)), 2**20, axis=1),

@@ -21,7 +21,7 @@ from ._backends import backend_for
 from ._creation import empty
 from ._devices import CPU, CUDA_TYPE
 from ._dispatch import array_module, axis_checked, check_device, fresh, namespace_for, on
-from ._dispatch import strict_int, type_name, wrap_result
+from ._dispatch import native_or_cpu_error, strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
@@ -108,6 +108,9 @@ def take_along_axis(x: ndarray, indices: ndarray, /, *, axis: int = -1) -> ndarr
             # Nothing to take, and nothing NumPy checks (no index is out of bounds then); its
             # loop over the other axes took 0.2 s for 2**27 of them, 2**40 would not return
             return empty(tuple(shape), dtype=x.dtype, device=fresh(x._device))
+    for v in (x, indices):  # (held memory: the CPU's error for a bad axis or shape first)
+        if held(v):
+            native_or_cpu_error(v, take_along_axis, x, indices, axis=axis)
     check_bounds(indices._compute(), x, axis)
     result: ndarray = wrap_result(_take_along(namespace_for(x._device), x._compute(),
                                               indices._compute(), axis), x._device)

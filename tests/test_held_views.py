@@ -520,6 +520,12 @@ BAD_ARGUMENTS = {
     "flip axis past a C int": lambda m: dt.flip(m(_Z((2, 3))), axis=2**32 + 1),
     "squeeze axis past a C int": lambda m: dt.squeeze(m(_Z((1, 3))), 2**31),
     "moveaxis past a C int": lambda m: dt.moveaxis(m(_Z((2, 3))), 0, 2**63),
+    "take_along_axis axis": lambda m: dt.take_along_axis(m(_Z((2, 3))), m(_Z((2, 1), np.int64)),
+                                                         axis=5),
+    "take_along_axis of 0-d": lambda m: dt.take_along_axis(m(_Z(())), m(_Z((), np.int64)),
+                                                           axis=0),
+    "take_along_axis axis past a C int": lambda m: dt.take_along_axis(
+        m(_Z((2, 3))), m(_Z((2, 1), np.int64)), axis=2**31),
     # at the check's bounds, checked (each past them by one: PAST_THE_CHECK below)
     "sum axis at the checked size": lambda m: dt.sum(m(_Z(2**10, np.float32)), axis=1),
     "repeat at the checked bound": lambda m: dt.repeat(m(_Z(1)), 2**20, axis=1),

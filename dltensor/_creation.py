@@ -99,6 +99,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
 
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 _EXACT = 1 << 40  # (arange's ints and linspace's counts below it take NumPy's own)
+_EXACT_SPAN = 1 << 53  # (ints this near are counted exactly by their float64 quotient)
 
 
 def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
@@ -153,7 +154,11 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         span = math.inf
     if span != span:  # (NaN, NumPy's words, before a device that cannot allocate refuses)
         raise ValueError("arange: cannot compute length")
-    if type(lo) is int and type(hi) is int and type(step_) is int:
+    if type(lo) is int and type(hi) is int and type(step_) is int and \
+            not -_EXACT_SPAN < hi - lo < _EXACT_SPAN:
+        # (nearer, the quotient's ceiling is exact: a correctly rounded one of |hi - lo| <
+        # 2**53 errs by under 1/|step|, its distance from any integer; this look cost ~0.6 us
+        # of arange(10, dtype=float64)'s 5.5)
         n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step), exactly
         if not (math.isfinite(span) and n == max(0, math.ceil(span))):
             # Ints are counted exactly into a floating dtype too, as into the integer ones:

@@ -646,8 +646,8 @@ def test_infinite_and_huge_aranges_are_value_errors():
 def test_arange_of_ints_has_one_length_whatever_the_dtype():
     # ceil((stop - start) / step) of ints is counted exactly for every dtype: float64's
     # quotient (2**62 + 1) / 2**60 rounds to 4.0, so floating dtypes had 4 elements where
-    # int64 and bool had 5
-    for args in ((0, 2**62 + 1, 2**60), (2**62 + 1, 0, -2**60)):
+    # int64 and bool had 5; 2**53 + 1 apart, the least span whose quotient can round so
+    for args in ((0, 2**62 + 1, 2**60), (2**62 + 1, 0, -2**60), (0, 2**53 + 1, 2**51)):
         want = [float(v) for v in range(*args)]
         assert len(want) == 5
         for dtype in (dlt.int64, dlt.bool, dlt.float64, dlt.float32, dlt.complex128):

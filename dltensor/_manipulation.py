@@ -320,7 +320,8 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     axis = ints("repeat", "axis", axis, many=False, none=True)
     if x.ndim == 0 and axis is not None:
         refuse_axes_of_0d("repeat", axis)
-    if axis == -2**31:  # (NumPy's NPY_RAVEL_AXIS: its repeat flattened x)
+    if axis is not None and not -2**31 < axis < 2**31:  # (NumPy's NPY_RAVEL_AXIS: its repeat
+        # flattened x; past a C int NumPy's ValueError "won't fit into a C int")
         check_axis("repeat", axis, x.ndim)
     if type(repeats) is int and repeats > 0:
         if axis is None:

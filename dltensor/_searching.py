@@ -36,7 +36,8 @@ def _one_axis(name: str) -> Callable[[Any], Callable[..., Any]]:
         def f(a: Any, /, **kwargs: Any) -> Any:
             if kwargs.get("axis") is not None:
                 axis = kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
-                if axis == -2**31:  # (NumPy's NPY_RAVEL_AXIS: its argmax flattened the array)
+                if not -2**31 < axis < 2**31:  # (NumPy's NPY_RAVEL_AXIS: its argmax flattened
+                    # the array; past a C int NumPy's ValueError "won't fit into a C int")
                     check_axis(name, axis, a.ndim)
             return fn(a, **kwargs)
         return f

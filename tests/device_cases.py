@@ -298,6 +298,12 @@ CASES: list[Case] = [
          IndexError),
     Case("repeat-along-the-least-c-int-axis", lambda d: dt.repeat(a(d, R), 2, axis=-2**31),
          IndexError),
+    Case("argmax-along-an-axis-past-a-c-int", lambda d: dt.argmax(a(d, R), axis=2**31),
+         IndexError),  # (NumPy: a ValueError, no AxisError)
+    Case("argmin-along-an-axis-past-a-c-int", lambda d: dt.argmin(a(d, R), axis=2**31),
+         IndexError),
+    Case("repeat-along-an-axis-past-a-c-int", lambda d: dt.repeat(a(d, R), 2, axis=2**31),
+         IndexError),
     Case("take-along-a-bool-axis", lambda d: dt.take(a(d, R), a(d, [0]), axis=True),
          TypeError),  # (CuPy's axis is a C int: True was axis 1)
     Case("take-on-an-empty-axis", lambda d: dt.take(a(d, np.ones((2, 0))), a(d, [0]), axis=1),

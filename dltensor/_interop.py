@@ -556,7 +556,8 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
     # (one walk for the rare: strings, and ints past int64, which NumPy makes uint64, float64
     # or objects; looked at closely only where found). Lists of Python numbers, and rows of
     # them, are looked at once, at C speed: NumPy's dtype for them says if an int is past int64.
-    numbers = _number_kinds(obj)
+    numbers = _number_kinds(obj) if type(obj) is list or type(obj) is tuple else None  # (no
+    # call for a scalar: ~0.07 us of asarray(1.5, dtype=float32)'s 2)
     plain = numbers is not None
     unusual = not plain and _any_unusual(obj)
     if unusual and _any_leaf(obj, lambda e: isinstance(e, (str, bytes))):
@@ -619,8 +620,10 @@ def _from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int
         raise ValueError(f"cannot make an array from this {type(obj).__name__}: {e}") from None
     if dtype is None:
         if numbers is not None:  # (ints alone are int64 to NumPy but for one past it:
-            # uint64, float64 or objects; with floats, float64 whatever the ints)
-            unusual = a.dtype.kind == "O" or a.dtype.kind in "uf" and numbers <= _INTS
+            # uint64, float64 or objects; with floats, float64 whatever the ints; no number,
+            # float64 too: looked at again, asarray([]) took 4.2 us, not 2.3)
+            unusual = a.dtype.kind == "O" or a.dtype.kind in "uf" and bool(numbers) and \
+                numbers <= _INTS
         if unusual and a.dtype.kind in "uOf" and (plain or not _holds_arrays(obj)):
             # Ints beyond int64: NumPy makes uint64, float64 or objects of them. The spec says
             # int64 for ints alone, too small for them; with floats, float64 or complex128.

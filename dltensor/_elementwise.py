@@ -43,6 +43,7 @@ _NUMPY_TYPES = (np.ndarray, np.generic)
 _FLOAT64 = np.dtype(np.float64)
 # (the Python float bounds of clip past which a cast to these overflows)
 _FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32)}
+_CLIP_BY_WHERE_MOST = 4096  # (clip's where's are the faster way up to about this size)
 
 # --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
 
@@ -621,8 +622,8 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
                 # the bound for an equal x: -0.0 clipped at 0.0 became 0.0, unlike with two)
                 lo, hi = (-np.inf if lo is None else lo), (np.inf if hi is None else hi)
             r = xp.clip(a, lo, hi)
-        elif xp is np and dt not in EXTENSION_FLOATS:  # a float array bound, on the CPU
-            r = _clip_and_mend_zeros(a, lo, hi, dt)
+        elif xp is np and dt not in EXTENSION_FLOATS and a.size > _CLIP_BY_WHERE_MOST:
+            r = _clip_and_mend_zeros(a, lo, hi, dt)  # (a float array bound, on the CPU)
         else:
             r = _clip_by_where(xp, a, lo, hi, dt)
         if r.dtype != dt:
@@ -652,76 +653,31 @@ def _clip_by_where(xp: Any, a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
 
 
 def _clip_and_mend_zeros(a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
-    """``_clip_by_where`` for NumPy arrays at about NumPy's clip's cost (its three where's,
-    each branching on a mask, were ~25x it at 1e6 elements)."""
-    if type(lo) is float and math.isnan(lo) or type(hi) is float and math.isnan(hi):
-        return _clip_by_where(np, a, lo, hi, dt)  # (all NaN: nothing to gain)
+    """``_clip_by_where``'s answer for NumPy arrays at about NumPy's clip's cost (its where's,
+    each branching on a mask, were ~25x it at 1e6 elements). NumPy's clip gives NaN where x or
+    a bound is NaN and elsewhere the same value, once rounded to x's dtype (rounding is
+    monotone); only where it ties two zeros may it pick another's sign: x and min (x a zero),
+    or x clipped at min and max (max a zero). Those are taken from ``_clip_by_where``, run
+    over them alone."""
     huge = _FLOAT_MAX.get(dt)
-    if huge is not None and (type(lo) is float and math.fabs(lo) > huge or
-                             type(hi) is float and math.fabs(hi) > huge):
-        with np.errstate(over="ignore"):  # (1e10 for float16: inf, silently, as before)
-            return _clip_mended(a, lo, hi, dt)
-    return _clip_mended(a, lo, hi, dt)
-
-
-def _clip_mended(a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
-    """NumPy's clip gives NaN for a NaN x or bound and otherwise the value ``_clip_by_where``
-    gives; its choice between an x and an equal bound shows only in the sign of a zero, which
-    is mended from comparisons (no where, whose branching on a mask is the slow part)."""
-    lo0 = lo
-    if type(lo) is float and hi is not None and type(hi) is not float and hi.dtype != dt:
-        # (the slow way rounds a scalar min to x's dtype, NumPy to that of x and an array
-        # max: float16 x clipped at 5e-324 by a float64 max kept -0.0, NumPy gave 5e-324,
-        # then 0.0; the mend below compares it with max, as the slow way does, in x's)
-        lo = dt.type(lo)
-    small = a.size <= 4096
-    if small and (_has_zero(a, dt) or _has_zero(hi, dt)):
-        # (the where's: faster than NumPy's clip and the mend below up to ~4e3 elements.
-        # NumPy's clip departs from them only where it ties: an x equal to min, or a max
-        # equal to x clipped at min, a zero both; without a zero in x or max, it does not)
-        return _clip_by_where(np, a, lo0, hi, dt)
-    r = np.clip(a, lo, hi)
-    if type(r) is not _np_ndarray:  # (0-d operands: a NumPy scalar)
-        r = _asarray(r)
-    if small or r.all():  # (no zero: all() reads 1e6 float64 in 0.2 ms, count_nonzero 0.5)
+    if huge is not None and any(type(b) is float and math.fabs(b) > huge for b in (lo, hi)):
+        with np.errstate(over="ignore"):  # (1e10 for float16: inf, silently, as where casts it)
+            r = np.clip(a, lo, hi)
+    else:
+        r = np.clip(a, lo, hi)
+    r = np.asarray(r, dtype=dt)  # (0-d operands give a NumPy scalar; wider bounds, a wider r)
+    if r.all():  # (no zero: 0.2 ms of 1e6 float64)
         return r
-    # The slow way's zero is hi's where x clipped at lo passed hi, else lo's where x passed
-    # lo, else x's: the same comparisons, in its dtypes (a scalar min in x's, then a scalar
-    # max in that of x and min). A sign s becomes t's where `past` as s ^ (past & (t ^ s)).
-    sign = np.signbit(a)
-    if lo is not None:
-        past = np.less(a, lo)
-        new = np.signbit(lo) ^ sign
-        new &= past
-        new ^= sign
-        sign = new
-    if hi is not None:
-        if lo is None:
-            past = np.greater(a, hi)
-        else:  # (max(x, lo) > hi, without a float array for max(x, lo))
-            if type(hi) is float and lo.dtype != dt:  # (in max(x, lo)'s dtype, as the
-                # slow way compares: 7e4 beside a float16 min of float64 x overflowed float16)
-                hi = np.promote_types(dt, lo.dtype).type(hi)
-            past = np.greater(a, hi) | np.greater(lo, hi)
-        new = np.signbit(hi) ^ sign
-        new &= past
-        new ^= sign
-        sign = new
-    flip = np.signbit(r)
-    flip ^= sign
-    flip &= r == 0
-    if np.count_nonzero(flip):
-        np.negative(r, out=r, where=flip)
+    tie = r == 0
+    tie &= (a == 0) if hi is None else (a == 0) | (hi == 0)
+    at = np.nonzero(tie)
+    if not at[0].size:
+        return r
+    shape = r.shape
+    x, lo, hi = (v if v is None or type(v) is float else np.broadcast_to(v, shape)[at]
+                 for v in (a, lo, hi))
+    r[at] = _clip_by_where(np, x, lo, hi, dt)
     return r
-
-
-def _has_zero(v: Any, dt: np.dtype[Any]) -> bool:
-    """Whether clip's max or x ``v`` holds a zero (a Python float: once in x's dtype)."""
-    if v is None:
-        return False
-    if type(v) is float:
-        return bool(dt.type(v) == 0)
-    return bool(np.count_nonzero(v) != v.size)  # (0.5 us at 10 elements; any(): 1.7)
 
 
 def _clip_bound(which: str, v: Any, x: ndarray, dt: np.dtype[Any]) -> Any:

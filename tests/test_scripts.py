@@ -77,6 +77,30 @@ def test_gpu_checks_keep_to_their_deadline(tmp_path):
     assert int(summary[2].split()[2].rstrip("s")) < 50
 
 
+def test_gpu_checks_interrupt_a_step_again_when_its_sigint_was_lost(tmp_path):
+    # Python drops a SIGINT that lands in a gc callback (hypothesis has one) or a ctypes
+    # callback: the conformance step on a GPU ran on to the KILL, 30 s past its time, with no
+    # report. A step that has not said KeyboardInterrupt 15 s on is sent a second one.
+    (tmp_path / "drops_one.py").write_text(
+        "import signal, time\n"
+        "signal.signal(signal.SIGINT, lambda *a: signal.signal(signal.SIGINT,\n"
+        "                                                      signal.default_int_handler))\n"
+        "try:\n"
+        "    time.sleep(600)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped by the second SIGINT', flush=True)\n")
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\n[ "$1 $2" = "-m dltensor" ] && exec {sys.executable} '
+                      f'{tmp_path / "drops_one.py"}\nexec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    results = tmp_path / "results"
+    done = _run(".ci/gpu", tmp_path, RESULTS=str(results), STEPS="environment",
+                DEADLINE_S="40", PYTHON=str(python))
+    summary = (results / "summary.txt").read_text().splitlines()
+    assert "exit 124" in summary[0], done.stdout + done.stderr
+    assert "stopped by the second SIGINT" in (results / "environment.log").read_text()
+
+
 def test_gpu_checks_fail_when_a_step_fails(tmp_path):
     # The conformance step against a folder that is not the suite fails: so does the script,
     # after running the steps asked for.

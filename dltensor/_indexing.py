@@ -582,14 +582,24 @@ def __contains__(self: ndarray, value: object, /) -> bool:
                             f"{type_name(value)}; convert it with dltensor.asarray()")
         return False
     a = self._compute()
-    if type(scalar) is int and not -1 << 63 <= scalar < 1 << 64:
-        # (no integer dtype holds it; ml_dtypes' floats take no int past int64)
-        try:
-            if a.dtype.kind in "biu":
+    if type(scalar) is int:
+        # An int no element can equal is in no array: answered here, for the backends refuse
+        # it (OverflowError: NumPy's bool beside an int past int64, CuPy 14's int8 beside
+        # 1000) or take none past int64 (ml_dtypes' floats: TypeError), where it is no
+        # question. Past int64, the other dtypes compare it as a float (by value, as NumPy).
+        kind = a.dtype.kind
+        if kind in "iu":
+            low, high = int_bounds(a.dtype)
+            if not low <= scalar <= high:
                 return False
-            scalar = float(scalar)
-        except OverflowError:  # (past every float, infinity included)
-            return False
+        elif kind == "b":
+            if scalar not in (0, 1):
+                return False
+        elif not -1 << 63 <= scalar < 1 << 63:
+            try:
+                scalar = float(scalar)
+            except OverflowError:  # (past every float, infinity included)
+                return False
     with on(self._device):  # (the backend's ==: a Python scalar weak, compared by value)
         return bool((a == scalar).any())
 

@@ -317,6 +317,10 @@ CASES: list[Case] = [
          lambda d: (bool(a(d, 2.0)), int(a(d, 7)), float(a(d, 0.5)), complex(a(d, 1j)),
                     [0, 1, 2][a(d, 1)], f"{a(d, 0.25):.2f}", 3.0 in a(d, R), len(list(a(d, R))))),
     Case("complex-of-real-nan", lambda d: complex(a(d, float("nan"))).imag),
+    # (an int no element can equal: False, never the backend's OverflowError for the dtype)
+    Case("in-with-an-int-past-the-dtype", lambda d: (
+        1000 in a(d, [1, 2], dt.int8), -1 in a(d, [1, 2], dt.uint8), 127 in a(d, [127], dt.int8),
+        2**63 in a(d, [True]), 2**64 - 1 in a(d, [0, 2**63], dt.int64))),
     # --- element-wise and operators ------------------------------------------------------------
     Case("complex-fix-ups", lambda d: tuple(f(z(d)) for f in (
         dt.expm1, dt.log1p, dt.tanh, dt.tan, dt.sign, dt.sqrt, dt.exp, dt.log, dt.acosh)),

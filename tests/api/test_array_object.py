@@ -128,6 +128,25 @@ def test_in_at_the_ends_of_the_integer_range():
     assert -2**63 in lo and 2**64 - 1 in hi and -2**63 - 1 not in lo and 2**64 not in hi
 
 
+def test_in_of_an_int_no_element_can_equal_is_false_whatever_the_dtype():
+    # An int between int64's end and uint64's was handed to the backend as it is: beside a
+    # bool array NumPy makes it an int64 (OverflowError), and ml_dtypes' floats take no int
+    # past int64 (TypeError "expected number"); beside an int8 array CuPy 14 packs it into the
+    # dtype (OverflowError). No element can equal it: False, and an equal value still True.
+    b = dlt.asarray([False, True])
+    bf = dlt.asarray([0.0, 2.0**63], dtype=dlt.bfloat16)
+    for v in (2**63, 2**64 - 1, np.uint64(2**64 - 1), -2**63 - 1, 2):
+        assert v not in b, v
+    for v, want in ((2**63, True), (2**64 - 1, False), (2**63 + 2**60, False),
+                    (np.uint64(2**63), True)):
+        assert (v in bf) is want, v
+    assert 1 in b and 0 in b
+    for dtype, past in ((dlt.int8, (128, -129, 2**63)), (dlt.uint8, (256, -1, 2**64 - 1)),
+                        (dlt.int64, (2**63, 2**64 - 1))):
+        x = dlt.asarray([0, 1], dtype=dtype)
+        assert all(v not in x for v in past), dtype
+
+
 def test_format_specs_format_0d_arrays_as_their_scalar():
     # As NumPy and PyTorch do: f"{loss:.3f}" is the common way to print a result.
     assert f"{dlt.asarray(1.5):.2f}" == "1.50"

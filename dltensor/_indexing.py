@@ -529,7 +529,9 @@ def __complex__(self: ndarray, /) -> complex:
 
 
 def __index__(self: ndarray, /) -> int:
-    if self.dtype.spec_kind not in INTEGER_KINDS:
+    # (by NumPy's kind letter: a held int4 is an integer array too, refused below for its
+    # dtype as int() refuses it, not told it is no integer)
+    if self.dtype.kind not in "iu":
         raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
     return int(_scalar(self, "operator.index"))
 

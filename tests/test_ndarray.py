@@ -2,6 +2,8 @@
 rules, read-only memory, and arrays on devices no backend computes on (fake CUDA without CuPy,
 ROCm, Metal, Vulkan from the test producer: described, handed on, never dereferenced)."""
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -330,6 +332,17 @@ def test_copies_of_a_held_dtype_on_the_cpu_are_buffer_errors_every_way(dtype):
         with pytest.raises(BufferError, match="cannot copy"):
             copy()
     assert x.data_ptr == ptr(a)
+
+
+@pytest.mark.parametrize("dtype", [(0, 4, 1), (1, 4, 1)], ids=["int4", "uint4"])
+def test_index_of_a_held_integer_dtype_says_it_cannot_compute_as_int_does(dtype):
+    # (it said "only integer arrays can be used as an index, not int4": int4 is one)
+    x = _imported(np.zeros(1, np.uint8), dtype=dtype, shape=(), strides=())
+    for convert in (operator.index, int):
+        with pytest.raises(TypeError, match="cannot compute on dtype u?int4"):
+            convert(x)
+    with pytest.raises(TypeError, match="only integer arrays"):
+        operator.index(_imported(np.zeros(1, np.uint8), dtype=(17, 4, 1), shape=(), strides=()))
 
 
 @pytest.mark.parametrize("copy", ["yes", 1.5])

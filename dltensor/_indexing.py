@@ -548,14 +548,28 @@ def __format__(self: ndarray, spec: str, /) -> str:
 
 def __iter__(self: ndarray, /) -> Iterator[ndarray]:
     """Iterate over the first axis: 0-d arrays for a 1-D array (views, like ``x[i]``)."""
+    return _rows(self, False)
+
+
+def __reversed__(self: ndarray, /) -> Iterator[ndarray]:
+    """``reversed(x)``: the first axis backwards, as ``iter(x)`` walks it, as in NumPy and
+    PyTorch. (Without it Python indexed ``x[i]``, the spec's IndexError on an n-D array,
+    which ends its walk: ``list(reversed(x))`` of a 2-D array was ``[]``.)"""
+    return _rows(self, True)
+
+
+def _rows(self: ndarray, backwards: bool) -> Iterator[ndarray]:
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
+    indices = range(self.shape[0])
+    if backwards:
+        indices = indices[::-1]
     if self._array is None and held(self) and self._tensor.bits % 8 == 0:
         # (views of held memory, as x[i, ...] makes them; packed below a byte: refused now)
-        return (self[i, ...] for i in range(self.shape[0]))
+        return (self[i, ...] for i in indices)
     a = self._compute()
     dev = self._device
-    return (wrap(inherit_read_only(a, a[i, ...]), dev) for i in range(a.shape[0]))
+    return (wrap(inherit_read_only(a, a[i, ...]), dev) for i in indices)
 
 
 def __len__(self: ndarray, /) -> int:
@@ -624,7 +638,8 @@ def __deepcopy__(self: ndarray, memo: object) -> ndarray:
 
 
 for _f in (__getitem__, __setitem__, __bool__, __int__, __float__, __complex__, __index__,
-           __format__, __iter__, __len__, __contains__, __copy__, __deepcopy__, tolist, item):
+           __format__, __iter__, __reversed__, __len__, __contains__, __copy__, __deepcopy__,
+           tolist, item):
     setattr(ndarray, _f.__name__, _f)
 setattr(ndarray, "mT", property(matrix_transpose,
                                 doc="The last two axes swapped (stacked transposes)."))

@@ -317,6 +317,7 @@ CASES: list[Case] = [
          lambda d: (bool(a(d, 2.0)), int(a(d, 7)), float(a(d, 0.5)), complex(a(d, 1j)),
                     [0, 1, 2][a(d, 1)], f"{a(d, 0.25):.2f}", 3.0 in a(d, R), len(list(a(d, R))))),
     Case("complex-of-real-nan", lambda d: complex(a(d, float("nan"))).imag),
+    Case("reversed-rows", lambda d: tuple(reversed(a(d, np.arange(6).reshape(3, 2))))),
     # (an int no element can equal: False, never the backend's OverflowError for the dtype)
     Case("in-with-an-int-past-the-dtype", lambda d: (
         1000 in a(d, [1, 2], dt.int8), -1 in a(d, [1, 2], dt.uint8), 127 in a(d, [127], dt.int8),

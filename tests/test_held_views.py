@@ -617,6 +617,9 @@ def test_iterating_held_memory_gives_views_of_its_rows(device):
     assert [r.__dlpack_device__() for r in rows] == [x.__dlpack_device__()] * 2
     starts = [tensor_fields(r.__dlpack__(max_version=(1, 0)))["byte_offset"] for r in rows]
     assert starts == [0, 12]
+    backwards = [tensor_fields(r.__dlpack__(max_version=(1, 0)))["byte_offset"]
+                 for r in reversed(x)]  # (was [], from x[1]'s IndexError on a 2-D array)
+    assert backwards == [12, 0]
 
 
 def test_the_cpu_check_of_a_refused_call_warns_nothing(device):

@@ -83,6 +83,21 @@ def test_iteration_over_nd_yields_rows_and_0d_refuses():
         iter(dlt.asarray(np.float64(1.0)))
 
 
+def test_reversed_walks_the_first_axis_backwards_as_iteration_walks_it():
+    # Without __reversed__, Python indexed x[i], the spec's IndexError on a 2-D array, which
+    # ends its walk: list(reversed(x)) was [] (NumPy and PyTorch give the rows backwards).
+    a = np.arange(6).reshape(3, 2)
+    rows = list(reversed(dlt.asarray(a)))
+    assert [np.from_dlpack(r).tolist() for r in rows] == [[4, 5], [2, 3], [0, 1]]
+    assert [int(e) for e in reversed(dlt.asarray([1, 2, 3]))] == [3, 2, 1]
+    assert list(reversed(dlt.zeros((0, 2)))) == []
+    ro = np.arange(4.0).reshape(2, 2)
+    ro.flags.writeable = False
+    assert [r.read_only for r in reversed(dlt.asarray(ro))] == [True, True]  # (as iter's)
+    with pytest.raises(TypeError):
+        reversed(dlt.asarray(1.0))
+
+
 def test_in_tests_every_element_as_numpy_and_torch_do():
     # Without __contains__, Python iterates and bools each row: a 2-D array raised the
     # ambiguous-truth error for `2.0 in x`. NumPy and PyTorch look at every element.

@@ -43,6 +43,9 @@ _NUMPY_TYPES = (np.ndarray, np.generic)
 _FLOAT64 = np.dtype(np.float64)
 # (the Python float bounds of clip past which a cast to these overflows)
 _FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32)}
+# (the least magnitude of these that a Python float rounds to past zero, as half of it may not)
+_FLOAT_TINY = {np.dtype(t): float(np.finfo(t).smallest_subnormal)
+               for t in (np.float16, np.float32, np.float64)}
 _CLIP_BY_WHERE_MOST = 4096  # (clip's where's are the faster way up to about this size)
 
 # --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
@@ -669,7 +672,11 @@ def _clip_and_mend_zeros(a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
     if r.all():  # (no zero: 0.2 ms of 1e6 float64)
         return r
     tie = r == 0
-    tie &= (a == 0) if hi is None else (a == 0) | (hi == 0)
+    if type(hi) is float:  # (a Python float max that rounds to a zero in x's dtype ties as
+        # that zero: clip(x, zeros, -5e-324) of float32 gave -0.0 where the where's keep 0.0)
+        tie &= (a == 0) | (math.fabs(hi) < _FLOAT_TINY[dt])
+    else:
+        tie &= (a == 0) if hi is None else (a == 0) | (hi == 0)
     at = np.nonzero(tie)
     if not at[0].size:
         return r

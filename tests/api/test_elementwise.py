@@ -1359,7 +1359,10 @@ def test_clip_of_a_large_array_gives_the_bits_its_pieces_do():
     for dtype in ("float16", "float32", "float64"):
         x, lo, hi, lo64 = (rng.choice(pool, n).astype(d) for d in (dtype, dtype, dtype, "float64"))
         for lo_, hi_ in ((lo, hi), (lo, None), (None, hi), (lo, -0.0), (0.0, hi), (lo[:1], hi),
-                         (-0.0, lo64), (5e-324, lo64), (lo64, 1e-30), (lo64[::-1], lo64)):
+                         (-0.0, lo64), (5e-324, lo64), (lo64, 1e-30), (lo64[::-1], lo64),
+                         (lo, -5e-324), (lo, 1e-50), (lo, -1e-8)):  # (a max that rounds to a
+            # zero in x's dtype ties as that zero: float32's clip(x, lo, -5e-324) was -0.0
+            # where lo is 0.0 and x below it, 0.0 in the pieces)
             def clip(s):
                 return np.asarray(dt.clip(dt.asarray(x[s]), *(
                     b if b is None or type(b) is float else dt.asarray(b if b.size == 1 else b[s])

@@ -30,7 +30,7 @@ from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error", "delegating", "reduction_axes",
-           "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
+           "check_c_int_axis", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
            "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_int", "flag",
            "array_module"]
 
@@ -431,6 +431,15 @@ def check_axis(name: str, axis: int, ndim: int) -> None:
     said before a backend does it in its own words (or a helper's: moveaxis's "source")."""
     if not -ndim <= axis < ndim:
         raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension {ndim}")
+
+
+def check_c_int_axis(name: str, axis: int, ndim: int) -> None:
+    """AxisError for an int axis a backend would read as a C int: past one (NumPy's ValueError
+    "won't fit into a C int" or OverflowError, CuPy's OverflowError) or the least, which is
+    NumPy's NPY_RAVEL_AXIS (its argmax, argsort and repeat flattened x; permute_dims wrapped
+    2**32 + 1 to 1). For functions that read no axis before the backend: one comparison."""
+    if not -1 << 31 < axis < 1 << 31:
+        check_axis(name, axis, ndim)
 
 
 def reduction_axes(name: str, axis: Any, ndim: int) -> None:

@@ -17,7 +17,8 @@ from ._array import copy_flag, held, inherit_read_only, mark_read_only, ndarray,
 from ._creation import empty
 from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError
-from ._dispatch import axis_checked, AxisError, check_axis, check_device, cpu_error_first, delegate
+from ._dispatch import axis_checked, AxisError, check_axis, check_c_int_axis, check_device
+from ._dispatch import cpu_error_first, delegate
 from ._dispatch import delegate_first, expect_array, fresh, ints, namespace_for, native, on
 from ._dispatch import native_or_cpu_error
 from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
@@ -277,9 +278,9 @@ def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
     if type(x) is ndarray and len(axes) != x.ndim:  # (CuPy reads () as x.T; NumPy refuses)
         raise ValueError(f"permute_dims: axes {axes} do not name each of the {x.ndim} axes of x "
                          "once")
-    for i in axes:  # (NumPy and the simulator read each as a C int, wrapped: permute_dims(x,
-        if not -2**31 < i < 2**31 and type(x) is ndarray:  # (2**32 + 1, 0)) was x.T)
-            check_axis("permute_dims", i, x.ndim)
+    if type(x) is ndarray:
+        for i in axes:
+            check_c_int_axis("permute_dims", i, x.ndim)
     result: ndarray = _permute_dims(x, axes)
     return result
 
@@ -320,9 +321,8 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     axis = ints("repeat", "axis", axis, many=False, none=True)
     if x.ndim == 0 and axis is not None:
         refuse_axes_of_0d("repeat", axis)
-    if axis is not None and not -2**31 < axis < 2**31:  # (NumPy's NPY_RAVEL_AXIS: its repeat
-        # flattened x; past a C int NumPy's ValueError "won't fit into a C int")
-        check_axis("repeat", axis, x.ndim)
+    if axis is not None:
+        check_c_int_axis("repeat", axis, x.ndim)
     if type(repeats) is int and repeats > 0:
         if axis is None:
             fits("repeat", (x.size * repeats,), x)

@@ -17,7 +17,8 @@ import numpy as np
 from ._array import ndarray, wrap
 from ._backends import NoBackendError
 from ._devices import CPU, CUDA_TYPE, Device
-from ._dispatch import check_axis, check_device, delegating, expect_array, namespace_for, native
+from ._dispatch import check_c_int_axis, check_device, delegating, expect_array
+from ._dispatch import namespace_for, native
 from ._dispatch import cpu_error_first, native_or_cpu_error, on
 from ._dispatch import strict_int, wrap_result
 from ._dtype_functions import scalar_dtype, scalar_into
@@ -36,9 +37,7 @@ def _one_axis(name: str) -> Callable[[Any], Callable[..., Any]]:
         def f(a: Any, /, **kwargs: Any) -> Any:
             if kwargs.get("axis") is not None:
                 axis = kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
-                if not -2**31 < axis < 2**31:  # (NumPy's NPY_RAVEL_AXIS: its argmax flattened
-                    # the array; past a C int NumPy's ValueError "won't fit into a C int")
-                    check_axis(name, axis, a.ndim)
+                check_c_int_axis(name, axis, a.ndim)
             return fn(a, **kwargs)
         return f
     return backend

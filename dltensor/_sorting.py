@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._array import ndarray
-from ._dispatch import check_axis, delegating, strict_int
+from ._dispatch import check_axis, check_c_int_axis, delegating, strict_int
 from ._dtype_functions import in_float32
 from ._indexing import along_axis
 
@@ -21,13 +21,10 @@ __all__ = ["argsort", "sort"]
 
 
 def _int_axis(name: str, a: Any, kwargs: dict[str, Any]) -> None:
-    """The axis an int (NumPy flattens for None and reads True as 1); AxisError for one past a
-    C int, where NumPy's argsort raised ValueError, its sort and CuPy's both OverflowError, and
-    for the least C int, NumPy's NPY_RAVEL_AXIS: its argsort flattened the array."""
+    """The axis an int (NumPy flattens for None and reads True as 1), within a C int."""
     if "axis" in kwargs:
         axis = kwargs["axis"] = strict_int(kwargs["axis"], f"{name}'s axis")
-        if not -2**31 < axis < 2**31:
-            check_axis(name, axis, a.ndim)
+        check_c_int_axis(name, axis, a.ndim)
 
 
 def _in_32_axes(ns: Any, sort: Callable[..., Any], a: Any, kwargs: dict[str, Any]) -> Any:

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import _dlpack
 from ._backends import backend_for, backend_or_none
-from ._devices import CPU, Device, as_device
+from ._devices import CPU, Device, as_device, check_stream
 from ._dlpack.abi import (
     DLPACK_FLAG_BITMASK_IS_COPIED,
     DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED,
@@ -262,15 +262,8 @@ class ndarray:
             backend = backend_or_none(device)  # (None for held memory: nothing to order)
             if backend is not None:
                 backend.stream_for(stream, device.device_id)
-            elif isinstance(stream, bool) or not (isinstance(stream, int) or
-                                                  hasattr(stream, "__cuda_stream__")):
-                # (held CUDA memory, no CuPy: the value still checked as CuPy's stream_for
-                # checks it; "x", 1.5 and 0 were taken, where with CuPy they are refused)
-                raise TypeError(f"stream must be an object with __cuda_stream__ or a "
-                                f"cudaStream_t handle (an int), not {stream!r}")
-            elif isinstance(stream, int) and stream <= 0:
-                raise ValueError(f"stream={stream} is not a CUDA stream (0 is ambiguous, -1 "
-                                 "means no synchronisation and names no stream)")
+            else:  # (held CUDA memory, no CuPy: the value checked as with it; "x", 1.5 and 0
+                check_stream(stream)  # were taken, where with CuPy they are refused)
         return move(self, device, stream=stream, copy=None)
 
     @property

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dlpack
+from .._devices import check_stream
 from .._dtypes import EXTENSION_FLOATS, dtype_from_dlpack
 from .cupy_departures import halves_in_float32
 
@@ -551,14 +552,8 @@ def stream_for(stream: Any, device_id: int) -> Any:
                              f"copy is ordered on cuda:{device_id} (a copy to the host runs "
                              "on the source GPU, any other on the destination GPU)")
         return stream
-    if isinstance(stream, bool) or not (isinstance(stream, int) or
-                                        hasattr(stream, "__cuda_stream__")):
-        raise TypeError(f"stream must be a CuPy stream, an object with __cuda_stream__ or a "
-                         f"cudaStream_t handle (an int), not {stream!r}")
+    check_stream(stream)
     if isinstance(stream, int):
-        if stream <= 0:
-            raise ValueError(f"stream={stream} is not a CUDA stream (0 is ambiguous, -1 means "
-                             "no synchronisation and names no stream)")
         stream = _Handle(stream)
     from_external = getattr(cupy.cuda.Stream, "from_external", None)
     if from_external is not None:  # CuPy >= 14 (ExternalStream is deprecated there)

@@ -30,9 +30,9 @@ from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
            "cpu_error_first", "native_or_cpu_error", "delegating", "reduction_axes",
-           "check_c_int_axis", "native_dtype", "check_device", "common_device", "on", "NULL_CONTEXT",
-           "fresh", "expect_array", "type_name", "axis_checked", "axis_past_c_int", "flag",
-           "array_module"]
+           "check_c_int_axis", "native_dtype", "check_device", "common_device", "on",
+           "NULL_CONTEXT", "fresh", "expect_array", "type_name", "axis_checked",
+           "axis_past_c_int", "flag", "array_module"]
 
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
 AxisError = np.exceptions.AxisError  # (both an IndexError, as the spec asks, and a ValueError)

@@ -8,7 +8,6 @@ protocol. Python scalars and nested sequences are copied, as the spec says.
 from __future__ import annotations
 
 import array
-import contextlib
 import operator
 import sys
 from collections.abc import Callable, Sequence
@@ -24,7 +23,7 @@ from ._array import host_view, ndarray, wrap
 from ._backends import NoBackendError, backend_for, backend_or_none
 from ._dlpack.abi import DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
-from ._dispatch import allocatable, fresh, native_dtype, on
+from ._dispatch import NULL_CONTEXT, allocatable, fresh, native_dtype, on
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
 from ._dtypes import cast, refuse_complex_to_real
 
@@ -133,7 +132,7 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     gpus = _gpus(device_id) if device_type == CUDA_TYPE and type(device_id) is int and \
         0 <= device_id < 1 << 31 else None
     try:
-        with gpus.on(device_id) if gpus is not None else _NO_CONTEXT:
+        with gpus.on(device_id) if gpus is not None else NULL_CONTEXT:
             capsule = _dlpack.request_capsule(x, dl_device=(DLDeviceType.kDLCPU, 0), copy=copy)
     except MemoryError:  # (CuPy's OutOfMemoryError too) the spec: propagated, as NumPy does
         raise
@@ -146,9 +145,6 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
         return _finish(out, None, CPU, copy)
     # A copy asked for is the caller's to write (see from_dlpack's copy=True).
     return copied(out) if copy and out.read_only else out
-
-
-_NO_CONTEXT = contextlib.nullcontext()
 
 
 def _refuse_known_bad(x: Any) -> None:

@@ -47,7 +47,7 @@ def backend_key(x: ndarray, key: Any, setting: bool,
     out: list[Any] = []
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
-    ellipsis = mask = int_array = basic = lists = False
+    ellipsis = mask = int_array = basic = False
     arrays: list[int] | None = None  # places in out of the array indices
     advanced: list[int] = []  # places of the ints and integer arrays (NumPy's "advanced")
     for k in parts:
@@ -77,8 +77,6 @@ def backend_key(x: ndarray, key: Any, setting: bool,
                 k = _foreign_index(k, x)
             if tk is not list:  # (made on x's device; for held memory on the CPU's, below)
                 check_device(x, k)
-            else:
-                lists = True
             kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []

@@ -20,7 +20,7 @@ from ._array import held, ndarray, wrap
 from ._creation import empty, eye, zeros
 from ._backends import NoBackendError, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device
-from ._dtype_functions import astype, in_float32, result_type
+from ._dtype_functions import in_float32, result_type
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
 from ._dispatch import check_device, fresh, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
@@ -28,7 +28,7 @@ from ._interop import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
 from ._manipulation import reshape
 from ._statistical import sum as _sum
-from ._dtypes import EXTENSION_FLOATS, DType, float16, float32, int64, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, DType, float16, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
 

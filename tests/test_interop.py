@@ -547,10 +547,20 @@ def test_buffers_of_formats_without_a_dtype_are_type_errors():
             dltensor.asarray(np.zeros(2, np.longdouble))
 
 
-class _Interface:
-    def __init__(self, a):
+class _Offering:
+    """An object offering one of ``a``'s NumPy array interfaces, ``name``, and nothing else."""
+
+    def __init__(self, a, name="__array_interface__"):
         self.a = a
-        self.__array_interface__ = a.__array_interface__
+        setattr(self, name, getattr(a, name))
+
+
+def _Interface(a):
+    return _Offering(a)
+
+
+def _Struct(a):  # (the interface's C form)
+    return _Offering(a, "__array_struct__")
 
 
 def test_asarray_of_an_array_interface():
@@ -559,12 +569,6 @@ def test_asarray_of_an_array_interface():
     assert x.data_ptr == ptr(a) and x.shape == (2, 3) and x.dtype is dltensor.float32
     a.flags.writeable = False
     assert dltensor.asarray(_Interface(a)).read_only
-
-
-class _Struct:
-    def __init__(self, a):
-        self.a = a
-        self.__array_struct__ = a.__array_struct__
 
 
 def test_the_array_interfaces_c_form_and_buffers_are_arrays_alone_and_in_sequences():

@@ -155,6 +155,28 @@ def test_sum_matches_numpy(dtype, shape, keepdims, data):
     np.testing.assert_allclose(np.from_dlpack(out), expected, rtol=1e-3)
 
 
+@pytest.mark.parametrize("src", [np.int8, np.uint16, np.int64, np.float32, np.float64,
+                                 np.complex64, np.bool_, np.float16])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1), (), 2, (1, 1), 1.0, True])
+def test_sum_with_a_dtype_is_what_the_general_path_makes(src, axis):
+    # sum(x, dtype=) has its own CPU path (_PLAIN_SUM); it must say and make exactly what
+    # _with_dtype, the path of every other reduction with a dtype, does.
+    from dltensor._statistical import _WIDEN, _with_dtype
+
+    x = dlt.asarray(np.arange(6).reshape(2, 3).astype(src))
+    for dtype in (dlt.int8, dlt.int32, dlt.uint64, dlt.float32, dlt.float64, dlt.complex64,
+                  dlt.complex128, dlt.bool, dlt.float16):
+        for keepdims in (False, True):
+            def outcome(fn):
+                try:
+                    r = fn(x, axis=axis, dtype=dtype, keepdims=keepdims)
+                except Exception as e:
+                    return type(e), str(e)
+                return r.dtype, r.shape, np.from_dlpack(r).tolist()
+            assert outcome(dlt.sum) == outcome(
+                lambda y, **kw: _with_dtype("sum", y, kw.pop("dtype"), _WIDEN, **kw))
+
+
 @settings(max_examples=50, deadline=None)
 @given(x=xps.arrays(xps.floating_dtypes(), xps.array_shapes(min_dims=1, max_dims=3,
                                                                  max_side=4),

@@ -59,6 +59,8 @@ class Device:
         raise AttributeError(f"Device objects are immutable: cannot delete {name}")
 
     def __eq__(self, other: object) -> bool:
+        if other is self:  # (the commonest: devices come from as_device's cache, one CPU)
+            return True
         if type(other) is Device:
             return self._hash == other._hash and self.device_type == other.device_type \
                 and self.device_id == other.device_id

@@ -161,6 +161,18 @@ class ndarray:
         return a.size if a is not None else self._tensor.size
 
     @property
+    def itemsize(self) -> int:
+        """Bytes an element takes, as NumPy, CuPy and PyTorch say (1 for the sub-byte dtypes
+        dltensor holds, which DLPack packs: ``nbytes`` counts those by their bits)."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the elements take: ``size`` elements of ``itemsize``, as NumPy counts them
+        (not the span of a strided or broadcast view's memory)."""
+        return (self.size * self.dtype.bits + 7) // 8
+
+    @property
     def strides(self) -> tuple[int, ...]:
         """Strides in elements, as DLPack and PyTorch count them (NumPy counts bytes); an
         array whose strides are not whole elements (a packed record's field) has none."""

@@ -35,6 +35,23 @@ def test_attributes(kind):
     assert x.__dlpack_device__() == (1, 0)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float32", "complex128"])
+def test_itemsize_and_nbytes_are_numpys(dtype):
+    a = np.zeros((3, 5), dtype)
+    for x in (dltensor.asarray(a), _imported(a), dltensor.asarray(a)[:, ::2],
+              dltensor.broadcast_to(dltensor.asarray(a[:1]), (4, 5))):
+        want = np.broadcast_to(a[:1], (4, 5)) if x.shape == (4, 5) else np.from_dlpack(x)
+        assert (x.itemsize, x.nbytes) == (want.itemsize, want.nbytes)
+
+
+def test_nbytes_counts_held_memory_and_packed_sub_byte_elements_by_their_bits():
+    # (never dereferenced: metadata only) int4 and float4_e2m1fn pack two elements a byte
+    for code, bits, size, nbytes in ((0, 4, 7, 4), (17, 4, 8, 4), (2, 32, 3, 12)):
+        x = dltensor.from_dlpack(P.Producer(data=0x1000, device=(P.METAL, 0), shape=(size,),
+                                            dtype=(code, bits, 1)))
+        assert x.nbytes == nbytes and x.itemsize == max(bits // 8, 1)
+
+
 def test_attributes_do_not_need_a_compute_view():
     x = _imported(np.arange(6, dtype=np.float32).reshape(2, 3))
     assert (x.shape, x.ndim, x.size, x.dtype, x.strides) == ((2, 3), 2, 6, dltensor.float32,

@@ -203,8 +203,9 @@ def broadcast_arrays(*arrays: ndarray) -> tuple[ndarray, ...]:
 
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     """A read-only view of ``x`` broadcast to ``shape`` (its elements share memory)."""
-    if isinstance(x, ndarray) and isinstance(shape, (tuple, list, int)):
-        # (CuPy checks only that extents match: (-1,) was a view of size -1)
+    if isinstance(x, ndarray) and isinstance(shape, (tuple, list, int, np.integer)):
+        # (CuPy checks only that extents match: (-1,) was a view of size -1, and so was
+        # np.int64(-1), which skipped these checks)
         shape = tuple(strict_int(d, "broadcast_to's shape")
                       for d in (shape if isinstance(shape, (tuple, list)) else (shape,)))
         if any(d < 0 for d in shape):

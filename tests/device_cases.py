@@ -616,6 +616,11 @@ CASES: list[Case] = [
          ValueError),
     Case("broadcast-to-a-negative-shape", lambda d: dt.broadcast_to(a(d, [1.0]), (-1,)),
          ValueError),
+    # (a NumPy int as the shape skipped the checks above: CuPy made views of size -1)
+    Case("broadcast-to-a-negative-numpy-int", lambda d: dt.broadcast_to(a(d, [1.0]),
+                                                                        np.int64(-1)), ValueError),
+    Case("broadcast-to-a-numpy-int-past-the-largest-array",
+         lambda d: dt.broadcast_to(a(d, [1.0]), np.int64(2**62)), ValueError),
     Case("broadcast-past-the-largest-array",
          lambda d: dt.broadcast_to(a(d, [1.0]), (2**62, 4)), ValueError),
     Case("reshape-past-the-largest-array",

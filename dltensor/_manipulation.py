@@ -423,11 +423,31 @@ def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
         raise ValueError(f"roll: a tuple of shifts needs a tuple of as many axes, not {axis}")
     if axis == ():  # no axes, x as it is, a new array (NumPy's roll cannot unpack them)
         shift, axis = 0, None
+    elif isinstance(x, ndarray):
+        shifts = shift if isinstance(shift, tuple) else (shift,)
+        if not all(-1 << 63 <= s < 1 << 63 for s in shifts):
+            shift = _shifts_within(x, shifts, axis)
     result: ndarray = _roll(x, shift, axis=axis)
     return result
 
 
 _roll = delegate_first("roll", -1)
+
+
+def _shifts_within(x: ndarray, shifts: tuple[int, ...],
+                   axis: int | tuple[int, ...] | None) -> int | tuple[int, ...]:
+    """roll's shifts past int64 as the same shifts modulo their axes' lengths: NumPy and CuPy
+    pack the shifts into an array first (numpy.broadcast), float64 for one in [2**63, 2**64)
+    beside another (roll(x, (2**63 + 1, 1), axis=(0, 1)) shifted axis 0 by 2**63), uint64
+    for it alone, whose negation CuPy slices by (ValueError)."""
+    if axis is None:  # (one shift: a tuple needs a tuple of axes)
+        return shifts[0] % x.size if x.size else 0
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if not all(-x.ndim <= a < x.ndim for a in axes):
+        return 0  # (the backend's AxisError, whatever the shift)
+    within = tuple(s % (x.shape[a] or 1) for s, a in zip(
+        shifts if len(shifts) == len(axes) else shifts * len(axes), axes))
+    return within if isinstance(axis, tuple) else within[0]
 
 
 def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:

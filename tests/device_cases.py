@@ -614,6 +614,10 @@ CASES: list[Case] = [
         append=dt.broadcast_to(a(d, 1, dt.int8), (2**63 - 1,))), ValueError),
     Case("tile-past-the-largest-array", lambda d: dt.tile(a(d, [1.0]), (2**62 + 1, 4)),
          ValueError),
+    # (shifts past int64: NumPy's and CuPy's numpy.broadcast packed them in float64 or uint64)
+    Case("roll-by-shifts-past-int64", lambda d: (
+        dt.roll(a(d, R), (2**63 + 1, 1), axis=(0, 1)), dt.roll(a(d, R), 2**63 + 1),
+        dt.roll(a(d, R), 2**64 - 1, axis=(-1, 0)))),
     Case("broadcast-to-a-negative-shape", lambda d: dt.broadcast_to(a(d, [1.0]), (-1,)),
          ValueError),
     # (a NumPy int as the shape skipped the checks above: CuPy made views of size -1)

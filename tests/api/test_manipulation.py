@@ -474,3 +474,16 @@ def test_reshape_of_something_not_an_array_or_an_import_not_yet_computed_on():
     assert x._array is None  # (a fresh import: the fast path for NumPy arrays is not for it)
     assert dlt.reshape(x, (2, 3)).shape == (2, 3)
     assert np.asarray(dlt.reshape(x, (3, 2)))[2, 1] == 5.0
+
+
+def test_roll_by_shifts_past_int64_is_by_them_modulo_each_axis():
+    # NumPy packs the shifts with numpy.broadcast: float64 for one in [2**63, 2**64) beside
+    # another, so (2**63 + 1, 1) shifted axis 0 by 2**63 (0 rows), not by 1
+    a = np.arange(6).reshape(2, 3)
+    x = dlt.asarray(a)
+    for shift, axis in (((2**63 + 1, 1), (0, 1)), ((1, 2**63 + 1), (0, 1)),
+                        ((2**64 - 1, -2**70), (0, 1)), (2**63 + 1, (1, 0)), (2**63 + 1, None)):
+        shifts = shift if isinstance(shift, tuple) else (shift,) * (2 if axis else 1)
+        expected = np.roll(a.ravel(), shifts[0] % 6).reshape(2, 3) if axis is None else \
+            np.roll(a, tuple(s % a.shape[i] for s, i in zip(shifts, axis)), axis=axis)
+        assert np.array_equal(np.asarray(dlt.roll(x, shift, axis=axis)), expected)

@@ -570,6 +570,8 @@ def _module_function(fn, name=None):
         fn = _departures.mean
     elif name == "repeat":
         fn = _departures.repeat
+    elif name == "roll":
+        fn = _departures.roll
     elif name in ("tril", "triu"):
         fn = _departures.triangle(name)
     elif name in ("cumsum", "cumprod"):

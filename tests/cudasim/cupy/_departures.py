@@ -409,6 +409,26 @@ def repeat(a, repeats, axis=None):
                           int(_np.prod(a.shape[axis + 1:])))
 
 
+def roll(a, shift, axis=None):
+    """CuPy's roll (cupy/_manipulation/rearrange.py) adds the shifts as numpy.broadcast packs
+    them, not as ints: one in [2**63, 2**64) a uint64 (float64 beside others), whose
+    negation, a slice bound, wraps (ValueError: the slices' shapes differ); a float is no
+    slice index (TypeError)."""
+    if axis is None:
+        return roll(_np.ravel(a), shift, 0).reshape(_np.shape(a))
+    sums = {}
+    for sh, ax in _np.broadcast(shift, axis):
+        ax = normalize_axis_index(int(ax), _np.ndim(a))
+        sums[ax] = sums.get(ax, 0) + sh
+    for ax, offset in sums.items():
+        offset %= _np.shape(a)[ax] or 1
+        if offset and isinstance(offset, _np.floating):
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
+        if offset and isinstance(offset, _np.unsignedinteger):
+            raise ValueError("could not broadcast input array: the slices' shapes differ")
+    return _np.roll(a, shift, axis)
+
+
 def take(a, indices, axis=None, out=None):
     """CuPy's take wraps every index (i % n); a 0-d array is one element along any axis it
     takes (checked as of a 1-D one); its axis is a C int, so a Python bool is 0 or 1 there

@@ -333,6 +333,10 @@ def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) ->
     elif isinstance(repeats, ndarray) and repeats.dtype.bits == 64 and repeats.size and (
             axis is None or -x.ndim <= axis < x.ndim):
         _total_fits(x, repeats, axis)
+    if x.size == 0 and axis is None and type(repeats) is int and not held(x):
+        # (no elements, whatever the count: NumPy's and CuPy's C long refused one past it,
+        # OverflowError, where one of another axis or a non-empty x is checked by fits)
+        return empty((0,), dtype=x.dtype, device=fresh(x._device))
     if x.size == 0 and axis is not None and -x.ndim <= axis < x.ndim:
         nothing = _nothing_repeated(x, repeats, axis % x.ndim)
         if nothing is not None:

@@ -487,3 +487,12 @@ def test_roll_by_shifts_past_int64_is_by_them_modulo_each_axis():
         expected = np.roll(a.ravel(), shifts[0] % 6).reshape(2, 3) if axis is None else \
             np.roll(a, tuple(s % a.shape[i] for s, i in zip(shifts, axis)), axis=axis)
         assert np.array_equal(np.asarray(dlt.roll(x, shift, axis=axis)), expected)
+
+
+def test_repeat_of_nothing_flattened_is_empty_whatever_the_count():
+    # (NumPy converts the count to a C long: OverflowError for a count past it, though the
+    # result has no elements; along an axis the count was already taken as given)
+    for count in (2**63, 2**64, dlt.asarray([2**63], dtype=dlt.uint64)):
+        r = dlt.repeat(dlt.zeros((0, 3), dtype=dlt.int8), count)
+        assert r.shape == (0,) and r.dtype == dlt.int8 and r.device == dlt.zeros(0).device
+    assert dlt.repeat(dlt.zeros((0, 3)), 2**63, axis=0).shape == (0, 3)

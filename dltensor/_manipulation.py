@@ -428,8 +428,9 @@ def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
     if axis == ():  # no axes, x as it is, a new array (NumPy's roll cannot unpack them)
         shift, axis = 0, None
     elif isinstance(x, ndarray):
-        shifts = shift if isinstance(shift, tuple) else (shift,)
-        if not all(-1 << 63 <= s < 1 << 63 for s in shifts):
+        shifts = shift if isinstance(shift, tuple) else \
+            (shift,) * (len(axis) if isinstance(axis, tuple) else 1)
+        if sum(map(abs, shifts)) >= 1 << 63:  # (else any sum of them is within int64)
             shift = _shifts_within(x, shifts, axis)
     result: ndarray = _roll(x, shift, axis=axis)
     return result
@@ -440,17 +441,17 @@ _roll = delegate_first("roll", -1)
 
 def _shifts_within(x: ndarray, shifts: tuple[int, ...],
                    axis: int | tuple[int, ...] | None) -> int | tuple[int, ...]:
-    """roll's shifts past int64 as the same shifts modulo their axes' lengths: NumPy and CuPy
-    pack the shifts into an array first (numpy.broadcast), float64 for one in [2**63, 2**64)
+    """roll's shifts (one an axis) that could pass int64 as the same shifts modulo their axes'
+    lengths: NumPy and CuPy pack the shifts into an array first (numpy.broadcast), float64 for one in [2**63, 2**64)
     beside another (roll(x, (2**63 + 1, 1), axis=(0, 1)) shifted axis 0 by 2**63), uint64
-    for it alone, whose negation CuPy slices by (ValueError)."""
+    for it alone, whose negation CuPy slices by (ValueError); and CuPy adds the shifts of one
+    axis in int64, which wraps (roll(x, 2**62, axis=(0, 0)) shifted it by -2**63)."""
     if axis is None:  # (one shift: a tuple needs a tuple of axes)
         return shifts[0] % x.size if x.size else 0
     axes = axis if isinstance(axis, tuple) else (axis,)
     if not all(-x.ndim <= a < x.ndim for a in axes):
         return 0  # (the backend's AxisError, whatever the shift)
-    within = tuple(s % (x.shape[a] or 1) for s, a in zip(
-        shifts if len(shifts) == len(axes) else shifts * len(axes), axes))
+    within = tuple(s % (x.shape[a] or 1) for s, a in zip(shifts, axes))
     return within if isinstance(axis, tuple) else within[0]
 
 

@@ -617,7 +617,8 @@ CASES: list[Case] = [
     # (shifts past int64: NumPy's and CuPy's numpy.broadcast packed them in float64 or uint64)
     Case("roll-by-shifts-past-int64", lambda d: (
         dt.roll(a(d, R), (2**63 + 1, 1), axis=(0, 1)), dt.roll(a(d, R), 2**63 + 1),
-        dt.roll(a(d, R), 2**64 - 1, axis=(-1, 0)))),
+        dt.roll(a(d, R), 2**64 - 1, axis=(-1, 0)), dt.roll(a(d, R), 2**62, axis=(1, 1)),
+        dt.roll(a(d, R), (2**62, 2**62, 1), axis=(0, 0, 1)))),
     Case("broadcast-to-a-negative-shape", lambda d: dt.broadcast_to(a(d, [1.0]), (-1,)),
          ValueError),
     # (a NumPy int as the shape skipped the checks above: CuPy made views of size -1)

@@ -482,8 +482,9 @@ def test_roll_by_shifts_past_int64_is_by_them_modulo_each_axis():
     a = np.arange(6).reshape(2, 3)
     x = dlt.asarray(a)
     for shift, axis in (((2**63 + 1, 1), (0, 1)), ((1, 2**63 + 1), (0, 1)),
-                        ((2**64 - 1, -2**70), (0, 1)), (2**63 + 1, (1, 0)), (2**63 + 1, None)):
-        shifts = shift if isinstance(shift, tuple) else (shift,) * (2 if axis else 1)
+                        ((2**64 - 1, -2**70), (0, 1)), (2**63 + 1, (1, 0)), (2**63 + 1, None),
+                        ((2**62, 2**62, 1), (1, 1, 0))):  # (CuPy adds 2**62 twice in int64)
+        shifts = shift if isinstance(shift, tuple) else (shift,) * (len(axis) if axis else 1)
         expected = np.roll(a.ravel(), shifts[0] % 6).reshape(2, 3) if axis is None else \
             np.roll(a, tuple(s % a.shape[i] for s, i in zip(shifts, axis)), axis=axis)
         assert np.array_equal(np.asarray(dlt.roll(x, shift, axis=axis)), expected)

@@ -413,11 +413,11 @@ def roll(a, shift, axis=None):
     """CuPy's roll (cupy/_manipulation/rearrange.py) adds the shifts as numpy.broadcast packs
     them, not as ints: one in [2**63, 2**64) a uint64 (float64 beside others), whose
     negation, a slice bound, wraps (ValueError: the slices' shapes differ); a float is no
-    slice index (TypeError)."""
+    slice index (TypeError); int64 shifts of one axis add up in int64, which wraps."""
     if axis is None:
         return roll(_np.ravel(a), shift, 0).reshape(_np.shape(a))
     sums = {}
-    for sh, ax in _np.broadcast(shift, axis):
+    for sh, ax in _np.broadcast(shift, axis):  # (the simulator's calls ignore its warnings)
         ax = normalize_axis_index(int(ax), _np.ndim(a))
         sums[ax] = sums.get(ax, 0) + sh
     for ax, offset in sums.items():
@@ -426,7 +426,7 @@ def roll(a, shift, axis=None):
             raise TypeError("slice indices must be integers or None or have an __index__ method")
         if offset and isinstance(offset, _np.unsignedinteger):
             raise ValueError("could not broadcast input array: the slices' shapes differ")
-    return _np.roll(a, shift, axis)
+    return _np.roll(a, tuple(int(v) for v in sums.values()), tuple(sums))
 
 
 def take(a, indices, axis=None, out=None):

@@ -62,15 +62,19 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
             raise AxisError(f"{name}: axis {axis} is out of bounds")
     # NumPy's checks, in NumPy's order, before the axis's (CuPy: a 0-d array is a TypeError,
     # and stack's axis comes before its shapes)
-    if name == "stack" and any(a.shape != arrays[0].shape for a in arrays):
-        raise ValueError("stack: all input arrays must have the same shape")
-    if name == "concat" and axis is not None:
-        if any(a.ndim == 0 for a in arrays):
-            raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
+    if name == "stack":
+        shape = arrays[0].shape
+        for a in arrays:
+            if a.shape != shape:
+                raise ValueError("stack: all input arrays must have the same shape")
+    elif axis is not None:
+        for a in arrays:
+            if not a.ndim:
+                raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
         check_axis("concat", axis, arrays[0].ndim)  # (NumPy's: before the arrays' ndims)
     dev = check_device(*arrays)
     try:
-        natives = [native(a) for a in arrays]
+        natives = [a._array if a._array is not None else a._compute() for a in arrays]
     except NoBackendError as e:  # held memory: the CPU's error first for bad arguments
         raise cpu_error_first(lambda a: _joined(name, a, axis), (arrays,), {}, e) from None
     # NumPy would promote int64 with uint64 to float64, or ints with floats: the spec does not.
@@ -86,8 +90,13 @@ def _join_fits(name: str, natives: list[Any], axis: int | None, dtype: Any) -> N
     adds the lengths along the axis in C, which wraps, and copied every array into what the
     wrap left (``concat([b] * 4 + [x])`` crashed the process, ``concat([b] * 4)`` never
     returned)."""
+    total = 0
+    for a in natives:
+        total += a.size
+    if total and total * dtype.itemsize < 1 << 63:  # (the result's size: no extent is more)
+        return
     if axis is None:
-        extents = [sum(a.size for a in natives)]
+        extents = [total]
     elif name == "stack":
         extents = [len(natives), *natives[0].shape]
     elif all(a.ndim == natives[0].ndim for a in natives):  # (else the backend's error)

@@ -41,8 +41,9 @@ def _transform_on_backend(name: str) -> Callable[..., ndarray]:
     delegated, numpy_transform = delegate(name, "fft"), getattr(np.fft, name)
 
     def transform(x: ndarray, **kwargs: Any) -> ndarray:
-        if x.dtype is float16:  # (rfft's, ihfft's: in float32, as CuPy computes them; NumPy
-            # scaled by 1/n rounded to float16, ihfft([1, 2, 3, 5, 7])[0] 3.5991 for 3.6)
+        if x.dtype is float16 and name not in _SHIFTS:  # (rfft's, ihfft's: in float32, as
+            # CuPy computes them; NumPy scaled by 1/n rounded to float16, ihfft([1, 2, 3, 5,
+            # 7])[0] 3.5991 for 3.6. A shift moves values: x's dtype, as the spec says)
             return transform(astype(x, float32), **kwargs)
         if x._device is CPU:
             return wrap(numpy_transform(x._compute(), **kwargs), CPU)
@@ -121,6 +122,7 @@ def _real_ends(a: Any, n: int | None, axis: int) -> None:
 
 
 _C2R = frozenset({"irfft", "hfft", "irfftn"})
+_SHIFTS = frozenset({"fftshift", "ifftshift"})
 _C2R_1D: dict[str, Callable[..., ndarray]] = {name: delegate(name, "fft")
                                                for name in ("irfft", "hfft")}
 

@@ -18,7 +18,8 @@ from ._array import ndarray, wrap
 from ._dlpack.abi import DLDeviceType
 from ._creation import zeros
 from ._devices import CPU, Device, as_device, get_default_device
-from ._dispatch import allocatable, check_axis, delegate, fresh, on, strict_int, within_largest
+from ._dispatch import allocatable, check_axis, delegate, fresh, namespace_for, on, strict_int
+from ._dispatch import within_largest
 from ._interop import copied
 from ._dtype_functions import astype
 from ._dtypes import DType, float16, float32, float64 as _DEFAULT_REAL_FLOAT
@@ -167,7 +168,10 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
     if "axes" in kwargs and not s and (x.ndim == 0 if axes is None else len(axes) == 0):
         if name in ("rfftn", "irfftn"):  # (their last axis is halved: there must be one)
             raise ValueError(f"{name} must transform at least one axis")
-        return copied(x)  # all of no axes: x as it is, a new array (NumPy returned x itself)
+        # all of no axes: x as it is, a new array (NumPy returned x itself); held memory's
+        # error NoBackendError, as with axes (not copied's BufferError, a copy's)
+        namespace_for(x._device)
+        return copied(x)
     if s and axes and -1 in s and len(s) == len(axes):
         # -1: "all elements along axis i of the input must be used": its length, said so (CuPy
         # reads -1 as a slice's stop, dropping the last element). For irfftn's last axis the

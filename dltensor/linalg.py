@@ -360,7 +360,8 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
             raise np.linalg.LinAlgError(f"matrix_power needs square matrices, not shape "
                                         f"{x.shape}")  # (as NumPy and CuPy for other n)
     if n == 1:  # NumPy returns x itself, not a new array (and checks nothing of its shape)
-        return copied(x)
+        namespace_for(x._device)  # (held memory: NoBackendError, as for any other n, not
+        return copied(x)          # copied's BufferError, a copy's)
     if n < 0:  # (NumPy's abs(n) is an int64's: -2**63 stayed negative, and it returned None)
         _lapack_dtype("matrix_power", x)
         return inv(x) if n == -1 else matrix_power(inv(x), -n)

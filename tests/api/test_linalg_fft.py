@@ -1050,3 +1050,16 @@ def test_a_float16_shift_stays_float16(name):
     got = getattr(dlt.fft, name)(x)
     assert got.dtype == dlt.float16
     assert np.array_equal(np.asarray(got), getattr(np.fft, name)(np.asarray(x)))
+
+
+def test_calls_that_copy_x_on_memory_no_backend_reaches_say_so_as_any_other():
+    # matrix_power(x, 1) and a transform of no axes copy x: on held memory that was copied's
+    # BufferError (a copy's), where every other n and axes raise NoBackendError
+    from dltensor._backends import NoBackendError
+    x = dlt.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(2, 2),
+                                   strides=(2, 1), dtype=(5, 64, 1)))  # complex64
+    for call in (lambda: dlt.linalg.matrix_power(x, 1), lambda: dlt.fft.fftn(x, axes=()),
+                 lambda: dlt.fft.fftshift(x, axes=()), lambda: dlt.fft.ifftshift(x, axes=[])):
+        with pytest.raises(NoBackendError, match="metal:0"):
+            call()
+    assert x._array is None

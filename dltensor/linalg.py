@@ -379,6 +379,8 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
     _matrices("matrix_rank", x)
     _lapack_dtype("matrix_rank", x)
     rtol = _rtol("matrix_rank", rtol)
+    if isinstance(rtol, ndarray):  # (before the answer for no elements, which read no rtol)
+        check_device(x, rtol)
     if 0 in x.shape[-2:]:
         # No singular values, rank 0 (array-api-compat takes the largest of none and raises)
         batch = x.shape[:-2]
@@ -386,8 +388,6 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
             batch = broadcast_of(batch, rtol.shape)
         return zeros(batch, dtype=int64, device=fresh(x._device))
     # array-api-compat's own, without its per-call lookups (~25 us over NumPy's SVD)
-    if isinstance(rtol, ndarray):
-        check_device(x, rtol)
     singular = svdvals(x)
     dev = singular._device
     s, ns = native(singular), namespace_for(dev)

@@ -349,6 +349,12 @@ def test_matrix_rank_of_empty_matrices_is_zero():
         r = dlt.linalg.matrix_rank(dlt.zeros(shape))
         assert r.dtype == dlt.int64 and r.shape == batch and not np.asarray(r).any()
     assert dlt.linalg.matrix_rank(dlt.zeros((2, 0, 3)), rtol=dlt.zeros((3, 1))).shape == (3, 2)
+    # an rtol on another device is refused for them too (it was read for its shape alone)
+    elsewhere = dlt.from_dlpack(P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(2,),
+                                           strides=(1,), dtype=(2, 64, 1)))
+    for x in (dlt.ones((2, 3, 3)), dlt.zeros((2, 0, 3))):
+        with pytest.raises(ValueError, match="different devices"):
+            dlt.linalg.matrix_rank(x, rtol=elsewhere)
 
 
 def test_diagonal_is_a_writable_view_of_writable_arrays():

@@ -921,6 +921,8 @@ CASES: list[Case] = [
         dt.linalg.solve(dt.zeros((0, 0), device=d), dt.zeros((0, 4), device=d)))),
     Case("solve-of-no-elements-of-other-shapes", lambda d: dt.linalg.solve(
         a(d, [[2.0]]), dt.zeros((2, 0), device=d)), ValueError),
+    Case("solve-of-a-stack-of-non-square-matrices-of-no-elements", lambda d: dt.linalg.solve(
+        dt.zeros((3, 1, 0), device=d), dt.zeros((1,), device=d)), np.linalg.LinAlgError),
     Case("linalg-needs-floats", lambda d: dt.linalg.inv(a(d, [[1, 0], [0, 1]])), TypeError),
     # From CuPy 14.2's own code run on a fake CUDA layer (2026-11-27): where it departs.
     Case("tensordot-of-a-0d-array", lambda d: (  # (CuPy: ValueError for axes ([], []))

@@ -75,7 +75,9 @@ def solve(a, b):
     # As CuPy 14.2's (dltensor works around both, linalg.solve): the stacks of a and b are not
     # broadcast (a vector b is, against a stack), and batched_gesv, for a stack, makes an
     # arange of each matrix's address whose step is 0 for matrices or right-hand sides of no
-    # elements.
+    # elements. (Its squareness checked first, as CuPy's _assert_stacked_square: LinAlgError.)
+    if a.ndim >= 2 and a.shape[-1] != a.shape[-2]:
+        raise _np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
     if b.ndim > 1 and (a.ndim != b.ndim or a.shape[:-1] != b.shape[:-1]):
         raise ValueError("a must have (..., M, M) shape and b must have (..., M) or (..., M, K)")
     if a.ndim > 2 and (a.shape[-1] == 0 or b.ndim > 1 and b.shape[-1] == 0):

@@ -920,3 +920,50 @@ def test_a_scalar_written_through_an_index_array_keeps_the_value_rules(key):
             x[mask] = value
     with pytest.raises(IndexError, match="a 2-D mask cannot index a 1-D array"):
         x[mask]
+
+
+@pytest.mark.parametrize("key", [dlt.asarray([0, 2]), dlt.asarray([True, False, True]),
+                                 dlt.asarray([0, 2], dtype=dlt.uint8),
+                                 dlt.asarray([[0, 2]], dtype=dlt.int8)],
+                         ids=["int64", "mask", "uint8", "2-D int8"])
+def test_an_array_written_through_an_index_array_keeps_the_value_rules(key):
+    # (the fast path of one index array into a 1-D array, for an array value: NumPy's own
+    # write where its checks are the spec's, the same rules and words as every other key)
+    x = dlt.zeros(3, dtype=dlt.float64)
+    x[key] = dlt.asarray([1.5, 2.5], dtype=dlt.float32)  # (float32 promotes to float64)
+    assert np.asarray(x).tolist() == [1.5, 0.0, 2.5]
+    x[key] = dlt.asarray(4.0)  # (0-d: broadcast)
+    assert np.asarray(x).tolist() == [4.0, 0.0, 4.0]
+    for dtype, value in ((dlt.int32, dlt.asarray([1, 2])), (dlt.float32, dlt.ones(2)),
+                         (dlt.int64, dlt.ones(2)), (dlt.float64, dlt.ones(2, dtype=dlt.complex64)),
+                         (dlt.uint8, dlt.ones(2, dtype=dlt.int8))):
+        x = dlt.zeros(3, dtype=dtype)
+        with pytest.raises(TypeError, match="does not promote"):  # (NumPy casts them)
+            x[key] = value
+        assert not np.asarray(x).any(), "nothing written"
+    x = dlt.zeros(3)
+    n = x[key].ndim  # (NumPy drops the leading 1s to fit; for a mask its error a TypeError)
+    for shape in ((1,) + x[key].shape, (1,) * (n + 1), (1,) * (n + 2)):
+        with pytest.raises(ValueError, match="broadcast"):
+            x[key] = dlt.ones(shape)
+        assert not np.asarray(x).any(), "nothing written"
+    for x, value, error in ((x, dlt.ones(3), ValueError), (dlt.zeros(1), dlt.ones(2), IndexError)):
+        # (another length, an index out of bounds: the words of the checked path, which a
+        # key of one index array in a tuple takes)
+        with pytest.raises(error) as checked:
+            x[(key,)] = value
+        with pytest.raises(error) as fast:
+            x[key] = value
+        assert str(fast.value) == str(checked.value)
+        assert not np.asarray(x).any(), "nothing written"
+    with pytest.raises(ValueError, match="read-only"):
+        dlt.broadcast_to(dlt.asarray([1.0]), (3,))[key] = dlt.ones(2)
+    # A value sharing x's memory is written as it was (NumPy reads a mask's overlapping value
+    # as it writes it)
+    x = dlt.asarray(np.arange(9.0))
+    mask = dlt.asarray(np.array([0, 1, 0, 1, 1, 0, 0, 1, 0], dtype=bool))
+    x[mask] = x[1:5]
+    assert np.asarray(x).tolist() == [0, 1, 2, 2, 3, 5, 6, 4, 8]
+    x = dlt.asarray(np.arange(3.0))
+    x[key] = x[1:3]
+    assert np.asarray(x).tolist() == [1.0, 1.0, 2.0]

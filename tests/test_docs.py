@@ -9,11 +9,13 @@ on the line before its fence, and is skipped only where that thing is missing:
     <!-- needs: tensorflow -->       an importable module
     <!-- skip: why -->               never run here (say why; it must still compile)
 
-Tracebacks point at the page's own line numbers.
+Tracebacks point at the page's own line numbers. A `try:` with handlers and no `else:` shows
+that something raises, so it fails here if nothing did.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import re
@@ -101,12 +103,29 @@ def _simulated() -> bool:
 PAGES_WITH_CODE = [p for p in PAGES if code_blocks(p)]
 
 
+class _MustRaise(ast.NodeTransformer):
+    """`try: f() / except E: print(e)` on a page says f raises: an `else:` fails if it did not."""
+
+    def visit_Try(self, node: ast.Try) -> ast.Try:
+        self.generic_visit(node)
+        if node.handlers and not node.orelse and not node.finalbody:
+            fail = ast.parse(f"raise AssertionError('the try at line {node.lineno} raised "
+                             f"nothing: the page says it does')").body[0]
+            node.orelse = [ast.copy_location(fail, node.body[-1])]
+        return node
+
+
+def _compile(block: Block):
+    # Line numbers in tracebacks are the page's: pad the code down to where it sits.
+    tree = ast.parse("\n" * (block.line - 1) + block.code, str(block.page))
+    return compile(ast.fix_missing_locations(_MustRaise().visit(tree)), str(block.page), "exec")
+
+
 def _run_page(page: Path, gpu: bool) -> None:
     namespace: dict = {"__name__": f"docs_{page.stem.replace('-', '_')}"}
     ran, skipped = 0, []
     for block in code_blocks(page):
-        # Line numbers in tracebacks are the page's: pad the code down to where it sits.
-        code = compile("\n" * (block.line - 1) + block.code, str(page), "exec")
+        code = _compile(block)
         missing = _missing(block.needs, gpu)
         if block.skip or missing:
             skipped.append(f"line {block.line}: {block.skip or 'needs ' + ', '.join(missing)}")
@@ -139,6 +158,15 @@ def test_markers_are_read():
     assert ("gpu",) in needs and ("tensorflow",) in needs and ("gpu", "numba") in needs
     assert any(b.skip for b in code_blocks(DOCS / "serialization.md"))
     assert sum(1 for b in blocks.values() if not b.needs and not b.skip) >= 5
+
+
+def test_a_try_on_a_page_must_raise():
+    # A page's try/except says the call raises; one that stopped raising must fail the page.
+    quiet = Block(DOCS / "x.md", 3, "try:\n    int('1')\nexcept ValueError as e:\n    print(e)\n")
+    with pytest.raises(AssertionError, match="the try at line 3 raised nothing"):
+        exec(_compile(quiet), {})
+    loud = Block(DOCS / "x.md", 3, "try:\n    int('x')\nexcept ValueError as e:\n    pass\n")
+    exec(_compile(loud), {})
 
 
 def test_every_page_is_in_the_toctree():
@@ -200,5 +228,6 @@ def test_api_reference_documents_the_whole_namespace(html):
            'array_api.asarray.html"' in api
     assert "extensions/generated/array_api.linalg.solve.html" in api
     # The array object's DLPack methods are documented, with dltensor's own attributes.
-    for member in ("__dlpack__", "__dlpack_device__", "to_device", "read_only", "data_ptr"):
+    public = [n for n in dir(dltensor.ndarray) if not n.startswith("_")]
+    for member in ("__dlpack__", "__dlpack_device__", *public):
         assert f'id="dltensor.ndarray.{member}"' in api, member

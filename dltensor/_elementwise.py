@@ -356,7 +356,40 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
 def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                   ) -> Callable[..., Any]:
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
+    # The fast path's tables, as _make_binary's: for CPU arrays of one dtype (or one array and
+    # a Python scalar that keeps its dtype) where the op is the plain ufunc, written into x1
+    # by it (~0.5 us over NumPy, where the general way took 3-8 us). Not where a fix-up or
+    # integer power computes a new array, nor a division of integers (refused below).
+    fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]
+           if not (ufunc == "power" and d.kind == "i")}
+    fns = {d: fn for d, fn in fns.items() if type(fn) is not MethodType}
+    scalars = {d: SCALAR_TYPES[d] - {complex} if d not in EXTENSION_FLOATS else frozenset()
+               for d in fns}
+    _ndarray, _cpu = ndarray, CPU
+
     def f(self: ndarray, other: Any, /) -> Any:
+        # (an import not yet computed on goes the general way, which checks the operands and
+        # devices before memory it may not compute on, and makes its view for the next time)
+        a = self._array
+        fn = fns.get(a.dtype) if a is not None and self._device is _cpu else None
+        if fn is not None:
+            t = type(other)
+            if t is _ndarray:
+                b = other._array
+                if b is None or b.dtype is not a.dtype or other._device is not _cpu:
+                    fn = None
+            elif t in scalars[a.dtype]:
+                b = other
+            else:
+                fn = None
+            if fn is not None:
+                try:
+                    fn(a, b, out=a)
+                except ValueError:
+                    if not a.flags.writeable:  # (NumPy's "output array is read-only")
+                        raise read_only_error(self, name) from None
+                    raise
+                return self
         try:
             if self._device.device_type == CUDA_TYPE:
                 with on(self._device):

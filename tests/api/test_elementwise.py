@@ -590,6 +590,47 @@ def test_inplace_refuses_read_only_arrays():
     assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_inplace_operators_on_cpu_arrays_of_one_dtype_take_the_ufunc_straight(monkeypatch):
+    # x += y went through the operand checks every time (3-8 us, where x + y takes ~0.5 us
+    # over NumPy): CPU arrays of one dtype, and Python scalars that keep it, are written by
+    # the ufunc itself, with the general way's answers
+    x, y, i = dt.asarray([1.0, 2.0]), dt.asarray([0.5, 0.25]), dt.asarray([6, 3])
+    ro = dt.broadcast_to(dt.asarray([1.0]), (2,))
+
+    def general(*args):
+        raise AssertionError("the general way")
+    monkeypatch.setattr(ew, "_operands", general)
+    x += y
+    x *= 2
+    x -= 0.5
+    i &= 5
+    i <<= 1
+    i %= dt.asarray([5, 3])
+    assert np.asarray(x).tolist() == [2.5, 4.0] and x.dtype == dt.float64
+    assert np.asarray(i).tolist() == [3, 2] and i.dtype == dt.int64
+    with pytest.raises(ValueError, match="__iadd__: this array is read-only"):
+        ro += y
+    with pytest.raises(ValueError):  # (NumPy's broadcast error, x kept)
+        x += dt.asarray([[1.0, 2.0]])
+    assert np.asarray(x).tolist() == [2.5, 4.0]
+    monkeypatch.undo()
+    # the rest as before: fix-ups, integer power and division, dtype changes, other types
+    z = dt.asarray([complex(math.inf, -0.0)])
+    z *= dt.asarray([2.0])  # (the spec's table: each part times the real operand)
+    assert math.copysign(1, np.asarray(z)[0].imag) == -1
+    x, i = dt.asarray([-0.0]), dt.asarray([2, 3])
+    x **= 0.5
+    assert math.copysign(1, np.asarray(x)[0]) == 1  # (the spec's pow, not NumPy's sqrt)
+    i **= dt.asarray([2, 1])
+    assert np.asarray(i).tolist() == [4, 3]
+    for rhs in (1.5, dt.asarray([1.0, 1.0]), dt.asarray([1, 1], dtype=dt.uint64)):
+        with pytest.raises(TypeError):
+            i += rhs
+    with pytest.raises(TypeError):
+        i /= 2
+    assert x.__iadd__("a") is NotImplemented
+
+
 def test_unary_operators():
     x = dt.asarray(np.array([1, -2, 3], dtype=np.int16))
     assert np.asarray(-x).tolist() == [-1, 2, -3]

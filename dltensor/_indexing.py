@@ -266,10 +266,11 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 key = _unaliased_key(np, a, key, _ALIASED_ON_NUMPY)
             v = _value_for(self, a, value)
             try:
+                target = None
                 if type(value) is ndarray:
-                    _check_fits(a, key, v)
+                    target = _check_fits(a, key, v)
                     v = _unaliased(np, a, v)
-                _check_key_bounds(key, self, v)
+                _check_key_bounds(key, self, v, target)
                 a[key] = v
             except (IndexError, OverflowError):
                 if tk is not int or -a.shape[0] <= key < a.shape[0]:
@@ -285,15 +286,16 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     # -1e-50 into float32, became +0.0. Any other scalar goes as it is, one
                     # fill kernel, or a copy to the GPU where the key is a mask or indices)
                     v = namespace_for(self._device).full((), v, dtype=a.dtype)
+                target = None
                 if type(value) is ndarray:
-                    _check_fits(a, key, v)
+                    target = _check_fits(a, key, v)
                     if type(key) is tuple and len(key) == 1 and self._device.device_type == \
                             CUDA_TYPE and getattr(key[0], "dtype", None) == bool:  # (a lone mask)
                         _check_mask_fits(array_module(a), a.shape, key[0], v.shape)
                     v = _unaliased(array_module(a), a, v)
                 if tk is int and not -a.shape[0] <= key < a.shape[0]:  # (CuPy would wrap it)
                     raise out_of_bounds(key, a.shape[0])
-                _check_key_bounds(key, self, v)
+                _check_key_bounds(key, self, v, target)
                 if self._device.device_type == CUDA_TYPE:
                     backend_for(self._device).setitem(a, key, v)
                 else:
@@ -347,35 +349,47 @@ def _shared(xp: Any, a: Any, k: Any, kinds: str) -> bool:
     return isinstance(k, xp.ndarray) and k.dtype.kind in kinds and xp.may_share_memory(a, k)
 
 
-def _check_key_bounds(key: Any, x: ndarray, v: Any) -> None:
+def _check_key_bounds(key: Any, x: ndarray, v: Any, target: tuple[int, ...] | None) -> None:
     """check_all_bounds for the integer index arrays of a backend key from backend_key, after
     the checks NumPy makes first: that they broadcast together, and value ``v`` to their
-    shape."""
+    shape (``target``, where _check_fits told it)."""
     if type(key) is not tuple:
         return
-    for k in key:  # (most keys hold no array: a loop is the cheapest way to say so)
-        if type(k) is not int and type(k) is not slice and k is not Ellipsis:
-            break
-    else:
-        return
-    arrays = index_arrays(key, x.ndim)
+    arrays = checked = False
+    for k in key:  # (one pass: most keys hold no array, and NumPy checks most arrays' bounds)
+        if type(k) is not int and type(k) is not slice and k is not Ellipsis and \
+                k is not None and k.dtype != bool and k.ndim:
+            arrays = True
+            checked = checked or type(k) is not _np_ndarray or not NUMPY_CHECKS_ALL or \
+                k.dtype == np.uint64  # (see check_bounds: NumPy checks the rest itself)
     if not arrays:
         return
     shape = getattr(v, "shape", ())
     if shape:  # (a scalar broadcasts to any selection)
-        _check_broadcasts(shape, selection_shape(x.shape, key))
-    check_all_bounds(x, key, arrays)
+        _check_broadcasts(shape, selection_shape(x.shape, key) if target is None else target)
+    if checked:
+        check_all_bounds(x, key, index_arrays(key, x.ndim))
 
 
-def _check_fits(a: Any, key: Any, v: Any) -> None:
+def _check_fits(a: Any, key: Any, v: Any) -> tuple[int, ...] | None:
     """ValueError for a value array of more axes than ``a[key]``, which cannot broadcast to
     its shape, as the spec asks: NumPy and CuPy drop its leading length-1 axes to fit, so
     ``x[0] = ones((1, 1))`` would write (and NumPy's error for a complex element was a
-    TypeError, CuPy's a ValueError)."""
-    if v.ndim and v.ndim > (n := written_ndim(a.shape, key)):  # (not a[key]: CuPy's may
-        check_ints(a.shape, key)  # wrap its indices; NumPy's order: an int out of bounds
+    TypeError, CuPy's a ValueError). Returns ``a[key]``'s shape where it is told (a key with
+    integer arrays, for _check_key_bounds), else None."""
+    if not v.ndim:
+        return None
+    target = None
+    for k in key if type(key) is tuple else ():  # (not a[key]: CuPy's may wrap its indices)
+        if type(k) is not int and type(k) is not slice and k is not Ellipsis and k is not None:
+            if k.dtype != bool:  # (integer arrays, adjacent: see backend_key)
+                target = selection_shape(a.shape, key)
+            break
+    if v.ndim > (n := written_ndim(a.shape, key) if target is None else len(target)):
+        check_ints(a.shape, key)  # (NumPy's order: an int out of bounds first)
         raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
                          "selection it is written into")
+    return target
 
 
 def _check_mask_fits(xp: Any, shape: tuple[int, ...], mask: Any, value: tuple[int, ...]) -> None:

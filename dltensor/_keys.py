@@ -49,6 +49,7 @@ def backend_key(x: ndarray, key: Any, setting: bool,
     axes = 0  # indices that consume an axis
     ellipsis = mask = int_array = basic = False
     arrays: list[int] | None = None  # places in out of the array indices
+    unread = x._array is None  # whether x or an index array may be held (read below)
     advanced: list[int] = []  # places of the ints and integer arrays (NumPy's "advanced")
     for k in parts:
         tk = type(k)
@@ -75,8 +76,9 @@ def backend_key(x: ndarray, key: Any, setting: bool,
                 # as NumPy, PyTorch, CuPy and JAX take each other's; on another device than
                 # x, the devices' error (no copy). A list is an index array, as in NumPy.
                 k = _foreign_index(k, x)
-            if tk is not list:  # (made on x's device; for held memory on the CPU's, below)
-                check_device(x, k)
+            if tk is not list and k._device is not x._device:  # (made on x's device; for
+                check_device(x, k)  # held memory on the CPU's, below)
+            unread = unread or k._array is None
             kind = k.dtype.spec_kind
             if arrays is None:
                 arrays = []
@@ -133,22 +135,24 @@ def backend_key(x: ndarray, key: Any, setting: bool,
     # The axes index arrays' bounds are checked on: where the backend is NumPy 2.3+, which
     # checks them itself, none are needed but a mask's
     exact = type(x._array) is not _np_ndarray or not NUMPY_CHECKS_ALL
-    axis_at = {place: axis for place, axis, _ in key_axes(out, ndim)} \
-        if arrays and (mask or exact and not setting) else {}
     beside = mask and len(parts) != 1  # masks beside other indices: their nonzero() arrays
+    axis_at = {place: axis for place, axis, _ in key_axes(out, ndim)} \
+        if arrays and (beside or exact and not setting) else {}
     if beside:  # (their shapes checked before any array is read: held ones too)
         for i in arrays or ():
             if out[i].dtype.spec_kind == "bool":
                 _check_mask(out[i], x, axis_at[i])
-    if arrays and (held(x) or any(held(out[i]) for i in arrays)):
+    if arrays and unread and (held(x) or any(held(out[i]) for i in arrays)):
         _check_held_key(x, out, len(parts) == 1 and mask, check_value)  # (the CPU's order)
         if held(x):
             x._compute()  # raises what computing on x raises, once the key is known good
     unchecked: list[tuple[int, Any]] = []  # (axis, index array): bounds checked below
     for i in arrays or ():
         k = out[i]
-        a = k._compute()
-        if k.dtype.spec_kind == "bool":
+        a = k._array
+        if a is None:
+            a = k._compute()
+        if mask and k.dtype.spec_kind == "bool":
             if beside:
                 with on(x._device):  # (CuPy's nonzero allocates, and syncs for the count)
                     a = tuple(a.nonzero())
@@ -156,7 +160,8 @@ def backend_key(x: ndarray, key: Any, setting: bool,
         elif a.ndim == 0:
             out[i] = in_int64(int(a))  # a view, as for an int (on a GPU int() syncs: checked)
         else:
-            if not setting:  # (__setitem__ checks them after the value, as NumPy does)
+            # (__setitem__ checks them after the value, as NumPy does; none NumPy checks)
+            if not setting and (exact or type(a) is not _np_ndarray or a.dtype == np.uint64):
                 unchecked.append((axis_at.get(i, -1), a))  # (-1: NumPy checks the axis)
             out[i] = a
     if beside:  # (the masks' nonzero() arrays in their place)
@@ -310,21 +315,22 @@ def selection_shape(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, 
     """The shape of ``a[key]`` for a backend key with integer arrays (adjacent, with any ints:
     see backend_key), told without gathering: slices' lengths and None's 1 around the
     broadcast shape of the arrays and ints, in their place."""
-    rest = len(shape) - sum(k is not None and k is not Ellipsis for k in key)
     dims: list[int] = []
     advanced: list[tuple[int, ...]] = []
     place, axis = None, 0
     for k in key:
-        if k is Ellipsis:
+        if type(k) is slice:
+            dims.append(len(range(*k.indices(shape[axis]))))
+            axis += 1
+        elif k is Ellipsis:  # (the axes the others leave: counted only where there is one)
+            rest = len(shape) - sum(i is not None and i is not Ellipsis for i in key)
             dims.extend(shape[axis:axis + rest])
             axis += rest
         elif k is None:
             dims.append(1)
-        elif type(k) is slice:
-            dims.append(len(range(*k.indices(shape[axis]))))
-            axis += 1
         else:
-            place = len(dims) if place is None else place
+            if place is None:
+                place = len(dims)
             advanced.append(() if type(k) is int else k.shape)
             axis += 1
     dims.extend(shape[axis:])  # (no ellipsis: every axis was indexed)

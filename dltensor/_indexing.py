@@ -27,7 +27,7 @@ from ._dtypes import INTEGER_KINDS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTH
 from ._held import held_view
 from ._interop import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
-from ._keys import NUMPY_CHECKS_ALL, check_range, check_ints
+from ._keys import NUMPY_CHECKS_ALL, basic_key, check_range, check_ints
 from ._keys import check_slice, index_arrays, out_of_bounds, selection_shape, written_ndim
 from ._keys import zero_d_masks_as_axes
 from ._linalg_functions import matrix_transpose
@@ -170,18 +170,26 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                 return wrap(a[key], self._device)
             except TypeError:  # a slice of floats or other non-integers (Python's TypeError)
                 raise TypeError(f"slice bounds must be integers or None, not {key!r}") from None
-        if t is tuple and type(a) is _np_ndarray and len(key) == a.ndim:
-            # The next: an int or a slice for each axis (x[i, j], X[:, 0]), whose meaning in
-            # NumPy is the spec's: NumPy indexes (a view; with the ellipsis never a NumPy
+        if (t is tuple or key is Ellipsis or key is None) and type(a) is _np_ndarray:
+            # The next: ints, slices, None and an ellipsis (x[i, j], X[:, 0], x[..., None]),
+            # an int or a slice for each axis or an ellipsis for the rest, whose meaning in
+            # NumPy is the spec's: NumPy indexes (a view; with an ellipsis never a NumPy
             # scalar), and any error is left to the checked path below to say in its words.
-            for k in key:
-                if type(k) is not int and type(k) is not slice:
+            parts = key if t is tuple else (key,)
+            axes, ellipsis = 0, False
+            for k in parts:
+                if type(k) is int or type(k) is slice:
+                    axes += 1
+                elif k is Ellipsis and not ellipsis:
+                    ellipsis = True
+                elif k is not None:
                     break
             else:
-                try:
-                    return wrap(a[key + (Ellipsis,)], self._device)
-                except (IndexError, OverflowError, TypeError, ValueError):
-                    pass
+                if axes == a.ndim or ellipsis and axes < a.ndim:
+                    try:
+                        return wrap(a[parts if ellipsis else parts + (Ellipsis,)], self._device)
+                    except (IndexError, OverflowError, TypeError, ValueError):
+                        pass
         if t is ndarray and a.ndim == 1 and key._device is self._device is CPU and \
                 _numpy_checks(key._array, a):  # (the next commonest)
             return wrap(a[key._array], self._device)
@@ -257,7 +265,10 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 except (IndexError, ValueError):
                     pass
         plain = (tk is int or tk is slice) and a.ndim == 1  # (no array in the key)
-        if not plain:
+        if not plain and (tk is tuple or key is Ellipsis) and self._device is CPU and \
+                (basic := basic_key(key if tk is tuple else (key,), a.ndim)) is not None:
+            key, plain = basic, True  # (x[i, j] = v, x[...] = v: NumPy's own key, no array)
+        elif not plain:
             key = backend_key(self, key, True)
         elif tk is slice:
             key = check_slice(key)

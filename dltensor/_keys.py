@@ -177,6 +177,30 @@ def backend_key(x: ndarray, key: Any, setting: bool,
     return tuple(out)
 
 
+def basic_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
+    """backend_key's answer for a write's key into ``ndim`` axes of ints and slices, one for
+    each axis or an ellipsis for the rest (the commonest: ``x[i, j] = v``, ``x[...] = v``),
+    told in one pass without its bookkeeping; None for any other key (backend_key's)."""
+    axes, ellipsis = 0, False
+    for k in key:
+        tk = type(k)
+        if tk is int:
+            if not -1 << 63 <= k < 1 << 63:
+                return None  # (backend_key's IndexError)
+            axes += 1
+        elif tk is slice:
+            if check_slice(k) is not k:  # (check_slice's errors are backend_key's too)
+                return None
+            axes += 1
+        elif k is Ellipsis and not ellipsis:
+            ellipsis = True
+        else:
+            return None
+    if axes == ndim:  # (without an ellipsis, one added: a 0-d view, never a NumPy scalar)
+        return key if ellipsis else key + (Ellipsis,)
+    return key if ellipsis and axes < ndim else None
+
+
 def _too_few(axes: int, ndim: int) -> IndexError:
     return IndexError(f"{axes} {'index' if axes == 1 else 'indices'} given for a {ndim}-D "
                       "array: the array API asks one for every axis, or an ellipsis for the "

@@ -967,3 +967,43 @@ def test_an_array_written_through_an_index_array_keeps_the_value_rules(key):
     x = dlt.asarray(np.arange(3.0))
     x[key] = x[1:3]
     assert np.asarray(x).tolist() == [1.0, 1.0, 2.0]
+
+
+def test_keys_of_ints_slices_and_an_ellipsis_keep_the_checked_rules():
+    # (the fast paths of a key with no array, read and written by NumPy's own indexing: the
+    # spec's count of indices, the key's errors before the value's, in the checked words)
+    x = dlt.asarray(np.arange(6.0).reshape(2, 3))
+    for key, error, words in (((2**63, 0), IndexError, "past the int64"),
+                              ((0, slice(None, None, 0)), ValueError, "step cannot be zero"),
+                              ((0, slice(1.5, None)), TypeError, "slice bounds"),
+                              ((0,), IndexError, "one for every axis"),
+                              ((Ellipsis, 0, 0, 0), IndexError, "too many"),
+                              ((Ellipsis, Ellipsis), IndexError, "only one ellipsis")):
+        for value in (9.0, "a"):  # (a bad value: the key's error first)
+            with pytest.raises(error, match=words):
+                x[key] = value
+        with pytest.raises(error, match=words):
+            x[key]
+    with pytest.raises(IndexError, match="one for every axis"):
+        dlt.zeros(3)[None]
+    with pytest.raises(ValueError, match="broadcast"):  # (NumPy drops the leading 1s)
+        x[0, 0] = dlt.ones((1, 1))
+    x[..., 1] = 7.0
+    x[1, ...] = dlt.asarray([1.0, 2.0, 3.0])
+    x[0, 0] = 5
+    assert np.asarray(x).tolist() == [[5.0, 7.0, 2.0], [1.0, 2.0, 3.0]]
+    assert np.shares_memory(np.asarray(x[..., None]), np.asarray(x))
+    assert x[0, ...].shape == (3,) and x[None, 0, 0].shape == (1,)
+
+
+def test_uint64_index_arrays_beside_others_are_checked():
+    # (NumPy checks the bounds of every other integer index array itself, so only these are)
+    x = dlt.asarray(np.arange(6.0).reshape(2, 3))
+    big = dlt.asarray(np.array([2**64 - 1], np.uint64))
+    zero = dlt.asarray([0])
+    for key in ((zero, big), (big, zero), (big, slice(None)), (slice(None), big)):
+        with pytest.raises(IndexError, match="past the largest intp"):
+            x[key]
+        with pytest.raises(IndexError, match="past the largest intp"):
+            x[key] = 1.0
+    assert np.asarray(x).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]

@@ -35,13 +35,22 @@ def diff(x: ndarray, /, *, axis: int = -1, n: int = 1, prepend: ndarray | None =
          append: ndarray | None = None) -> ndarray:
     """The ``n``-th forward difference of ``x`` along ``axis`` (``prepend``/``append`` are
     joined to ``x`` first)."""
-    if prepend is None and append is None and type(x) is ndarray and type(axis) is int \
-            and type(n) is int and type(x._array) is np.ndarray:
-        # The commonest call: NumPy's own, where each check below passes and n needs no
-        # clamping (~3.5 us of them)
+    if type(x) is ndarray and type(axis) is int and type(n) is int \
+            and type(x._array) is np.ndarray:
+        # The commonest calls: NumPy's own, where each check below passes and n needs no
+        # clamping (~3.5 us of them; ~12 us with an edge)
         a = x._array
         if -a.ndim <= axis < a.ndim and 0 < n <= a.shape[axis] and a.size:
-            return wrap(np.diff(a, n=n, axis=axis), CPU)
+            if prepend is None and append is None:
+                return wrap(np.diff(a, n=n, axis=axis), CPU)
+            # (edges of x's dtype and ndim, which NumPy joins as the spec does)
+            joined = {k: v._array for k, v in (("prepend", prepend), ("append", append))
+                     if v is not None and type(v) is ndarray and type(v._array) is np.ndarray
+                     and v._array.dtype is a.dtype and v._array.ndim == a.ndim}
+            if len(joined) == (prepend is not None) + (append is not None):
+                length = a.shape[axis] + sum(e.shape[axis] for e in joined.values())
+                if a.size // a.shape[axis] * length * a.itemsize < 1 << 63:  # (within_largest)
+                    return wrap(np.diff(a, n=n, axis=axis, **joined), CPU)
     # NumPy takes an explicit prepend=None / append=None as a value to join: leave them out.
     edges = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     expect_array("diff", x, *edges.values())

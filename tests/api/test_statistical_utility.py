@@ -361,3 +361,21 @@ def test_bool_sums_and_products_and_a_mean_of_a_fresh_import():
     # mean's CPU fast path on an import not yet computed on
     y = dlt.from_dlpack(P.from_numpy(np.array([1.0, 2.0, 4.0], np.float32)))
     assert y._array is None and float(dlt.mean(y)) == pytest.approx(7 / 3, rel=1e-6)
+
+
+def test_diff_with_edges_of_xs_dtype_and_ndim_is_numpys():
+    # (NumPy's own join, taken without the general path's checks: they must still hold)
+    a = np.arange(12.0).reshape(3, 4) ** 2
+    x, e = dlt.asarray(a), dlt.asarray(a[:1] - 5)
+    for axis, n in ((0, 1), (-2, 2), (0, 3)):
+        got = dlt.diff(x, axis=axis, n=n, prepend=e, append=e)
+        assert np.array_equal(np.asarray(got), np.diff(a, axis=axis, n=n, prepend=a[:1] - 5,
+                                                       append=a[:1] - 5))
+    assert dlt.diff(x, axis=0, n=9, prepend=e).shape == (0, 4)
+    with pytest.raises(ValueError):  # (edges that do not join: NumPy's error)
+        dlt.diff(x, axis=1, prepend=e)
+    pinned = dlt.from_dlpack(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
+    assert dlt.diff(pinned, axis=0, prepend=pinned).device == dlt.Device("cpu")
+    big = dlt.asarray(np.broadcast_to(np.zeros(1), (2**59,)))  # (2**62 bytes, a view)
+    with pytest.raises(ValueError, match="past the largest array"):
+        dlt.diff(big, prepend=big)

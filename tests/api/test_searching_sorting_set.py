@@ -428,3 +428,21 @@ def test_sort_axis_is_an_int_and_any_integer_sorter_is_taken():
     for dtype in (dlt.int8, dlt.uint32, dlt.uint64):  # (NumPy could not parse a uint64 sorter)
         s = dlt.asarray([1, 3, 2, 0], dtype=dtype)
         assert np.asarray(dlt.searchsorted(x, dlt.asarray([3]), sorter=s)).tolist() == [2]
+
+
+def test_where_of_an_array_and_a_python_scalar_on_the_cpu():
+    # (NumPy's own where on the scalar made an array of x's dtype, without the general path)
+    c = dlt.asarray([True, False])
+    f32, u8 = dlt.asarray([1.5, 2.5], dtype=dlt.float32), dlt.asarray([1, 2], dtype=dlt.uint8)
+    r = dlt.where(c, f32, 7)
+    assert r.dtype is dlt.float32 and np.asarray(r).tolist() == [1.5, 7.0]
+    assert np.asarray(dlt.where(c, -0.0, f32)).tolist() == [-0.0, 2.5]
+    assert np.signbit(np.asarray(dlt.where(c, -0.0, f32)))[0]
+    assert np.asarray(dlt.where(c, u8, 255)).tolist() == [1, 255]
+    with pytest.raises(OverflowError):  # (NumPy 2's: a Python int out of uint8's range)
+        dlt.where(c, u8, 256)
+    with pytest.raises(TypeError):
+        dlt.where(c, u8, True)
+    import producers as P
+    pinned = dlt.from_dlpack(P.from_numpy(np.array([1.0, 2.0]), device=(P.CUDA_HOST, 0)))
+    assert dlt.where(c, pinned, 0.0).device == dlt.Device("cpu")

@@ -497,3 +497,23 @@ def test_repeat_of_nothing_flattened_is_empty_whatever_the_count():
         r = dlt.repeat(dlt.zeros((0, 3), dtype=dlt.int8), count)
         assert r.shape == (0,) and r.dtype == dlt.int8 and r.device == dlt.zeros(0).device
     assert dlt.repeat(dlt.zeros((0, 3)), 2**63, axis=0).shape == (0, 3)
+
+
+def test_joins_of_numpy_arrays_of_one_dtype_keep_the_spec_checks():
+    # (NumPy's own concat and stack, taken without the general path's checks)
+    x = dlt.asarray(np.arange(6.0).reshape(2, 3))
+    assert dlt.concat((x, x), axis=-1).shape == (2, 6)
+    assert dlt.stack([x, x], axis=-3).shape == (2, 2, 3)
+    for call in (lambda: dlt.concat((x, x), axis=2), lambda: dlt.stack((x, x), axis=3),
+                 lambda: dlt.stack((x, x), axis=2**40)):
+        with pytest.raises(IndexError):
+            call()
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        dlt.concat((dlt.asarray(1.0), dlt.asarray(2.0)))
+    big = dlt.asarray(np.broadcast_to(np.zeros(1), (2**59,)))  # (2**62 bytes, a view)
+    for join in (dlt.concat, dlt.stack):
+        with pytest.raises(ValueError, match="past the largest array"):
+            join((big, big))
+    pinned = dlt.from_dlpack(P.from_numpy(np.ones(3), device=(P.CUDA_HOST, 0)))
+    assert dlt.concat((pinned, pinned)).device == dlt.Device("cpu")
+    assert dlt.stack((pinned, dlt.ones(3))).device == dlt.Device("cpu")

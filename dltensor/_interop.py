@@ -343,6 +343,7 @@ _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
 _HOST_PROBES: dict[str, Callable[[Any], bool]] = {"torch.Tensor": lambda t: bool(t.is_cpu)}
 _host_probe_by_type: dict[type, Callable[[Any], bool] | None] = {}
 _UNKNOWN: Any = object()
+_TYPES_KEPT = 256
 
 
 def _for_type(table: dict[str, Any], cache: dict[type, Any], tp: type) -> Any:
@@ -354,7 +355,6 @@ def _for_type(table: dict[str, Any], cache: dict[type, Any], tp: type) -> Any:
                                           for c in tp.__mro__) if n in table), None)
         _remember(cache, tp, found)
     return found
-_TYPES_KEPT = 256
 
 
 def _remember(cache: dict[type, Any], tp: type, value: Any) -> None:

@@ -471,10 +471,11 @@ _roll = delegate_first("roll", -1)
 def _shifts_within(x: ndarray, shifts: tuple[int, ...],
                    axis: int | tuple[int, ...] | None) -> int | tuple[int, ...]:
     """roll's shifts (one an axis) that could pass int64 as the same shifts modulo their axes'
-    lengths: NumPy and CuPy pack the shifts into an array first (numpy.broadcast), float64 for one in [2**63, 2**64)
-    beside another (roll(x, (2**63 + 1, 1), axis=(0, 1)) shifted axis 0 by 2**63), uint64
-    for it alone, whose negation CuPy slices by (ValueError); and CuPy adds the shifts of one
-    axis in int64, which wraps (roll(x, 2**62, axis=(0, 0)) shifted it by -2**63)."""
+    lengths: NumPy and CuPy pack the shifts into an array first (numpy.broadcast), float64
+    for one in [2**63, 2**64) beside another (roll(x, (2**63 + 1, 1), axis=(0, 1)) shifted
+    axis 0 by 2**63), uint64 for it alone, whose negation CuPy slices by (ValueError); and
+    CuPy adds the shifts of one axis in int64, which wraps (roll(x, 2**62, axis=(0, 0))
+    shifted it by -2**63)."""
     if axis is None:  # (one shift: a tuple needs a tuple of axes)
         return shifts[0] % x.size if x.size else 0
     axes = axis if isinstance(axis, tuple) else (axis,)

@@ -10,17 +10,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from . import _dtypes
-from ._array import ndarray
-from ._devices import Device
+from ._array import ndarray, wrap
+from ._devices import CPU, Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
 from ._interop import cast_first, computed, copy_of_native, move
+
+_np_ndarray = np.ndarray
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -122,6 +124,17 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
     With ``copy=False`` and nothing to change, ``x`` itself is returned. Casting complex to a
     real dtype is refused (TypeError), as the spec asks: take ``real(x)`` or ``imag(x)`` first.
     """
+    a = x._array if type(x) is ndarray and device is None and type(copy) is bool else None
+    if type(a) is _np_ndarray and x._device is CPU and type(dtype) is DType:
+        # The common call, a NumPy array on the CPU: NumPy's own cast, where the checks below
+        # pass (the complex to real refusal, ml_dtypes' floats and dtypes NumPy has not aside)
+        src = FROM_NUMPY[a.dtype]
+        if dtype is src:
+            return wrap(a.copy(), CPU) if copy else x
+        target = dtype.numpy
+        if target is not None and src.spec_kind != "complex floating" and \
+                target not in EXTENSION_FLOATS and src.numpy not in EXTENSION_FLOATS:
+            return wrap(a.astype(target), CPU)
     if not isinstance(x, ndarray):
         raise TypeError(f"astype takes a dltensor array, not {type(x).__name__}")
     _check_dtype(dtype, "astype")
@@ -186,6 +199,8 @@ def scalar_into(value: Any, dtype: Any) -> Any:
 
 def can_cast(from_: DType | ndarray, to: DType, /) -> bool:
     """Whether ``from_`` (a dtype or an array's dtype) promotes to ``to`` by the spec's table."""
+    if type(from_) is DType and type(to) is DType:  # (the commonest: no checks to call)
+        return from_ is to or PROMOTION.get((from_, to)) is to
     f = _dtype_of(from_, "can_cast")
     _check_dtype(to, "can_cast")
     return f is to or PROMOTION.get((f, to)) is to
@@ -222,6 +237,10 @@ _REAL_OF = {_dtypes.complex64: _dtypes.float32, _dtypes.complex128: _dtypes.floa
 
 def finfo(type: DType | ndarray, /) -> finfo_object:
     """Limits of a floating-point dtype; for complex dtypes, those of its real component."""
+    if type.__class__ is DType:  # (a dtype asked before: no checks to call)
+        info = _finfo_cache.get(type)
+        if info is not None:
+            return info
     dt = _dtype_of(type, "finfo")
     info = _finfo_cache.get(dt)
     if info is None:
@@ -242,6 +261,10 @@ def finfo(type: DType | ndarray, /) -> finfo_object:
 
 def iinfo(type: DType | ndarray, /) -> iinfo_object:
     """Limits of an integer dtype."""
+    if type.__class__ is DType:  # (as finfo)
+        cached = _iinfo_cache.get(type)
+        if cached is not None:
+            return cached
     dt = _dtype_of(type, "iinfo")
     info = _iinfo_cache.get(dt)
     if info is None:
@@ -269,6 +292,10 @@ _KINDS = {
 def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
     """Whether ``dtype`` is ``kind``: a dtype, a kind name ("integral", "numeric", ...) or a
     tuple of those (any of them)."""
+    if type(dtype) is DType and type(kind) is str:  # (the commonest: a kind's name)
+        kinds = _KINDS.get(kind)
+        if kinds is not None:
+            return dtype.spec_kind in kinds
     _check_dtype(dtype, "isdtype")
     if type(kind) is tuple:  # (each kind checked, not only those up to the first match)
         matches = [_isdtype_one(dtype, k) for k in kind]
@@ -298,16 +325,22 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
     result = None
     scalars = []
     given: list[DType] = []
-    for a in arrays_and_dtypes:
-        if type(a) not in PYTHON_SCALARS:
-            a = python_scalar(a, a)
-        if type(a) in PYTHON_SCALARS:
-            scalars.append(a)
-            continue
-        if type(a) is not DType and not isinstance(a, ndarray):
-            raise TypeError(f"result_type takes dltensor arrays, dltensor dtypes and Python "
-                            f"scalars, not {a!r}")
-        dt = _dtype_of(a, "result_type")
+    for a in cast(tuple[Any, ...], arrays_and_dtypes):
+        t = type(a)
+        if t is DType:  # (dtypes and arrays, the common arguments, told first)
+            dt = a
+        elif t is ndarray:
+            dt = a.dtype
+        else:
+            if t not in PYTHON_SCALARS:
+                a = python_scalar(a, a)
+            if type(a) in PYTHON_SCALARS:
+                scalars.append(a)
+                continue
+            if type(a) is not DType and not isinstance(a, ndarray):
+                raise TypeError(f"result_type takes dltensor arrays, dltensor dtypes and "
+                                f"Python scalars, not {a!r}")
+            dt = _dtype_of(a, "result_type")
         given.append(dt)
         if result is None or result is dt:
             result = dt

@@ -321,3 +321,34 @@ def test_a_dtypes_kind_is_numpys_letter_and_spec_kind_the_standards_name():
     # xp_result_type asks xp.isdtype(getattr(arg, "dtype", arg)) of arrays and dtypes alike
     for d in (dt.float32, dt.bool, dt.bfloat16):
         assert getattr(d, "dtype", d) is d
+
+
+def test_astype_and_dtype_queries_of_the_common_call_keep_the_spec_checks():
+    # (NumPy's own cast on the CPU, and the dtype functions' answers without their checks)
+    x = dt.asarray(np.arange(3.0))
+    assert dt.astype(x, x.dtype, copy=False) is x
+    y = dt.astype(x, x.dtype)
+    assert y is not x and not np.shares_memory(np.asarray(y), np.asarray(x))
+    ro = np.arange(3.0)
+    ro.flags.writeable = False
+    assert not dt.astype(dt.asarray(ro), dt.float32).read_only
+    with pytest.raises(TypeError, match="imaginary"):
+        dt.astype(dt.asarray(np.ones(2, np.complex64)), dt.float32)
+    with pytest.raises(TypeError):
+        dt.astype(x, np.float32)
+    with pytest.raises(TypeError):
+        dt.astype(x, dt.float32, copy=None)
+    assert dt.result_type(x, dt.float32, 1.0) is dt.float64
+    with pytest.raises(TypeError, match="no promotion"):
+        dt.result_type(x, dt.int8)
+    assert dt.can_cast(dt.int8, dt.int16) and not dt.can_cast(x, dt.float32)
+    with pytest.raises(TypeError):
+        dt.can_cast(np.float32, dt.float32)
+    assert dt.isdtype(dt.float32, "real floating") and dt.isdtype(dt.int8, "numeric")
+    with pytest.raises(ValueError, match="unknown kind"):
+        dt.isdtype(dt.float32, "floating")
+    assert dt.finfo(dt.float32) is dt.finfo(dt.float32) and dt.finfo(x).dtype is dt.float64
+    with pytest.raises(TypeError):
+        dt.finfo(np.float32)
+    with pytest.raises(ValueError):
+        dt.iinfo(dt.float32)

@@ -101,6 +101,8 @@ def allocatable(device: Device) -> Device:
     """``device``, where dltensor can make new memory: NumPy computes on pinned and managed
     memory but allocates only pageable memory, which labelled so would be a silent change of
     the device asked for (NoBackendError); held devices raise as namespace_for does."""
+    if device is CPU:  # (the commonest: two comparisons of Devices, Python calls, less)
+        return device
     if device.device_type in CPU_READABLE and device != CPU:
         raise NoBackendError(f"dltensor cannot allocate {device} memory (NumPy allocates "
                              "pageable CPU memory); create on 'cpu' (a CUDA array goes to pinned "
@@ -486,6 +488,7 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
     axis_at = -1 if axis_at is None else axis_at
     generic = delegate(name)
     funcs: dict[Device, Callable[..., Any]] = {}
+    on_cpu: list[Callable[..., Any] | None] = [None]  # (funcs[CPU], found without hashing)
     n_args, keywords = _accepted(signature)
     flags = tuple(p.name for p in (signature.parameters.values() if signature else ())
                   if p.annotation == "bool" and p.kind is p.KEYWORD_ONLY)
@@ -523,11 +526,14 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
             return widen(f, x, *args, **kwargs)
         if reduces and dev is not CPU and "axis" in kwargs:  # (NumPy checks its own)
             reduction_axes(name, kwargs["axis"], a.ndim)
-        fn = funcs.get(dev)
+        fn = on_cpu[0] if dev is CPU else funcs.get(dev)  # (a Device's hash: a Python call)
         if fn is None:
             ns = namespace_for(dev)
-            fn = funcs[dev] = getattr(ns, name) if backend is None else \
-                _run_on(backend(ns), dev)
+            # (a backend's OWN: a library's own function where the namespace's only wraps it)
+            fn = funcs[dev] = _run_on(backend(ns), dev) if backend is not None else \
+                getattr(backend_for(dev), "OWN", {}).get(name) or getattr(ns, name)
+            if dev is CPU:
+                on_cpu[0] = fn
         try:
             r = fn(a, *args, **kwargs)
         except (OverflowError, ValueError) as e:  # (see axis_past_c_int)

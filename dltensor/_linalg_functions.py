@@ -10,14 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ._array import held, inherit_read_only, ndarray, wrap
 from ._dispatch import check_axis, check_device, namespace_for, strict_int, wrap_result
-from ._devices import Device
-from ._dtypes import PROMOTION, no_promotion
+from ._devices import CPU, Device
+from ._dtypes import FROM_NUMPY, PROMOTION, no_promotion
 from ._held import held_view
 from ._elementwise import _matmul
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+_np_ndarray = np.ndarray
+_np_vecdot: Any = np.vecdot  # (its stubs lack the gufunc's axis=)
 
 NUMERIC = frozenset({"signed integer", "unsigned integer", "real floating", "complex floating"})
 FLOATING = frozenset({"real floating", "complex floating"})
@@ -118,6 +123,15 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
 
 def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     """The dot product ``sum(conj(x1) * x2)`` of the vectors along ``axis`` (negative)."""
+    if type(x1) is ndarray and type(x2) is ndarray and type(axis) is int and \
+            x1._device is CPU and x2._device is CPU:
+        a1, a2 = x1._array, x2._array
+        if type(a1) is _np_ndarray and type(a2) is _np_ndarray and a1.dtype is a2.dtype and \
+                FROM_NUMPY[a1.dtype].spec_kind in NUMERIC and \
+                -min(a1.ndim, a2.ndim) <= axis < 0 and a1.shape[axis] == a2.shape[axis]:
+            # (the common call: NumPy's own vecdot, where the checks below pass)
+            r = _np_vecdot(a1, a2, axis=axis)
+            return wrap(r if type(r) is _np_ndarray else np.asarray(r), CPU)
     dev = require_pair("vecdot", x1, x2)
     axis = vector_axis("vecdot", x1, x2, axis)
     if x1.shape[axis] != x2.shape[axis]:

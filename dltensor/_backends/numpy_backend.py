@@ -32,6 +32,12 @@ def namespace(device_id: int = 0) -> Any:
     return _ns
 
 
+# NumPy 2's own functions where array-api-compat's only pass the arguments on (permute_dims
+# through its decorator adding xp=; count_nonzero making NumPy's scalar the 0-d array the
+# callers make of it anyway): ~0.3 us a call less. Read by _dispatch.delegate_first.
+OWN = {"permute_dims": np.ndarray.transpose, "count_nonzero": np.count_nonzero}
+
+
 def max_ndim() -> int:
     """NumPy 2's cap on axes (NPY_MAXDIMS)."""
     return 64

@@ -1069,3 +1069,21 @@ def test_calls_that_copy_x_on_memory_no_backend_reaches_say_so_as_any_other():
         with pytest.raises(NoBackendError, match="metal:0"):
             call()
     assert x._array is None
+
+
+def test_vecdot_and_count_nonzero_of_numpy_arrays_keep_the_spec_checks():
+    # (NumPy's own vecdot and count_nonzero on the CPU, without array-api-compat's layers)
+    x = dlt.asarray(np.arange(6.0).reshape(2, 3))
+    r = dlt.vecdot(x[0, ...], x[0, ...])
+    assert r.shape == () and float(r) == 5.0 and r.dtype == dlt.float64
+    for axis, error in ((0, ValueError), (-3, IndexError), (True, TypeError)):
+        with pytest.raises(error):
+            dlt.vecdot(x, x, axis=axis)
+    with pytest.raises(TypeError, match="no promotion"):
+        dlt.vecdot(x, dlt.astype(x, dlt.int64))
+    n = dlt.count_nonzero(x)
+    assert n.shape == () and int(n) == 5 and n.dtype == dlt.int64
+    assert dlt.count_nonzero(x, axis=(0, 1)).shape == ()
+    assert dlt.count_nonzero(x, keepdims=True).shape == (1, 1)
+    pinned = dlt.from_dlpack(P.from_numpy(np.ones((2, 3)), device=(P.CUDA_HOST, 0)))
+    assert int(dlt.count_nonzero(pinned)) == 6 and dlt.vecdot(pinned, pinned).shape == (2,)

@@ -304,6 +304,15 @@ def moveaxis(x: ndarray, source: int | tuple[int, ...], destination: int | tuple
 
 def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
     """``x`` with its axes permuted to ``axes``."""
+    if type(x) is ndarray and type(axes) is tuple and x._device is CPU:
+        a = x._array
+        if type(a) is _np_ndarray and len(axes) == a.ndim:
+            n = a.ndim
+            for i in axes:
+                if type(i) is not int or not -n <= i < n:
+                    break
+            else:  # (the common call: NumPy's own transpose, where the checks below pass)
+                return wrap(a.transpose(axes), CPU)
     axes = ints("permute_dims", "axes", axes, one=False)
     if type(x) is ndarray and len(axes) != x.ndim:  # (CuPy reads () as x.T; NumPy refuses)
         raise ValueError(f"permute_dims: axes {axes} do not name each of the {x.ndim} axes of x "
@@ -327,6 +336,12 @@ _moveaxis, _squeeze = delegate_first("moveaxis"), delegate_first("squeeze", 0)
 
 def repeat(x: ndarray, repeats: int | ndarray, /, *, axis: int | None = None) -> ndarray:
     """Each element of ``x`` repeated ``repeats`` times (flattened when ``axis`` is None)."""
+    a = x._array if type(x) is ndarray and type(repeats) is int and x._device is CPU else None
+    if type(a) is _np_ndarray and a.size and 0 <= repeats and \
+            (axis is None or type(axis) is int and -a.ndim <= axis < a.ndim) and \
+            a.size * repeats * a.itemsize < 1 << 63:
+        # (the common call: NumPy's own repeat, where the checks below pass)
+        return wrap(np.repeat(a, repeats, axis=axis), CPU)
     expect_array("repeat", x)
     if isinstance(repeats, ndarray):
         if repeats.dtype.spec_kind not in ("signed integer", "unsigned integer"):
@@ -487,6 +502,17 @@ def _shifts_within(x: ndarray, shifts: tuple[int, ...],
 
 def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
     """``x`` repeated ``repetitions`` times along each axis."""
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    given: Any = repetitions  # (an int too, as NumPy takes it)
+    if type(a) is _np_ndarray and a.size and (type(given) is tuple or type(given) is int):
+        total = a.size * a.itemsize
+        for r in given if type(given) is tuple else (given,):
+            if type(r) is not int or r < 1:
+                break
+            total *= r
+        else:
+            if total < 1 << 63:  # (the common call: NumPy's own tile, where the checks below
+                return wrap(np.tile(a, repetitions), CPU)  # pass)
     reps = ints("tile", "repetitions", repetitions)
     each: tuple[int, ...] = (reps,) if type(reps) is int else reps
     if isinstance(x, ndarray) and all(type(r) is int for r in each):
@@ -522,6 +548,11 @@ def _dimension(d: Any) -> int | None:
 @axis_checked
 def unstack(x: ndarray, /, *, axis: int = 0) -> tuple[ndarray, ...]:
     """The slices of ``x`` along ``axis``, as a tuple of views."""
+    a = x._array if type(x) is ndarray and type(axis) is int and x._device is CPU else None
+    if type(a) is _np_ndarray and -a.ndim <= axis < a.ndim:  # (the common call: the checks
+        before = (slice(None),) * (axis % a.ndim)  # below pass, and NumPy's views need no
+        return tuple([wrap(a[before + (i, ...)], CPU)  # marking, nor a CPU view relabelling)
+                      for i in range(a.shape[axis])])
     expect_array("unstack", x)
     axis = ints("unstack", "axis", axis, many=False)
     check_axis("unstack", axis, x.ndim)

@@ -517,3 +517,29 @@ def test_joins_of_numpy_arrays_of_one_dtype_keep_the_spec_checks():
     pinned = dlt.from_dlpack(P.from_numpy(np.ones(3), device=(P.CUDA_HOST, 0)))
     assert dlt.concat((pinned, pinned)).device == dlt.Device("cpu")
     assert dlt.stack((pinned, dlt.ones(3))).device == dlt.Device("cpu")
+
+
+def test_numpys_own_permute_dims_unstack_repeat_and_tile_keep_the_spec_checks():
+    # (NumPy's own calls, taken on the CPU without the general path's checks)
+    x = dlt.asarray(np.arange(6.0).reshape(2, 3))
+    ro = np.arange(6.0).reshape(2, 3)
+    ro.flags.writeable = False
+    assert dlt.permute_dims(dlt.asarray(ro), (1, 0)).read_only
+    assert all(v.read_only for v in dlt.unstack(dlt.asarray(ro), axis=-1))
+    for axes, error in (((0, 0), ValueError), ((0, 2), IndexError), ((0, 2**32 + 1), IndexError),
+                        ((True, False), TypeError), ((0,), ValueError)):
+        with pytest.raises(error):
+            dlt.permute_dims(x, axes)
+    with pytest.raises(ValueError, match="past the largest array"):
+        dlt.repeat(x, 2**61)
+    with pytest.raises(ValueError, match="nonnegative"):
+        dlt.repeat(x, -1)
+    with pytest.raises(TypeError):
+        dlt.repeat(x, True)
+    with pytest.raises(ValueError, match="past the largest array"):
+        dlt.tile(x, (2**31, 2**31))
+    assert dlt.tile(x, (2, 0)).shape == (4, 0) and dlt.tile(x, 2).shape == (2, 6)
+    pinned = dlt.from_dlpack(P.from_numpy(np.ones((2, 3)), device=(P.CUDA_HOST, 0)))
+    assert dlt.permute_dims(pinned, (1, 0)).device == pinned.device
+    assert {v.device for v in dlt.unstack(pinned)} == {pinned.device}
+    assert dlt.repeat(pinned, 2).device == dlt.tile(pinned, (2,)).device == dlt.Device("cpu")

@@ -250,9 +250,32 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 if probe is not None:
                     _check_held_value(probe, target.shape, v)
             a = self._compute()  # (raises for held memory)
+        tk = type(key)
+        if (tk is int or tk is slice) and type(a) is _np_ndarray and a.ndim == 1 and \
+                self._device is CPU:
+            # x[i] = v, x[i:j] = v: NumPy's own write where the checked path below makes it (a
+            # scalar by the spec's promotion, as _value_for takes it; an array of x's dtype or
+            # one promoting to it, on the CPU, of no more axes than the selection, copied where
+            # it may share x's memory: see _unaliased). NumPy refuses before it writes (a key
+            # out of bounds, a slice of floats, read-only memory, a value of another shape):
+            # then the checked path says it in its words. (x[0:4] = y 3.2 -> 1.2 us)
+            try:
+                if type(value) is ndarray:
+                    v = value._array
+                    vt = v.dtype if type(v) is _np_ndarray else None  # (None: not computed)
+                    if (vt is a.dtype or NUMPY_PROMOTION.get((a.dtype, vt)) is a.dtype) and \
+                            value._device is CPU and (v.ndim < 2 if tk is slice else not v.ndim):
+                        a[key] = v.copy() if _may_share_memory(a, v) else v
+                        return
+                else:
+                    rule = _SCALAR_RULE.get((a.dtype, type(value)))
+                    if rule is True or type(rule) is tuple and rule[0] <= value <= rule[1]:
+                        a[key] = value
+                        return
+            except (IndexError, OverflowError, TypeError, ValueError):
+                pass
         if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
             raise read_only_error(self)
-        tk = type(key)
         if tk is ndarray and a.ndim == 1 and key._device is self._device is CPU \
                 and _numpy_checks(i := key._array, a) and not _shared(np, a, i, _ALIASED_ON_NUMPY):
             if type(value) is not ndarray:
@@ -289,7 +312,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 if type(value) is ndarray:
                     target = _check_fits(a, key, v)
                     v = _unaliased(np, a, v)
-                _check_key_bounds(key, self, v, target)
+                if not plain:  # (a key of no array has no array's bounds to check)
+                    _check_key_bounds(key, self, v, target)
                 a[key] = v
             except (IndexError, OverflowError):
                 if tk is not int or -a.shape[0] <= key < a.shape[0]:

@@ -1007,3 +1007,32 @@ def test_uint64_index_arrays_beside_others_are_checked():
         with pytest.raises(IndexError, match="past the largest intp"):
             x[key] = 1.0
     assert np.asarray(x).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+
+
+def test_plain_key_writes_and_rows_keep_the_checked_paths_meaning():
+    # x[i] = v, x[i:j] = v and iteration take NumPy's own calls on the CPU: what the checked
+    # paths said must hold there (aliasing, errors in dltensor's words, read-only, devices)
+    x = dlt.arange(10.0)
+    x[1:5] = x[0:4]  # (read before written)
+    assert x.tolist()[:6] == [0.0, 0.0, 1.0, 2.0, 3.0, 5.0]
+    y = dlt.from_dlpack(P.from_numpy(np.arange(4.0)))  # (imported, not yet computed)
+    x[0:4] = y
+    assert x.tolist()[:4] == [0.0, 1.0, 2.0, 3.0]
+    with pytest.raises(IndexError, match="index 10 is out of bounds"):
+        x[10] = dlt.asarray(1.0)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[2**63] = 1.0
+    with pytest.raises(TypeError, match="slice bounds must be integers or None"):
+        x[0.5:2] = 1.0
+    with pytest.raises(ValueError, match="does not broadcast to the 0-D selection"):
+        x[0] = dlt.ones((1,))
+    with pytest.raises(OverflowError, match="300 is out of bounds for int8"):
+        dlt.zeros(3, dtype=dlt.int8)[0] = 300
+    r = dlt.asarray(P.from_numpy(np.arange(4.0), flags=P.READ_ONLY))[1:]
+    with pytest.raises(ValueError, match="read-only"):
+        r[0:2] = 1.0
+    assert all(v.read_only for v in r)
+    pinned = dlt.from_dlpack(P.from_numpy(np.arange(6.0).reshape(2, 3), device=(P.CUDA_HOST, 0)))
+    assert [v.device for v in pinned] == [pinned.device] * 2
+    assert [float(v[0]) for v in reversed(pinned)] == [3.0, 0.0]
+    assert pinned.T.device == pinned.device and pinned.T.shape == (3, 2)

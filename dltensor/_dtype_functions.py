@@ -42,6 +42,11 @@ for _np, _d in FROM_NUMPY.items():
         {bool} if _kind == "bool" else
         {int, float, complex} if _kind in _FLOATING_KINDS else
         {int} if _kind is not None else ())
+# The Python scalars that join an array of each NumPy dtype without changing it, for the fast
+# paths of operators and where: not complex, which may make a float array complex; none for
+# ml_dtypes' floats, whose scalars need converting (the general way).
+KEEPING_SCALARS = {d: types - {complex} if d not in EXTENSION_FLOATS else frozenset()
+                   for d, types in SCALAR_TYPES.items()}
 # the complex dtype a Python complex turns a floating array into (the same precision)
 COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
     ("float16", "complex64"), ("float32", "complex64"), ("float64", "complex128"),

@@ -30,7 +30,7 @@ from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import array_module, type_name, wrap_result
-from ._dtype_functions import SCALAR_TYPES, int_bounds, python_scalar, scalar_dtype, scalar_into
+from ._dtype_functions import KEEPING_SCALARS, int_bounds, python_scalar, scalar_dtype, scalar_into
 from ._manipulation import by_the_first
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PYTHON_SCALARS, no_promotion
 
@@ -282,14 +282,12 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                  operator: bool = False, reflected: bool = False) -> Callable[..., Any]:
     """``f(x1, x2)``. An ``operator`` returns NotImplemented for foreign types; a
     ``reflected`` one (``__radd__``) computes ``x2 op x1``."""
-    # The fast path's tables, keyed by the NumPy dtype of x1: the function computing it, and
-    # the Python scalar types that keep that dtype (complex may change it; ml_dtypes arrays
-    # need their scalars converted: both go the general way).
+    # The fast path's table, keyed by the NumPy dtype of x1: the function computing it (with
+    # the Python scalar types that keep that dtype, KEEPING_SCALARS).
     fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
     if reflected:
         fns = {d: (lambda fn: lambda a, b: fn(b, a))(fn) for d, fn in fns.items()}
-    scalars = {d: SCALAR_TYPES[d] - {complex} if d not in EXTENSION_FLOATS else frozenset()
-               for d in fns}
+    scalars = {d: KEEPING_SCALARS[d] for d in fns}  # (none for a dtype outside the category)
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
@@ -363,8 +361,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
     fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]
            if not (ufunc == "power" and d.kind == "i")}
     fns = {d: fn for d, fn in fns.items() if type(fn) is not MethodType}
-    scalars = {d: SCALAR_TYPES[d] - {complex} if d not in EXTENSION_FLOATS else frozenset()
-               for d in fns}
+    scalars = KEEPING_SCALARS
     _ndarray, _cpu = ndarray, CPU
 
     def f(self: ndarray, other: Any, /) -> Any:

@@ -21,7 +21,7 @@ from ._dispatch import check_c_int_axis, check_device, delegating, expect_array
 from ._dispatch import namespace_for, native
 from ._dispatch import cpu_error_first, native_or_cpu_error, on
 from ._dispatch import strict_int, wrap_result
-from ._dtype_functions import SCALAR_TYPES, scalar_dtype, scalar_into
+from ._dtype_functions import KEEPING_SCALARS, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._dtypes import rounds_in_common
 
@@ -181,11 +181,6 @@ def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
     return np.asarray(value, dtype=dtype)  # (NumPy's own: compat's adds ~0.8 us)
 
 
-# The Python scalars that join an array of each NumPy dtype without changing it (scalar_dtype),
-# for where's fast path: not complex, which may make a float array complex; not for ml_dtypes'.
-_WEAK = {d: types - {complex} for d, types in SCALAR_TYPES.items() if d not in EXTENSION_FLOATS}
-
-
 def _weak(value: Any, dtype: Any) -> Any:
     """A Python scalar as a 0-d NumPy array of ``dtype``, as scalar_array makes it on the CPU."""
     return np.asarray(float(value) if type(value) is int and dtype.kind in "fc" else value,
@@ -206,11 +201,11 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
         # without its checks (~4.5 us of them)
         if type(x1) is ndarray and x1._device is CPU:
             a1 = native(x1)
-            if type(x2) in _WEAK.get(a1.dtype, ()):
+            if type(x2) in KEEPING_SCALARS[a1.dtype]:
                 return wrap(np.where(native(condition), a1, _weak(x2, a1.dtype)))
         elif type(x2) is ndarray and x2._device is CPU:
             a2 = native(x2)
-            if type(x1) in _WEAK.get(a2.dtype, ()):
+            if type(x1) in KEEPING_SCALARS[a2.dtype]:
                 return wrap(np.where(native(condition), _weak(x1, a2.dtype), a2))
     if not isinstance(condition, ndarray):
         raise TypeError(f"where needs condition to be an array, not {type(condition).__name__}")

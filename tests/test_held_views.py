@@ -530,14 +530,16 @@ BAD_ARGUMENTS = {
     "sum axis at the checked size": lambda m: dt.sum(m(_Z(2**10, np.float32)), axis=1),
     "repeat at the checked bound": lambda m: dt.repeat(m(_Z(1)), 2**20, axis=1),
     "repeat at the bound by shape": lambda m: dt.repeat(m(_Z(2**10)), 2**10, axis=1),
+    "roll at the checked bound": lambda m: dt.roll(m(_Z(1)), 2**20, axis=1),
     "two ranks at the bound": lambda m: dt.repeat(m(_Z((1, 1))), m(np.ones(1, np.int64)),
                                                   axis=2**20),
 }
 # The same calls past the check's bounds: refused as they are, whatever the CPU would say.
 PAST_THE_CHECK = {
     "sum axis": lambda m: dt.sum(m(_Z(2**10 + 1, np.float32)), axis=1),
-    "repeat": lambda m: dt.repeat(m(_Z(1)), 2**20 + 1, axis=1),
-    "repeat by shape": lambda m: dt.repeat(m(_Z(2**10)), 2**10 + 1, axis=1),
+    # (repeat's axis is checked before its count: repeat(x, 2**20 + 1, axis=1) of 1-D x is
+    # the AxisError on any device)
+    "roll": lambda m: dt.roll(m(_Z(1)), 2**20 + 1, axis=1),
     "two ranks": lambda m: dt.repeat(m(_Z((1, 1))), m(np.ones(1, np.int64)), axis=2**20 + 1),
 }
 _Point = __import__("collections").namedtuple("_Point", "a b")

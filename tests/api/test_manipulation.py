@@ -381,6 +381,16 @@ def test_repeat_and_roll_refuse_what_the_spec_makes_invalid():
     assert np.asarray(dlt.flip(x, axis=np.int64(1))).tolist() == [[2, 1, 0], [5, 4, 3]]
 
 
+@pytest.mark.parametrize("axis", [5, -2, 1])
+@pytest.mark.parametrize("count", [2, 2**70, "array"])
+def test_repeat_along_an_axis_x_has_not_is_an_axis_error_whatever_the_count(axis, count):
+    # (a count past a C long reached NumPy before the axis: its OverflowError)
+    x = dlt.asarray(np.arange(3.0))
+    repeats = dlt.asarray(np.array([1, 2, 3])) if count == "array" else count
+    with pytest.raises(np.exceptions.AxisError, match=f"axis {axis} is out of bounds"):
+        dlt.repeat(x, repeats, axis=axis)
+
+
 def test_no_promotion_with_an_extension_dtype_says_why():
     import ml_dtypes
     b = dlt.asarray(np.ones(2, ml_dtypes.bfloat16))

@@ -59,40 +59,55 @@ def _unique(x: ndarray, name: str, result_type: Callable[..., _R], index: bool =
         # Without indices NumPy sorts by an unstable sort, whose order among equal values is
         # chance: the inverse indices of float NaNs came out as neither unique_all's nor a
         # GPU's, and so did the sign of a complex value's zero part (unique_values of 1+0j
-        # and 1-0j kept either past 16 elements: any value may have one). So with NaNs, and
-        # for complex numbers, its stable sort: always for unique_values (NumPy's own, by
-        # hashing, took three times as long on 10**6 distinct values) and on small arrays
-        # (it costs less than a look for NaNs and -0.0 parts there); with counts or inverse
-        # indices of more elements only where the look finds such parts (the stable sort
-        # and its indices took twice as long on 10**4 to 10**6 values: equal values are
-        # equal bits without them, and which one is kept does not matter).
-        stable = not index and (a.dtype.kind == "c" and (
-            not (inverse or counts) or a.size <= _LOOK_ABOVE or _odd_parts(a))
-            or a.dtype.kind == "f" and bool(np.isnan(a).any()))
+        # and 1-0j kept either past 16 elements: any value may have one). So its stable sort,
+        # whose first occurrences are x's (a zero of x's first zero's sign, NaNs in x's
+        # order): on small arrays always (it costs less than a look for NaNs and -0.0 parts,
+        # and than mending the zero's sign after), and always for complex unique_values
+        # (NumPy's own, by hashing, took three times as long on 10**6 distinct values);
+        # past them only where a look finds NaNs, or complex -0.0 parts (the stable sort and
+        # its indices took twice as long on 10**4 to 10**6 values: equal values are equal
+        # bits without them, and which one is kept does not matter).
+        kind = a.dtype.kind
+        if index or kind not in "fc":
+            stable = False
+        elif a.size <= (_LOOK_ABOVE if kind == "c" else _FLOATS_SORTED_UP_TO):
+            stable = True
+        elif kind == "c":
+            stable = not (inverse or counts) or _odd_parts(a)
+        else:
+            stable = bool(np.isnan(a).any())
         r = _np_unique(a, return_index=index or stable, return_inverse=inverse,
                        return_counts=counts, equal_nan=False)
         if stable:
             r = r[0] if not (inverse or counts) else (r[0], *r[2:])
-        elif not index and a.dtype.kind == "f":  # (stable: the first zero's sign already)
+        elif not index and kind == "f":  # (stable: the first zero's sign already)
             _first_zero(a, r if type(r) is np.ndarray else r[0])
         if not (index or inverse or counts):
             return result_type(wrap(r, CPU))
-    else:
-        unique, keywords = _library_unique(a)
-        with on(dev):  # (CuPy computes on its current GPU)
-            if a.dtype.kind == "f":
-                r = _by_first_occurrences(unique, keywords, a, index, inverse, counts)
-            else:
-                r = unique(a, return_index=index, return_inverse=inverse,
-                           return_counts=counts, **keywords)
-        if not (index or inverse or counts):
-            return result_type(wrap_result(r, dev))
-    if inverse:  # (NumPy 2.0-2.1 and CuPy give it flat: numpy/numpy#20638)
-        r = (*r[:1 + index], r[1 + index].reshape(a.shape), *r[2 + index:])
-    return result_type(*[wrap_result(v, dev) for v in r])
+        # (NumPy's unique copies x first: its results are its own memory, the CPU's)
+        return result_type(*[wrap(v, CPU)
+                             for v in (_inverse_shaped(r, a, index) if inverse else r)])
+    unique, keywords = _library_unique(a)
+    with on(dev):  # (CuPy computes on its current GPU)
+        if a.dtype.kind == "f":
+            r = _by_first_occurrences(unique, keywords, a, index, inverse, counts)
+        else:
+            r = unique(a, return_index=index, return_inverse=inverse,
+                       return_counts=counts, **keywords)
+    if not (index or inverse or counts):
+        return result_type(wrap_result(r, dev))
+    return result_type(*[wrap_result(v, dev)
+                         for v in (_inverse_shaped(r, a, index) if inverse else r)])
+
+
+def _inverse_shaped(r: tuple[Any, ...], a: Any, index: bool) -> tuple[Any, ...]:
+    """A unique's results with its inverse indices shaped like ``a``: NumPy 2.0-2.1 and CuPy
+    give them flat (numpy/numpy#20638)."""
+    return (*r[:1 + index], r[1 + index].reshape(a.shape), *r[2 + index:])
 
 
 _LOOK_ABOVE = 1024  # (elements: on fewer, NumPy's stable sort of complex numbers costs less)
+_FLOATS_SORTED_UP_TO = 256  # (of real floats: past it NumPy's hashing unique_values costs less)
 
 
 def _odd_parts(a: np.ndarray[Any, Any]) -> bool:

@@ -640,29 +640,36 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         raise _type_error("clip", "real numeric", x)
     lo, hi = _clip_bound("min", min, x, dt), _clip_bound("max", max, x, dt)
     xp = array_module(a)
-    with on(x._device):
-        if (lo is not None or hi is not None) and dt.kind in "iu" and (
-                _wider(lo, dt) or _wider(hi, dt)):
-            # An array bound of a wider integer dtype, clamped to x's range as the scalars
-            # are: the result, cast back to x's dtype, would wrap (int8 clipped at 200: -56).
-            lo, hi = (_clamped(xp, v, dt) if _wider(v, dt) else v for v in (lo, hi))
-        if lo is None and hi is None:
-            r = a.copy()
-        elif dt not in EXTENSION_FLOATS and (  # (ml_dtypes' clip gave -0.0 the bound's zero)
-                xp is np and all(b is None or type(b) is float for b in (lo, hi))
-                or dt.kind not in "fc"):
-            if dt.kind == "f":  # (NumPy clips at one bound by maximum or minimum, which give
-                # the bound for an equal x: -0.0 clipped at 0.0 became 0.0, unlike with two)
-                lo, hi = (-np.inf if lo is None else lo), (np.inf if hi is None else hi)
-            r = xp.clip(a, lo, hi)
-        elif xp is np and dt not in EXTENSION_FLOATS and a.size > _CLIP_BY_WHERE_MOST:
-            r = _clip_and_mend_zeros(a, lo, hi, dt)  # (a float array bound, on the CPU)
-        else:
-            r = _clip_by_where(xp, a, lo, hi, dt)
-        if r.dtype != dt:
-            r = r.astype(dt)
+    if xp is np:  # (no GPU to make current)
+        r = _clipped(np, a, lo, hi, dt)
+    else:
+        with on(x._device):
+            r = _clipped(xp, a, lo, hi, dt)
     result: ndarray = wrap_result(r, x._device)
     return result
+
+
+def _clipped(xp: Any, a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
+    """Backend array ``a`` (of dtype ``dt``) clipped at clip's checked bounds."""
+    if (lo is not None or hi is not None) and dt.kind in "iu" and (
+            _wider(lo, dt) or _wider(hi, dt)):
+        # An array bound of a wider integer dtype, clamped to x's range as the scalars
+        # are: the result, cast back to x's dtype, would wrap (int8 clipped at 200: -56).
+        lo, hi = (_clamped(xp, v, dt) if _wider(v, dt) else v for v in (lo, hi))
+    if lo is None and hi is None:
+        r = a.copy()
+    elif dt not in EXTENSION_FLOATS and (  # (ml_dtypes' clip gave -0.0 the bound's zero)
+            xp is np and (lo is None or type(lo) is float) and (hi is None or type(hi) is float)
+            or dt.kind not in "fc"):
+        if dt.kind == "f":  # (NumPy clips at one bound by maximum or minimum, which give
+            # the bound for an equal x: -0.0 clipped at 0.0 became 0.0, unlike with two)
+            lo, hi = (-np.inf if lo is None else lo), (np.inf if hi is None else hi)
+        r = xp.clip(a, lo, hi)
+    elif xp is np and dt not in EXTENSION_FLOATS and a.size > _CLIP_BY_WHERE_MOST:
+        r = _clip_and_mend_zeros(a, lo, hi, dt)  # (a float array bound, on the CPU)
+    else:
+        r = _clip_by_where(xp, a, lo, hi, dt)
+    return r if r.dtype == dt else r.astype(dt)
 
 
 def _clip_by_where(xp: Any, a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
@@ -671,17 +678,18 @@ def _clip_by_where(xp: Any, a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
     gives an equal x the bound's zero, or not, as its strides fall; CuPy's ignores a NaN
     bound); NaN x or bound: NaN, as the spec says. (The result may be of a wider dtype.)"""
     r = a
-    for bound, past in ((lo, xp.less), (hi, xp.greater)):
-        if bound is None:
-            continue
-        if type(bound) is float and math.isnan(bound):
-            # (r's shape: x's broadcast with an array min before, when max is NaN)
-            r = xp.full(r.shape, math.nan, dtype=dt)
-            continue
-        with special.quiet(xp):  # (ml_dtypes' comparisons warn of NaN)
+    # (ml_dtypes' comparisons warn of NaN, and a float bound past float16's range of its cast)
+    with special.quiet(xp):
+        for bound, past in ((lo, xp.less), (hi, xp.greater)):
+            if bound is None:
+                continue
+            if type(bound) is float and math.isnan(bound):
+                # (r's shape: x's broadcast with an array min before, when max is NaN)
+                r = xp.full(r.shape, math.nan, dtype=dt)
+                continue
             r = xp.where(past(r, bound), bound, r)
-        if type(bound) is not float:  # (an array bound: NaN where it is NaN)
-            r = xp.where(xp.isnan(bound), bound, r)
+            if type(bound) is not float:  # (an array bound: NaN where it is NaN)
+                r = xp.where(xp.isnan(bound), bound, r)
     return r
 
 

@@ -153,7 +153,9 @@ def backend_key(x: ndarray, key: Any, setting: bool,
         if a is None:
             a = k._compute()
         if mask and k.dtype.spec_kind == "bool":
-            if beside:
+            if beside and type(a) is _np_ndarray:
+                a = a.nonzero()  # (a tuple of NumPy arrays; no GPU to make current)
+            elif beside:
                 with on(x._device):  # (CuPy's nonzero allocates, and syncs for the count)
                     a = tuple(a.nonzero())
             out[i] = a
@@ -229,8 +231,10 @@ def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
     """IndexError unless mask ``m`` beside other indices has the shape of the axes of ``x`` it
     indexes from ``axis``, each length that axis's or 0, as NumPy asks of any mask and the
     conformance suite of a sole one (its nonzero() indices are then in bounds)."""
-    want = x.shape[axis:axis + m.ndim]
-    if len(want) != m.ndim or any(n != w and n != 0 for n, w in zip(m.shape, want)):
+    shape = m.shape
+    want = x.shape[axis:axis + len(shape)]
+    if shape != want and (len(want) != len(shape) or any(
+            n != w and n != 0 for n, w in zip(shape, want))):  # (the same shape, the commonest)
         raise IndexError(f"a boolean index of shape {m.shape} does not match the axes of "
                          f"shape {want} it indexes")
 

@@ -13,6 +13,7 @@ import itertools
 import math
 import numbers
 import operator
+import os
 import sys
 import threading
 import warnings
@@ -206,6 +207,19 @@ class _NoStandIn(Exception):
 
 
 _checking = threading.local()
+# catch_warnings swaps the process-wide filter list in and back out: two checks on two threads
+# interleaved so (A in, B in, A out, B out) left B's "ignore" there for good, silencing every
+# warning of the process. One check at a time; a child forked meanwhile gets a new lock.
+_check_lock = threading.Lock()
+
+
+def _new_check_lock() -> None:
+    global _check_lock
+    _check_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # (not on Windows, which does not fork)
+    os.register_at_fork(after_in_child=_new_check_lock)
 # Held arrays up to this many elements get a CPU check (each stand-in exact and small, and the
 # check's result at most its square: _amplifies); past it, or for a dtype NumPy has not, the
 # refusal stands.
@@ -235,7 +249,7 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
     try:
         # (zeros: log(0) and mean of nothing warn; warnings are process-wide in Python < 3.14,
         # so another thread's are off for the microseconds of the check)
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with _check_lock, warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             call(*args, **kwargs)
     except (NoBackendError, np.linalg.LinAlgError, MemoryError):

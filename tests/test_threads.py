@@ -196,3 +196,24 @@ def test_a_child_forked_while_another_thread_took_a_capsule_can_import():
     t.join()
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
+def test_error_checks_on_held_arrays_from_many_threads_leave_the_warning_filters_alone():
+    # A bad argument on held memory is checked on CPU stand-ins inside catch_warnings, which
+    # swaps the process-wide filter list in and out: interleaved on two threads, the check's
+    # "ignore" stayed behind, and every warning of the process was silenced for good.
+    import warnings
+    p = P.Producer(data=P.FAKE_POINTER, device=(P.METAL, 0), shape=(8,), strides=(1,))
+    x = dltensor.from_dlpack(p)
+    before = list(warnings.filters)
+
+    def check(i):
+        for _ in range(100):
+            with pytest.raises(np.exceptions.AxisError):
+                dltensor.sum(x, axis=5)
+
+    _run_together(check)
+    after, warnings.filters[:] = list(warnings.filters), before
+    del x
+    assert after == before
+    assert p.deleter_calls == 1

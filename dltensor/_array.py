@@ -116,9 +116,12 @@ class ndarray:
         a = self._array
         if a is None:
             t = self._tensor
-            a = self._array = backend_for(self._device).view(t)
+            a = backend_for(self._device).view(t)
             if t.read_only and type(a) is not np.ndarray:  # (NumPy's views say it themselves)
                 mark_read_only(a if a.base is None else a.base)
+            # (published once marked: another thread's view of it, taken meanwhile, was
+            # writable into read-only memory)
+            self._array = a
         return a
 
     # --- attributes --------------------------------------------------------------------------

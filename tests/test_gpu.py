@@ -729,6 +729,39 @@ def test_read_only_reaches_views_of_read_only_imports(cupy, request, producer):
     assert float(t.sum()) == 6.0  # nothing was written
 
 
+def test_a_view_taken_while_another_thread_first_computes_a_read_only_import_is_read_only(
+        cupy, monkeypatch):
+    # The CuPy view was published before it was marked read-only: a view another thread took
+    # meanwhile was writable, and wrote into the producer's read-only memory. A pause before
+    # the mark makes the window wide enough to hit every time.
+    import threading
+    import time
+    from dltensor import _array
+    real, marking = _array.mark_read_only, threading.Event()
+
+    def slow_mark(a):
+        marking.set()
+        time.sleep(0.05)
+        real(a)
+
+    t = cupy.arange(4.0)
+    held = dt.from_dlpack(t.__dlpack__(max_version=(1, 0), stream=1))
+    held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
+    ro = dt.from_dlpack(held.__dlpack__(max_version=(1, 0), stream=1))
+    monkeypatch.setattr(_array, "mark_read_only", slow_mark)
+    first = threading.Thread(target=lambda: dt.sum(ro))
+    first.start()
+    assert marking.wait(10)
+    view = ro[1:]
+    try:
+        assert view.read_only
+        with pytest.raises(ValueError, match="read-only"):
+            view[...] = 9.0
+    finally:
+        first.join()
+    assert float(t.sum()) == 6.0  # nothing was written
+
+
 def test_read_only_reaches_broadcasts_and_their_views(cupy):
     b = dt.broadcast_to(dt.ones(2, device="cuda:0"), (3, 2))
     assert b.read_only and not dt.ones(2, device="cuda:0").read_only

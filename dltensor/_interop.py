@@ -363,10 +363,12 @@ def _remember(cache: dict[type, Any], tp: type, value: Any) -> None:
     nor may such classes crowd out the types in use now)."""
     if len(cache) >= _TYPES_KEPT:
         # (a copy of the keys: another thread may insert meanwhile; the two built-in
-        # importers stay)
-        old = next((k for k in list(cache) if k is not ndarray
-                    and k is not _dlpack.capsule._CapsuleType), None)
-        cache.pop(old, None)  # type: ignore[arg-type]
+        # importers stay.) As many go as it is over: threads that found it full at once each
+        # dropped the same one and each added theirs, and it grew without bound
+        old = [k for k in list(cache) if k is not ndarray
+               and k is not _dlpack.capsule._CapsuleType]
+        for k in old[:len(cache) - _TYPES_KEPT + 1]:
+            cache.pop(k, None)
     cache[tp] = value
 
 

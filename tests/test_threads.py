@@ -217,3 +217,27 @@ def test_error_checks_on_held_arrays_from_many_threads_leave_the_warning_filters
     del x
     assert after == before
     assert p.deleter_calls == 1
+
+
+def test_the_importer_cache_stays_bounded_when_threads_fill_it_at_once(monkeypatch):
+    # Each new type's importer is remembered, the first learned dropped when the cache is
+    # full: threads finding it full at once each dropped the same one and each added their
+    # own, so it grew by every such collision, without bound (584 types after 72,000 imports
+    # of classes made per call on 8 threads, for a bound of 256), each keeping its class alive.
+    from dltensor import _interop
+    kept = 16  # (a small bound: evictions on nearly every import, collisions soon)
+    monkeypatch.setattr(_interop, "_TYPES_KEPT", kept)
+    monkeypatch.setattr(_interop, "_importers", dict(_interop._importers))
+    a = np.arange(4.0)
+
+    def fresh_types(i, n=1500):
+        for j in range(n):
+            T = type(f"T{i}_{j}", (), {"__dlpack__": lambda self, **kw: a.__dlpack__(**kw),
+                                        "__dlpack_device__": lambda self: a.__dlpack_device__()})
+            assert dltensor.from_dlpack(T()).shape == (4,)
+        return len(_interop._importers)
+
+    sizes = _run_together(fresh_types)
+    assert max(sizes) <= kept + THREADS, sizes  # (over it by at most one type a thread)
+    fresh_types(THREADS, 1)  # one more, on one thread: back to the bound
+    assert len(_interop._importers) == kept, sizes

@@ -13,7 +13,6 @@ import itertools
 import math
 import numbers
 import operator
-import os
 import sys
 import threading
 import warnings
@@ -26,6 +25,7 @@ import numpy as np
 from ._array import CPU_READABLE, held, inherit_read_only, ndarray, wrap
 from ._backends import NoBackendError, backend_for, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device, as_device
+from ._dlpack.consume import ForkSafeLock
 from ._dtypes import EXTENSION_FLOATS, DType
 from ._held import VIEWS, held_view
 
@@ -209,17 +209,8 @@ class _NoStandIn(Exception):
 _checking = threading.local()
 # catch_warnings swaps the process-wide filter list in and back out: two checks on two threads
 # interleaved so (A in, B in, A out, B out) left B's "ignore" there for good, silencing every
-# warning of the process. One check at a time; a child forked meanwhile gets a new lock.
-_check_lock = threading.Lock()
-
-
-def _new_check_lock() -> None:
-    global _check_lock
-    _check_lock = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):  # (not on Windows, which does not fork)
-    os.register_at_fork(after_in_child=_new_check_lock)
+# warning of the process. One check at a time.
+_checks = ForkSafeLock(threading.Lock)
 # Held arrays up to this many elements get a CPU check (each stand-in exact and small, and the
 # check's result at most its square: _amplifies); past it, or for a dtype NumPy has not, the
 # refusal stands.
@@ -249,7 +240,7 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
     try:
         # (zeros: log(0) and mean of nothing warn; warnings are process-wide in Python < 3.14,
         # so another thread's are off for the microseconds of the check)
-        with _check_lock, warnings.catch_warnings(), np.errstate(all="ignore"):
+        with _checks.lock, warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             call(*args, **kwargs)
     except (NoBackendError, np.linalg.LinAlgError, MemoryError):

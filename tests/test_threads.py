@@ -180,7 +180,7 @@ def test_a_child_forked_while_another_thread_took_a_capsule_can_import():
     held, release = threading.Event(), threading.Event()
 
     def hold():
-        with consume._taking:
+        with consume._taking.lock:
             held.set()
             release.wait(30)
     t = threading.Thread(target=hold)

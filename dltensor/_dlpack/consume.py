@@ -81,20 +81,21 @@ def valid_bits(code: int, bits: int) -> bool:
 # switch there) and the count stays exact with threads.
 _owned = itertools.count()
 _released = itertools.count()
+class ForkSafeLock:
+    """``lock``, a ``factory()`` lock, made anew in a child forked while another thread held
+    it: that thread is not there to release it, and every taker would wait forever. Taken as
+    ``with x.lock:`` (the with statement keeps the object it acquired for its release)."""
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self.lock = factory()
+        if hasattr(os, "register_at_fork"):  # (not on Windows, which does not fork)
+            os.register_at_fork(after_in_child=lambda: setattr(self, "lock", factory()))
+
+
 # Held while a capsule is taken (see consume_capsule): three C calls, never a conversion;
 # re-entrant, so that a finalizer that runs on this thread meanwhile and takes a capsule cannot
-# deadlock. A child forked while another thread held it gets a new one (that thread is not
-# there to release it: every capsule import would wait forever).
-_taking = threading.RLock()
-
-
-def _new_lock() -> None:
-    global _taking
-    _taking = threading.RLock()
-
-
-if hasattr(os, "register_at_fork"):  # (not on Windows, which does not fork)
-    os.register_at_fork(after_in_child=_new_lock)
+# deadlock.
+_taking = ForkSafeLock(threading.RLock)
 
 
 def _value(counter: itertools.count[int]) -> int:
@@ -266,7 +267,7 @@ def consume_capsule(capsule: object) -> ManagedTensor:
     # Check, read and rename are three C calls, and another thread may run between any two:
     # two dltensor threads taking one capsule would then both own it (deleter called twice).
     # NumPy's and PyTorch's consumers do all three in one C call; from Python only a lock can.
-    with _taking:
+    with _taking.lock:
         address, versioned, used = _locate(capsule)
         # From here on the tensor is ours: the capsule no longer calls the deleter.
         if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
@@ -308,7 +309,7 @@ def taking_capsule(capsule: object) -> Iterator[ManagedTensor]:
     that no other thread can take, and free, the tensor while the block reads it; the lock
     is held only to rename it (a block may copy or convert gigabytes).
     """
-    with _taking:
+    with _taking.lock:
         address, versioned, used = _locate(capsule)
         if _set_name(capsule, _BEING_TAKEN) != 0:  # pragma: no cover - a bad capsule
             raise BufferError("could not take the DLPack capsule")

@@ -33,9 +33,10 @@ def namespace(device_id: int = 0) -> Any:
 
 
 # NumPy 2's own functions where array-api-compat's only pass the arguments on (permute_dims
-# through its decorator adding xp=; count_nonzero making NumPy's scalar the 0-d array the
-# callers make of it anyway): ~0.3 us a call less. Read by _dispatch.delegate_first.
-OWN = {"permute_dims": np.ndarray.transpose, "count_nonzero": np.count_nonzero}
+# through its decorator adding xp=): ~0.3 us a call less. Read by _dispatch.delegate_first.
+# (Not count_nonzero: NumPy before 2.3 answers a whole array's count as a Python int, which
+# array-api-compat makes the 0-d array the spec asks for.)
+OWN = {"permute_dims": np.ndarray.transpose}
 
 
 def max_ndim() -> int:

@@ -283,7 +283,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             # NumPy refuses (nothing written then), the checked path below says it in its words.
             if type(v) is _np_ndarray and value._device is CPU and v.ndim <= i.ndim and \
                     (v.dtype is a.dtype or NUMPY_PROMOTION.get((a.dtype, v.dtype)) is a.dtype) \
-                    and not np.may_share_memory(a, v):
+                    and not _may_share_memory(a, v):
                 try:
                     a[i] = v
                     return

@@ -181,7 +181,7 @@ def scalar_array(ns: Any, dev: Device, value: Any, dtype: Any) -> Any:
     return np.asarray(value, dtype=dtype)  # (NumPy's own: compat's adds ~0.8 us)
 
 
-def _weak(value: Any, dtype: Any) -> Any:
+def _host_scalar(value: Any, dtype: Any) -> Any:
     """A Python scalar as a 0-d NumPy array of ``dtype``, as scalar_array makes it on the CPU."""
     return np.asarray(float(value) if type(value) is int and dtype.kind in "fc" else value,
                       dtype=dtype)
@@ -202,11 +202,11 @@ def where(condition: ndarray, x1: ndarray | bool | int | float | complex,
         if type(x1) is ndarray and x1._device is CPU:
             a1 = native(x1)
             if type(x2) in KEEPING_SCALARS[a1.dtype]:
-                return wrap(np.where(native(condition), a1, _weak(x2, a1.dtype)))
+                return wrap(np.where(native(condition), a1, _host_scalar(x2, a1.dtype)))
         elif type(x2) is ndarray and x2._device is CPU:
             a2 = native(x2)
             if type(x1) in KEEPING_SCALARS[a2.dtype]:
-                return wrap(np.where(native(condition), _weak(x1, a2.dtype), a2))
+                return wrap(np.where(native(condition), _host_scalar(x1, a2.dtype), a2))
     if not isinstance(condition, ndarray):
         raise TypeError(f"where needs condition to be an array, not {type(condition).__name__}")
     x1_array, x2_array = isinstance(x1, ndarray), isinstance(x2, ndarray)

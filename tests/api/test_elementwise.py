@@ -892,6 +892,21 @@ def test_clip_with_a_nan_bound_keeps_the_broadcast_shape():
         assert got.shape == shape and np.isnan(np.asarray(got)).all()
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_clip_of_floats_by_python_bounds_keeps_dtype_zeros_nans_and_0d(dtype):
+    # (clip's fast path, NumPy's clip ufunc: an int bound is a float, an absent one infinite,
+    # a 0-d x a 0-d array, where the ufunc returns a NumPy scalar)
+    x = dt.asarray(np.array([-0.0, 0.0, 1.5, math.nan, -math.inf], dtype))
+    assert_bits(np.asarray(dt.clip(x, 0, 1.0)), np.array([-0.0, 0.0, 1.0, math.nan, 0.0], dtype))
+    assert_bits(np.asarray(dt.clip(x, max=-0.0)),
+                np.array([-0.0, 0.0, -0.0, math.nan, -math.inf], dtype))
+    z = dt.clip(dt.asarray(np.array(-0.0, dtype)), 0.0, 1)
+    assert type(z) is dt.ndarray and z.shape == () and z.dtype == getattr(dt, dtype)
+    assert_bits(np.asarray(z + 1), np.array(1.0, dtype))
+    with pytest.raises(OverflowError):
+        dt.clip(x, 10 ** 400)
+
+
 @pytest.mark.parametrize("dtype, big", [("complex128", 1.7976931348623157e308),
                                         ("complex64", 3.4e38)])
 def test_complex_sign_of_huge_and_subnormal_values_is_on_the_unit_circle(dtype, big):

@@ -907,6 +907,22 @@ def test_clip_of_floats_by_python_bounds_keeps_dtype_zeros_nans_and_0d(dtype):
         dt.clip(x, 10 ** 400)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "uint64"])
+def test_clip_of_ints_by_python_bounds_clamps_the_bounds_to_the_dtype(dtype):
+    # (clip's fast path, NumPy's clip ufunc, which takes no Python int outside the dtype)
+    info = np.iinfo(dtype)
+    x = dt.asarray(np.array([info.min, 0, 3, info.max], dtype))
+    want = np.array([max(info.min, -1), 0, 3, 4], dtype)
+    assert_bits(np.asarray(dt.clip(x, -(2 ** 70), 2 ** 70)), np.asarray(x))
+    assert_bits(np.asarray(dt.clip(x, -1, 4)), want)
+    assert_bits(np.asarray(dt.clip(x, 5, -(2 ** 70))), np.full(4, info.min, dtype))
+    z = dt.clip(dt.asarray(np.array(7, dtype)), None, 2 ** 64)
+    assert type(z) is dt.ndarray and z.shape == () and z.dtype == getattr(dt, dtype)
+    assert int(z + 1) == 8
+    with pytest.raises(TypeError):
+        dt.clip(x, 1.0)
+
+
 @pytest.mark.parametrize("dtype, big", [("complex128", 1.7976931348623157e308),
                                         ("complex64", 3.4e38)])
 def test_complex_sign_of_huge_and_subnormal_values_is_on_the_unit_circle(dtype, big):

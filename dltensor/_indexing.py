@@ -28,7 +28,8 @@ from ._held import held_view
 from ._interop import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
 from ._keys import NUMPY_CHECKS_ALL, basic_key, check_range, check_ints
-from ._keys import check_slice, index_arrays, out_of_bounds, selection_shape, written_ndim
+from ._keys import check_slice, index_arrays, numpy_key, out_of_bounds, selection_shape
+from ._keys import written_ndim
 from ._keys import zero_d_masks_as_axes
 from ._linalg_functions import matrix_transpose
 from ._manipulation import broadcast_of  # (ours: NumPy's stops at 32 dimensions)
@@ -185,6 +186,14 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                 elif k is Ellipsis and not ellipsis:
                     ellipsis = True
                 elif k is not None:
+                    if type(k) is ndarray and self._device is CPU and NUMPY_CHECKS_ALL and \
+                            (nk := numpy_key(parts, a.ndim)) is not None:
+                        # (X[i, j], X[m, :], X[:, i]: NumPy's own, where it indexes as the
+                        # checked path would; its refusals the checked path's to say)
+                        try:
+                            return wrap(a[nk], CPU)
+                        except (IndexError, OverflowError, TypeError, ValueError):
+                            pass
                     break
             else:
                 if axes == a.ndim or ellipsis and axes < a.ndim:
@@ -195,6 +204,10 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
         if t is ndarray and a.ndim == 1 and key._device is self._device is CPU and \
                 _numpy_checks(key._array, a):  # (the next commonest)
             return wrap(a[key._array], self._device)
+        if t is ndarray and type(m := key._array) is _np_ndarray and m.dtype.kind == "b" and \
+                0 < m.ndim <= a.ndim and key._device is self._device is CPU and \
+                type(a) is _np_ndarray:  # (X[mask]: NumPy's, which checks its shape itself)
+            return wrap(a[m], CPU)
         dev = self._device
         if dev.device_type != CUDA_TYPE:
             k = backend_key(self, key, False)

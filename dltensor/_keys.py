@@ -203,6 +203,60 @@ def basic_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
     return key if ellipsis and axes < ndim else None
 
 
+def numpy_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
+    """A read's key into a NumPy array of ``ndim`` axes on the CPU, with index arrays in it,
+    as NumPy 2.3+ takes it where backend_key's answer would index the same: ints, slices,
+    None, an ellipsis and our CPU index arrays of at least one axis (integers but
+    uint64, which NumPy wraps past intp, or masks; a mask beside others is its nonzero()
+    arrays to NumPy too). Where NumPy indexes it, its checks (bounds, a mask's shape, too many
+    indices) passed, and backend_key's rest are these; NumPy's refusals are for backend_key
+    to say. None for any other key, and for those backend_key refuses where NumPy takes them
+    (flat indexing, too few indices and no ellipsis, index arrays apart)."""
+    out = list(key)
+    axes = place = 0
+    ellipsis = basic = mask = False
+    first = last = -1  # (places of the ints and index arrays, which must be adjacent)
+    advanced = 0
+    for k in key:
+        tk = type(k)
+        if tk is ndarray:
+            a = k._array
+            if type(a) is not _np_ndarray or k._device is not CPU or not a.ndim:
+                return None  # (not computed, on another device, or 0-d: an int, a ZeroDMask)
+            kind = a.dtype.kind
+            if kind == "b":
+                axes += a.ndim
+                mask = True
+            elif kind == "i" or kind == "u" and a.itemsize < 8:
+                axes += 1
+            else:
+                return None
+            out[place] = a
+        elif tk is int:
+            axes += 1
+        elif tk is slice or k is None:
+            axes += tk is slice
+            basic = True
+            place += 1
+            continue
+        elif k is Ellipsis and not ellipsis:
+            ellipsis = basic = True
+            place += 1
+            continue
+        else:
+            return None
+        if first < 0:
+            first = place
+        last = place
+        advanced += 1
+        place += 1
+    if mask and place == 1:
+        return tuple(out)
+    if axes == ndim or ellipsis and axes < ndim:
+        return tuple(out) if not basic or last - first < advanced else None
+    return None
+
+
 def _too_few(axes: int, ndim: int) -> IndexError:
     return IndexError(f"{axes} {'index' if axes == 1 else 'indices'} given for a {ndim}-D "
                       "array: the array API asks one for every axis, or an ellipsis for the "

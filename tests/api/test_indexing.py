@@ -1036,3 +1036,65 @@ def test_plain_key_writes_and_rows_keep_the_checked_paths_meaning():
     assert [v.device for v in pinned] == [pinned.device] * 2
     assert [float(v[0]) for v in reversed(pinned)] == [3.0, 0.0]
     assert pinned.T.device == pinned.device and pinned.T.shape == (3, 2)
+
+
+def test_index_array_and_mask_keys_of_an_nd_array_keep_the_checked_rules():
+    # (the fast path of keys with index arrays or masks into an n-D CPU array, read by
+    # NumPy's own indexing: what NumPy takes and the spec does not, flat indexing, too few
+    # indices, arrays apart, is still refused, and NumPy's refusals are said in our words)
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = dlt.asarray(a)
+    i, j = dlt.asarray([1, 0]), dlt.asarray([2, -1])
+    big = dlt.asarray(np.array([2**64 - 1], np.uint64))
+    for key, error, words in (((i,), IndexError, "one index per axis"),
+                              ((i, j), IndexError, "one index per axis"),
+                              ((i, slice(None)), IndexError, "one for every axis"),
+                              ((i, slice(None), j), IndexError, "must be adjacent"),
+                              ((i, Ellipsis, Ellipsis), IndexError, "only one ellipsis"),
+                              ((i, j, dlt.asarray([4])), IndexError, "out of bounds"),
+                              ((i, j, big), IndexError, "past the largest intp"),
+                              ((i, dlt.asarray([0.5]), 0), IndexError, "integer or bool"),
+                              ((dlt.asarray([True]), 0, 0), IndexError, "does not match"),
+                              ((i, 0, 2**63), IndexError, "past the int64"),
+                              ((i, 0, slice(None, None, 0)), ValueError, "step cannot be zero"),
+                              ((dlt.asarray(np.ones((2, 3, 4, 1), bool)),), IndexError,
+                               "a 4-D mask cannot index a 3-D array")):
+        for k in (key, key[0]) if len(key) == 1 else (key,):  # (x[(i,)] and x[i])
+            with pytest.raises(error, match=words):
+                x[k]
+    m2 = np.array([[True, False, False], [False, False, True]])
+    m1 = np.array([True, False, True, True])
+    for key in ((i, j, 0), (i, j, Ellipsis), (slice(None), dlt.asarray([[2], [0]]), j),
+                (Ellipsis, j), (None, 1, i, slice(None, None, -1)), (dlt.asarray(m2), j),
+                (dlt.asarray(m2), slice(1, None)), (Ellipsis, dlt.asarray(m1)),
+                (slice(None), 0, dlt.asarray(m1)), (dlt.asarray(m2),), dlt.asarray(m2),
+                (dlt.asarray(np.zeros((2, 0), bool)), Ellipsis),
+                (dlt.from_dlpack(P.from_numpy(np.array([1, 0]))), 0, j),  # (not yet computed)
+                (dlt.asarray(1), i, j), (dlt.asarray([1], dtype=dlt.uint32), 2, 3)):
+        got = x[key]  # (first: np.asarray computes an imported key)
+        want = a[tuple(np.asarray(k) if isinstance(k, dlt.ndarray) else k
+                       for k in (key if isinstance(key, tuple) else (key,)))]
+        assert type(got) is dlt.ndarray and got.dtype == dlt.float64
+        assert np.asarray(got).shape == want.shape and np.array_equal(np.asarray(got), want)
+        assert not np.shares_memory(np.asarray(got), a) and not got.read_only  # (a copy)
+    # 0-d index arrays are ints (the spec's): a view, never a NumPy scalar
+    y = dlt.asarray(np.arange(3.0))
+    v = y[(dlt.asarray(1),)]
+    assert type(v) is dlt.ndarray and v.shape == () and float(v) == 1.0
+    assert np.shares_memory(np.asarray(v), np.asarray(y))
+    pinned = dlt.from_dlpack(P.from_numpy(np.array([1, 0]), device=(P.CUDA_HOST, 0)))
+    np.asarray(pinned)  # (computed: CPU memory to NumPy, indexed by the checked path)
+    assert x[pinned, 0, j].device == dlt.Device(1, 0) and x[pinned, 0, j].tolist() == [14, 3]
+    px = dlt.from_dlpack(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
+    np.asarray(px)  # (into fresh memory, the CPU's, by the checked path)
+    for key in ((pinned, 0, j), dlt.asarray(m2), (dlt.asarray(m2), 1)):
+        assert px[key].device == dlt.Device(1, 0) and px[key].tolist() == x[key].tolist()
+    y = dlt.asarray(a)
+    y._device = dlt.Device(8, 0)  # pretend: Metal memory, another device than the keys'
+    for key in ((i, j, 0), dlt.asarray(m2)):
+        with pytest.raises(ValueError, match="different devices"):
+            y[key]
+    t = x.mT[i, dlt.asarray([3, 0]), 1:]  # (of a transposed view)
+    assert np.array_equal(np.asarray(t), a.swapaxes(-1, -2)[[1, 0], [3, 0], 1:])
+    r = dlt.broadcast_to(dlt.asarray(np.arange(4.0)), (2, 3, 4))[i, j, 1:]  # (read-only x)
+    assert r.tolist() == [[1.0, 2.0, 3.0]] * 2 and not r.read_only

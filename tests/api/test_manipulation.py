@@ -252,6 +252,35 @@ def test_broadcast_arrays_are_read_only_views():
     assert int(a[1, 0]) == 5
 
 
+def test_broadcast_arrays_of_numpy_arrays_keep_the_checked_rules():
+    # (the fast path, one nditer's read-only views of NumPy arrays on the CPU: the checked
+    # path's results, devices and words for everything else)
+    a = dlt.asarray(np.arange(3.0).reshape(3, 1))
+    b = dlt.asarray(np.arange(8)[::-2].reshape(1, 4))  # (a reversed view)
+    c = dlt.asarray(np.arange(12, dtype=np.float32).reshape(4, 3).T)  # (F-ordered)
+    got = dlt.broadcast_arrays(a, b, c, dlt.asarray(7))
+    assert type(got) is tuple and [r.shape for r in got] == [(3, 4)] * 4
+    assert [r.dtype for r in got] == [dlt.float64, dlt.int64, dlt.float32, dlt.int64]
+    wants = np.broadcast_arrays(*(np.asarray(v) for v in (a, b, c)), np.array(7))
+    for r, want in zip(got, wants):
+        assert np.array_equal(np.asarray(r), want) and np.asarray(r).strides == want.strides
+        assert r.read_only and r.device == dlt.Device(1, 0)
+    assert np.shares_memory(np.asarray(got[1]), np.asarray(b))
+    assert dlt.broadcast_arrays() == ()
+    (one,) = dlt.broadcast_arrays(c)
+    assert one.shape == (3, 4) and one.read_only and np.shares_memory(np.asarray(one),
+                                                                      np.asarray(c))
+    with pytest.raises(ValueError, match=r"shapes \(3, 1\), \(2, 1\) cannot be broadcast"):
+        dlt.broadcast_arrays(a, dlt.ones((2, 1)))
+    with pytest.raises(TypeError, match="takes dltensor arrays"):
+        dlt.broadcast_arrays(a, np.ones(3))
+    pinned = dlt.from_dlpack(P.from_numpy(np.arange(4.0), device=(P.CUDA_HOST, 0)))
+    np.asarray(pinned)  # (computed: still pinned memory, labelled so in its views)
+    assert [r.device for r in dlt.broadcast_arrays(pinned, a)] == [pinned.device, a.device]
+    imported = dlt.from_dlpack(P.from_numpy(np.arange(4.0)))  # (not yet computed)
+    assert dlt.broadcast_arrays(imported, a)[0].tolist() == [[0.0, 1.0, 2.0, 3.0]] * 3
+
+
 def test_unstack_of_a_0d_array_is_an_axis_error():
     with pytest.raises(IndexError, match="out of bounds"):
         dlt.unstack(dlt.asarray(1))

@@ -819,8 +819,9 @@ def _matmul_extension_float(xp: Any, a: Any, b: Any) -> Any:
     return r if r.dtype == a.dtype else r.astype(a.dtype)  # cast back
 
 
-_matmul = _make_binary("__matmul__", "numeric", "matmul", (
-    ("F", _matmul_extension_float), ("iufc", _matmul_of_stacks)), operator=True)
+_MATMUL_FIX: _Fix = (("F", _matmul_extension_float), ("iufc", _matmul_of_stacks))
+_matmul = _make_binary("__matmul__", "numeric", "matmul", _MATMUL_FIX, operator=True)
+_imatmul = _make_binary("__imatmul__", "numeric", "matmul", _MATMUL_FIX, operator=True)
 
 
 def _matmul_other(name: str, other: object) -> bool:
@@ -844,7 +845,7 @@ def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if not _matmul_other("__imatmul__", other):
         return NotImplemented
     try:
-        r = _matmul(self, other)
+        r = _imatmul(self, other)  # (its errors name @=, not @)
     except NoBackendError as e:  # held memory: the CPU's error first for bad operands
         raise cpu_error_first(_imatmul_operator, (self, other), {}, e) from None
     if r.dtype is not self.dtype or r.shape != self.shape:

@@ -677,6 +677,11 @@ def test_matmul_operator():
     with pytest.raises(TypeError, match="int64, shape .* cannot be written into the int32"):
         i @= dt.asarray(np.eye(3, dtype=np.int64))
     assert np.asarray(col).tolist() == [[1.0]] * 3 and np.asarray(i).tolist() == np.eye(3).tolist()
+    # the operand checks name @= as += names itself (they named __matmul__)
+    for rhs, match in ((dt.ones((3, 3)), "__imatmul__: int32 and float64 have no promotion"),
+                       (dt.ones((3, 3), dtype=dt.bool), "__imatmul__ takes arrays of numeric")):
+        with pytest.raises(TypeError, match=match):
+            i @= rhs
 
 
 def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():

@@ -114,6 +114,10 @@ def _type_error(name: str, category: str, x: object, unary: bool = False) -> Typ
                          "with dltensor.asarray()")
     if type(x) in PYTHON_SCALARS:
         return TypeError(f"{name} needs at least one array argument, not only Python scalars")
+    if isinstance(x, numbers.Number) and not isinstance(x, _NUMPY_TYPES):
+        # (a Fraction, a Decimal: asarray refuses them too)
+        return TypeError(f"{name} takes dltensor arrays and Python scalars, not "
+                         f"{type_name(x)}; convert it to a Python int, float or complex")
     if not isinstance(x, ndarray):
         return TypeError(f"{name} takes dltensor arrays and Python scalars, not "
                          f"{type_name(x)}; convert it with dltensor.asarray()")
@@ -144,9 +148,10 @@ def _scalar_operand(name: str, category: str, x: Any, operator: bool) -> Any:
     if scalar is not None:
         return scalar
     if operator and (not isinstance(x, _NUMPY_TYPES) or isinstance(x, (str, bytes))):
-        if (name == "__eq__" or name == "__ne__") and _array_like(x):
+        if (name == "__eq__" or name == "__ne__") and (
+                _array_like(x) or isinstance(x, numbers.Number)):
             # (left to Python, == would compare identities: x == [1, 2] was False, a tensor
-            # too, where + refuses them)
+            # too, and x == Fraction(1, 2) of x holding 0.5 (NumPy: True), where + refuses them)
             raise _type_error(name, category, x)
         if name in _REPEATS and isinstance(x, Sequence):
             # (left to Python, a sequence is repeated by a 0-d integer array's __index__:

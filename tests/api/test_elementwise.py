@@ -724,6 +724,21 @@ def test_comparison_with_foreign_types_is_not_implemented():
         x + np.ones(3)
 
 
+def test_equality_with_numbers_no_scalar_stands_for_is_refused_as_plus_is():
+    # (left to Python, x == Fraction(1, 2) was False for x holding 0.5, where NumPy says True
+    # and array-api-strict raises TypeError; + and < raise Python's TypeError)
+    from decimal import Decimal
+    from fractions import Fraction
+    x = dt.asarray([0.5])
+    for number in (Fraction(1, 2), Decimal("0.5")):
+        for compare in (operator.eq, operator.ne, lambda a, b: b == a, dt.equal):
+            with pytest.raises(TypeError, match="convert it to a Python int, float or complex"):
+                compare(x, number)
+        with pytest.raises(TypeError):
+            x + number
+    assert np.asarray(x == float(Fraction(1, 2))).tolist() == [True]
+
+
 def test_results_are_ndarrays_on_the_inputs_device():
     x0 = dt.asarray(np.array(2.0))
     for r in (dt.exp(x0), x0 + x0, x0 + 1, 1 - x0, x0 < x0, dt.floor_divide(x0, x0)):

@@ -130,6 +130,15 @@ def within_largest(name: str, extents: Iterable[int], itemsize: int) -> None:
         raise ValueError(f"{name}: a result of shape {extents} is past the largest array")
 
 
+def within_dimensions(name: str, ndim: int) -> None:
+    """ValueError for a result of more axes than an array may have (NumPy 2's 64), in the words
+    NumPy's zeros, reshape and expand_dims use (its stack raised IndexError, its tile spoke of
+    ndmin)."""
+    if ndim > 64:
+        raise ValueError(f"{name}: maximum supported dimension for an ndarray is currently 64, "
+                         f"found {ndim}")
+
+
 NULL_CONTEXT = contextlib.nullcontext()
 
 

@@ -22,7 +22,7 @@ from ._dispatch import cpu_error_first, delegate
 from ._dispatch import delegate_first, expect_array, fresh, ints, namespace_for, native, on
 from ._dispatch import native_or_cpu_error
 from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
-from ._dispatch import wrap_result
+from ._dispatch import within_dimensions, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
 
@@ -64,7 +64,7 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
             natives.append(a)
             total += a.size
         else:
-            if (-ndim - 1 <= axis <= ndim if stacks else ndim and -ndim <= axis < ndim) \
+            if (-ndim - 1 <= axis <= ndim < 64 if stacks else ndim and -ndim <= axis < ndim) \
                     and total and total * dtype.itemsize < 1 << 63:  # (see _join_fits)
                 return wrap((np.stack if stacks else np.concat)(natives, axis=axis,
                                                                 dtype=dtype), CPU)
@@ -87,6 +87,7 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
         for a in arrays:
             if a.shape != shape:
                 raise ValueError("stack: all input arrays must have the same shape")
+        within_dimensions("stack", len(shape) + 1)
     elif axis is not None:
         for a in arrays:
             if not a.ndim:
@@ -534,11 +535,15 @@ def tile(x: ndarray, repetitions: tuple[int, ...], /) -> ndarray:
             total *= r
         else:
             if total < 1 << 63:  # (the common call: NumPy's own tile, where the checks below
-                return wrap(np.tile(a, repetitions), CPU)  # pass)
+                try:  # pass)
+                    return wrap(np.tile(a, repetitions), CPU)
+                except ValueError:  # (past 64 axes, of which NumPy speaks as of ndmin: below)
+                    pass
     reps = ints("tile", "repetitions", repetitions)
     each: tuple[int, ...] = (reps,) if type(reps) is int else reps
     if isinstance(x, ndarray) and all(type(r) is int for r in each):
         n = max(len(each), x.ndim)
+        within_dimensions("tile", n)
         shape = (1,) * (n - x.ndim) + x.shape
         tiled = tuple(s * r for s, r in zip(shape, (1,) * (n - len(each)) + each))
         fits("tile", tiled, x)

@@ -582,3 +582,15 @@ def test_numpys_own_permute_dims_unstack_repeat_and_tile_keep_the_spec_checks():
     assert dlt.permute_dims(pinned, (1, 0)).device == pinned.device
     assert {v.device for v in dlt.unstack(pinned)} == {pinned.device}
     assert dlt.repeat(pinned, 2).device == dlt.tile(pinned, (2,)).device == dlt.Device("cpu")
+
+
+def test_stack_and_tile_past_64_axes_say_so_as_reshape_and_expand_dims_do():
+    # (NumPy's stack raised IndexError, "indexing result would have 65"; its tile spoke of
+    # "ndmin must be <= ndmax (64)")
+    x, one = dlt.zeros((1,) * 64), dlt.asarray([1])
+    for call in (lambda: dlt.stack([x, x]), lambda: dlt.stack([x], axis=-1),
+                 lambda: dlt.tile(one, (1,) * 65), lambda: dlt.tile(x, (1,) * 65),
+                 lambda: dlt.tile(dlt.zeros(0), (1,) * 65), lambda: dlt.expand_dims(x, axis=0)):
+        with pytest.raises(ValueError, match="maximum supported dimension .* 64, found 65"):
+            call()
+    assert dlt.stack([dlt.zeros((1,) * 63)] * 2).ndim == 64 and dlt.tile(x, (1,) * 64).ndim == 64

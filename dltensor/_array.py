@@ -344,7 +344,7 @@ class ndarray:
         # A view, not the array dltensor computes with: its holder may reshape it in place or
         # flip its writeable flag, which must reach neither this array's shape nor its
         # read-only state (as np.from_dlpack's and torch's .numpy() arrays are their own).
-        out: npt.NDArray[Any] = a.copy() if copy else a.view()
+        out: npt.NDArray[Any] = a.copy("K") if copy else a.view()
         return out
 
     if TYPE_CHECKING:
@@ -736,7 +736,7 @@ def _copy_for_export(x: ndarray) -> ndarray:
                           f"{x._device} (it cannot compute on it); export without copy=True")
     from ._dispatch import on
     with on(x._device):
-        a = x._compute().copy()
+        a = x._compute().copy("K")
     return wrap(a, CPU if isinstance(a, np.ndarray) else x._device)
 
 

@@ -135,7 +135,7 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
         # pass (the complex to real refusal, ml_dtypes' floats and dtypes NumPy has not aside)
         src = FROM_NUMPY[a.dtype]
         if dtype is src:
-            return wrap(a.copy(), CPU) if copy else x
+            return wrap(a.copy("K"), CPU) if copy else x  # (x's layout kept, as NumPy's)
         target = dtype.numpy
         if target is not None and src.spec_kind != "complex floating" and \
                 target not in EXTENSION_FLOATS and src.numpy not in EXTENSION_FLOATS:

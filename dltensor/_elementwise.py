@@ -685,7 +685,7 @@ def _clipped(xp: Any, a: Any, lo: Any, hi: Any, dt: np.dtype[Any]) -> Any:
         # are: the result, cast back to x's dtype, would wrap (int8 clipped at 200: -56).
         lo, hi = (_clamped(xp, v, dt) if _wider(v, dt) else v for v in (lo, hi))
     if lo is None and hi is None:
-        r = a.copy()
+        r = a.copy("K")
     elif dt not in EXTENSION_FLOATS and (  # (ml_dtypes' clip gave -0.0 the bound's zero)
             xp is np and (lo is None or type(lo) is float) and (hi is None or type(hi) is float)
             or dt.kind not in "fc"):

@@ -544,7 +544,7 @@ def _from_numpy(a: npt.NDArray[Any], copy: bool | None) -> ndarray:
             return wrap(a.astype(a.dtype.newbyteorder("=")))
         dtype_from_numpy(a.dtype)  # raises the TypeError naming the dtype
     a = a.view(np.ndarray)
-    return wrap(a.copy()) if copy else _numpys(a)
+    return wrap(a.copy("K")) if copy else _numpys(a)
 
 
 def _numpys(a: npt.NDArray[Any]) -> ndarray:
@@ -912,7 +912,10 @@ def copied(x: ndarray) -> ndarray:
 
 
 def copy_of_native(a: Any) -> Any:
-    return a.copy()
+    """A copy in a's own memory order (order 'K', as NumPy's and CuPy's astype and NumPy's
+    asarray copy; their copy() makes C order: a Fortran-order x's astype to its own dtype
+    came back C-ordered, to another dtype Fortran-ordered)."""
+    return a.copy("K")
 
 
 def computed(x: ndarray, fn: Callable[[Any], Any]) -> ndarray:

@@ -893,6 +893,11 @@ CASES: list[Case] = [
                                                                               dt.bool),
                               dt.astype(a(d, [1 + 1j]), dt.complex64))),
     Case("astype-complex-to-real", lambda d: dt.astype(a(d, [1j]), dt.float64), TypeError),
+    # a copy keeps x's memory order, as NumPy's and CuPy's astype (order "K"); the copy to x's
+    # own dtype was C-ordered where one to another was not
+    Case("astype-keeps-memory-order", lambda d: tuple(
+        (r.strides, r) for t in (a(d, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).mT,)
+        for r in (dt.astype(t, dt.float64), dt.astype(t, dt.float32), dt.asarray(t, copy=True)))),
     Case("all-any-diff", lambda d: (dt.all(a(d, R) > -1, axis=0), dt.any(a(d, R) > 10),
                                     dt.diff(a(d, R), axis=1, n=2),
                                     dt.diff(a(d, [1, 4]), prepend=a(d, [0])))),

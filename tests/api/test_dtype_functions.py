@@ -352,3 +352,17 @@ def test_astype_and_dtype_queries_of_the_common_call_keep_the_spec_checks():
         dt.finfo(np.float32)
     with pytest.raises(ValueError):
         dt.iinfo(dt.float32)
+
+
+def test_copies_keep_the_memory_order_as_numpys_do():
+    # (order "K", as NumPy's astype, asarray(copy=True), copy.copy and __dlpack__(copy=True);
+    # astype to x's own dtype, asarray and copy.copy made C order, astype to another dtype not)
+    import copy
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    x = dt.asarray(f)
+    for r in (dt.astype(x, dt.float64), dt.astype(x, dt.float32), dt.asarray(x, copy=True),
+              dt.asarray(f, copy=True), copy.copy(x), dt.clip(x), np.asarray(x, copy=True),
+              np.from_dlpack(x, copy=True)):
+        c = np.from_dlpack(r) if isinstance(r, dt.ndarray) else r
+        assert c.flags.f_contiguous and not c.flags.c_contiguous and c.tolist() == f.tolist()
+        assert not np.shares_memory(c, f)

@@ -195,12 +195,13 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
     dev = device_of((a1, a2))
     ns = namespace_for(dev)
     n1, n2 = native(a1), native(a2)
-    # A float or complex scalar takes a floating array's dtype, as in equal() (isin is value
-    # equality): 0.1 is not in float64 terms among float32 0.1s; beside an integer array it is
-    # a float64 or complex128 0-d array (CuPy's isin takes no Python float). An int beside
-    # an integer array compares exactly, beside floats in float64 (NumPy's int64 with them);
-    # past the dtype or int64 and uint64 (NumPy compares it as an object; CuPy takes an int
-    # as a C integer), as the float it equals exactly, else it equals no element.
+    # A scalar takes a floating array's dtype, as in equal() (isin is value equality, "see
+    # equal"): 0.1 is not in float64 terms among float32 0.1s, and 2049 is float16's 2048
+    # (NumPy's isin compares an int exactly: 2049 was not among float16 2049s, which equal()
+    # found); beside an integer array a float is a float64 or complex128 0-d array (CuPy's
+    # isin takes no Python float). An int beside an integer array compares exactly; past the
+    # dtype (NumPy compares it as an object; CuPy takes an int as a C integer) it equals no
+    # element.
     a1, a2 = _past_c(a1, n2), _past_c(a2, n1)
     for scalar in (a1, a2):
         if scalar is _NONE_EQUAL:
@@ -212,12 +213,6 @@ def isin(x1: ndarray | int, x2: ndarray | int, /, *, invert: bool = False) -> nd
         n1 = scalar_array(ns, dev, a1, _scalar_dtype(a1, n2.dtype))
     elif type(a2) in (float, complex):
         n2 = scalar_array(ns, dev, a2, _scalar_dtype(a2, n1.dtype))
-    # (an int beside floats compared in float64, as NumPy's int64 with float32: CuPy compares
-    # an int64 0-d array in float32)
-    elif type(a1) is int and numpy_kind(n2.dtype) in "fc":
-        n1 = scalar_array(ns, dev, float(a1), _WIDE[numpy_kind(n2.dtype)])
-    elif type(a2) is int and numpy_kind(n1.dtype) in "fc":
-        n2 = scalar_array(ns, dev, float(a2), _WIDE[numpy_kind(n1.dtype)])
     with on(dev):  # ml_dtypes' floats in float32, which holds each exactly (NumPy's isin sorts
         # with their loops, which misorder NaN: 1.0 was not found beside a NaN)
         n1, n2 = (n.astype(np.float32) if getattr(n, "dtype", None) in EXTENSION_FLOATS else n
@@ -255,22 +250,25 @@ def _comparable(n1: Any, n2: Any) -> tuple[Any, Any, Any]:
 
 
 _NONE_EQUAL = object()
-_WIDE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
 def _past_c(value: Any, other: Any) -> Any:
-    """An int scalar as isin compares it beside backend array ``other``: past the dtype's
-    integers or the C integers, the float it equals exactly, or _NONE_EQUAL."""
-    if type(value) is not int or -2 ** 63 <= value < 2 ** 64 and other.dtype.kind not in "iu":
+    """An int scalar as isin compares it beside backend array ``other``: beside integers,
+    itself, or _NONE_EQUAL past their dtype; beside floats, a float (which takes their dtype,
+    as in equal()), or _NONE_EQUAL past float64's; beside bools, itself, or _NONE_EQUAL past
+    the C integers."""
+    if type(value) is not int:
         return value
-    if other.dtype.kind in "iu":
+    kind = numpy_kind(other.dtype)
+    if kind in "iu":
         low, high = int_bounds(other.dtype)
         return value if low <= value <= high else _NONE_EQUAL
-    try:
-        f = float(value)
-    except OverflowError:
-        return _NONE_EQUAL
-    return f if f == value else _NONE_EQUAL
+    if kind in "fc":
+        try:
+            return float(value)
+        except OverflowError:
+            return _NONE_EQUAL
+    return value if -2 ** 63 <= value < 2 ** 64 else _NONE_EQUAL
 
 
 def _scalar_dtype(value: Any, array_dtype: Any) -> Any:

@@ -846,7 +846,8 @@ CASES: list[Case] = [
                                                               dt.complex64)))),
     Case("isin", lambda d: (dt.isin(a(d, [1, 2, 3]), a(d, [2, 5])), dt.isin(2.0, a(d, [1, 2])),
                             dt.isin(a(d, [1, 2]), 2.5), dt.isin(0.1, a(d, [0.1], dt.float32)),
-                            dt.isin(a(d, [1, 2]), a(d, [1]), invert=True))),
+                            dt.isin(a(d, [1, 2]), a(d, [1]), invert=True),
+                            dt.isin(a(d, [2048.0, 2050.0], dt.float16), 2049))),  # (as equal)
     Case("sorting", lambda d: (dt.sort(a(d, [3.0, np.nan, -1.0, 2.0]), descending=True),
                                dt.argsort(a(d, [2, 1, 2, 1]), descending=True, stable=True),
                                dt.argsort(a(d, R), axis=0),

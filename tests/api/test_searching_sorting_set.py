@@ -295,14 +295,31 @@ def test_isin_compares_a_float_scalar_in_the_arrays_dtype():
 
 def test_isin_of_an_int_at_the_ends_of_the_integers_compared():
     # An int within the dtype's integers (at either end) is compared; one past them equals
-    # no element. Beside floats an int past int64 and uint64 is the float it equals exactly,
-    # if any: 2**64 is one, 2**64 + 1 and -2**63 - 1 are none (their floats would be found).
+    # no element. Beside floats an int past int64 and uint64 is a float in their dtype, as
+    # equal() takes it (2**64 + 1 is float64's 2**64); one past float64's, none.
     i8 = dlt.asarray([127, -128], dtype=dlt.int8)
     assert bool(dlt.isin(127, i8)) and bool(dlt.isin(-128, i8))
     assert not dlt.isin(128, i8) and not dlt.isin(-129, i8)
     f = dlt.asarray([2.0**64, -2.0**63, 1.0])
     assert bool(dlt.isin(2**64, f)) and bool(dlt.isin(-2**63, f))
-    assert not dlt.isin(2**64 + 1, f) and not dlt.isin(-2**63 - 1, f)
+    assert bool(dlt.isin(2**64 + 1, f)) and bool(dlt.isin(-2**63 - 1, f))
+    assert not dlt.isin(10**400, f) and not dlt.isin(-10**400, f)
+
+
+def test_isin_compares_an_int_scalar_in_a_float_arrays_dtype_as_equal_does():
+    # The spec's isin is value equality "(see equal)", and equal takes a Python scalar in the
+    # array's dtype: 2049 is float16's 2048, 16777217 float32's 16777216. An int was compared
+    # exactly, in float64 (as NumPy's isin; PyTorch's agrees with equal).
+    for dtype, values, n in ((dlt.float16, [2048.0, 2050.0, math.inf], 2049),
+                             (dlt.float16, [2048.0, 2050.0, math.inf], 70000),
+                             (dlt.float32, [16777216.0, 1.0, 2.0], 16777217),
+                             (dlt.complex64, [16777216.0, 1.0, 2.0], 16777217)):
+        x = dlt.asarray(values, dtype=dtype)
+        with np.errstate(over="ignore"):  # (70000 is float16's inf, with NumPy's warning)
+            want = np.from_dlpack(dlt.equal(x, n)).tolist()
+            assert np.from_dlpack(dlt.isin(x, n)).tolist() == want and any(want)
+            assert np.from_dlpack(dlt.isin(x, n, invert=True)).tolist() == [not w for w in want]
+            assert bool(dlt.isin(n, x))
 
 
 def test_searchsorted_compares_64_bit_integers_with_floats_exactly():

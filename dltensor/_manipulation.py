@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 
@@ -150,7 +150,20 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     Written here because the spec allows unknown dimensions (None), which NumPy refuses: an
     unknown dimension makes the result's unknown, and known ones must still agree.
     """
-    return _broadcast(tuple(_shape(s) for s in shapes))
+    shape = _broadcast(tuple(_shape(s) for s in shapes))
+    # No array has a shape past the largest (NumPy's broadcast_shapes refuses it, as zeros
+    # and broadcast_to do): more than 64 axes, an extent or size past intp; beside an
+    # unknown extent, which may be 0, an extent past intp
+    if None not in shape:
+        sizes = cast(tuple[int, ...], shape)
+        past = max(sizes, default=0) >= 1 << 63 or math.prod(sizes) >= 1 << 63
+    else:
+        past = any(d is not None and d >= 1 << 63 for d in shape)
+    if past:
+        raise ValueError(f"broadcast_shapes: a result of shape {shape} is past the largest "
+                         "array")
+    within_dimensions("broadcast_shapes", len(shape))
+    return shape
 
 
 def _shape(s: Any) -> tuple[int | None, ...]:

@@ -123,6 +123,23 @@ def test_broadcast_shapes():
     assert dlt.broadcast_shapes(np.array([2, 3]), range(3, 4)) == (2, 3)
 
 
+def test_broadcast_shapes_past_the_largest_array_are_refused_as_numpys_are():
+    # (as zeros, broadcast_to and reshape refuse them: broadcast_shapes((2**63,), (1,)) gave
+    # (2**63,); NumPy's: "Maximum allowed dimension exceeded", "broadcast dimensions too large")
+    for shapes in (((2**63,), (1,)), ((2**62, 4), (1,)), ((2**64, 0),), ((None, 2**63),),
+                   ((1,) * 65,)):
+        with pytest.raises(ValueError):
+            dlt.broadcast_shapes(*shapes)
+        if None not in shapes[0]:
+            with pytest.raises(ValueError):
+                np.broadcast_shapes(*shapes)
+    # what may be an array's shape is not: intp's largest, no elements, an unknown extent
+    assert dlt.broadcast_shapes((2**63 - 1,), (1,)) == (2**63 - 1,)
+    assert dlt.broadcast_shapes((0, 2**62, 4)) == (0, 2**62, 4)
+    assert dlt.broadcast_shapes((None, 2**62, 4)) == (None, 2**62, 4)
+    assert dlt.broadcast_shapes((1,) * 64) == (1,) * 64
+
+
 @settings(max_examples=40, deadline=None)
 @given(x=xps.arrays(xps.scalar_dtypes(), xps.array_shapes(max_dims=4, max_side=4)),
        data=st.data())

@@ -372,13 +372,23 @@ def sign(xp: Any, a: Any, r: Any = None) -> Any:
         # float32, + 0.0 (float8_e8m0fnu has no zero: its "zeros" are 2**-127)
         r = xp.sign(a.astype(np.float32)) + 0.0
         return r.astype(a.dtype)
-    # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
-    nan = xp.asarray(complex("nan+nanj"), dtype=a.dtype)
     if r is None:
         with quiet(xp):  # (its overflow, for |a| past the floats, is mended below)
             r = xp.sign(a)
     r = _sign_by_parts(xp, a, r)
-    return xp.where(xp.isnan(a), nan, r)
+    if not some(xp, ~xp.isfinite(a)):  # (no NaN or infinite part: the common call)
+        return r
+    infinite = xp.isinf(a)
+    if some(xp, infinite):
+        # Past both special cases the spec's sign is a / |a| by its division (see divide), of
+        # a complex by a real (|a| = inf here): part by part, NaN for an infinite part, a zero
+        # of its sign for a finite one, as divide(a, abs(a)) gives; NumPy's sign gave the
+        # direction (inf + 1j: 1, where the spec says NaN + 0j)
+        with quiet(xp):  # (inf * 0, not selected)
+            re, im = (xp.where(xp.isinf(p), xp.nan, p * 0) for p in (a.real, a.imag))
+        r = xp.where(infinite, from_parts(xp, re, im, a.dtype), r)
+    # NumPy gives sign(inf + nan j) = 1; the spec: NaN + NaN j when either part is NaN.
+    return xp.where(xp.isnan(a), xp.asarray(complex("nan+nanj"), dtype=a.dtype), r)
 
 
 def _sign_by_parts(xp: Any, a: Any, r: Any) -> Any:

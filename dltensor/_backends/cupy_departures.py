@@ -436,13 +436,6 @@ def tan(xp: Any, a: Any) -> Any:
     return _zero_and_nan(xp, a, special.tan(xp, a), along_real=False)
 
 
-def sign(xp: Any, a: Any) -> Any:
-    # CuPy computes a / abs(a): inf + 1j gave NaN + 0j where NumPy's is 1 + 0j
-    re, im = xp.isinf(a.real), xp.isinf(a.imag)
-    unit = xp.where(re, xp.sign(a.real), 0.0) + 1j * xp.where(im, xp.sign(a.imag), 0.0)
-    return special.sign(xp, a, xp.where(re ^ im, unit.astype(a.dtype), xp.sign(a)))
-
-
 # NumPy's shifts of 64-bit integers (npy_lshift, npy_rshift: npy_math_internal.h.src): an amount
 # of 64 or more, or negative, shifts every bit out (0; -1 for a negative value shifted right).
 # CuPy's kernel is C's a << b, which nvcc compiles to PTX's shl.b64 with the amount's low 32
@@ -491,7 +484,7 @@ DEPARTURES: dict[str, tuple[str, Callable[..., Any]]] = {
     "divide": ("c", divide), "reciprocal": ("c", reciprocal), "power": ("iuc", power),
     "log": ("c", log), "log1p": ("c", log1p), "sqrt": ("c", sqrt),
     "log2": ("c", _log_times(1.4426950408889634)), "log10": ("c", _log_times(0.4342944819032518)),
-    "tanh": ("c", tanh), "tan": ("c", tan), "sign": ("c", sign), "matmul": ("fFiu", matmul),
+    "tanh": ("c", tanh), "tan": ("c", tan), "matmul": ("fFiu", matmul),
     "left_shift": ("iu", _shift("left_shift")), "right_shift": ("iu", _shift("right_shift")),
     # (bfloat16: CuPy's round has no loop of it, and took float32's, a float32 result; rint,
     # half to even as round, has one)

@@ -961,6 +961,26 @@ def test_complex_sign_of_huge_and_subnormal_values_is_on_the_unit_circle(dtype, 
         assert abs(abs(r) - 1) < 1e-6 and abs(r - want) < 1e-6, (v, r, want)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sign_with_an_infinite_part_is_the_specs_division_by_abs(dtype):
+    # Past its two special cases the spec's sign is x / |x| "according to the rules of complex
+    # number division": a complex by a real (|x| = inf), part by part (divide's table), NaN for
+    # an infinite part, a zero of its sign for a finite one, as dltensor's divide(x, abs(x))
+    # gives. It gave NumPy's direction: sign(inf + 1j) 1 + 0j, sign(1 - inf j) -1j.
+    inf = math.inf
+    z = np.array([complex(inf, 1), complex(1, -inf), complex(-inf, -2), complex(-0.0, inf),
+                  complex(inf, 0), complex(inf, -inf), complex(inf, math.nan)], dtype)
+    got = np.from_dlpack(dt.sign(dt.asarray(z)))
+    x = dt.asarray(z[:-1])
+    assert_bits(np.from_dlpack(dt.divide(x, dt.abs(x))), got[:-1])  # (NaNs: of either sign)
+    nan_parts = [(True, False), (False, True), (True, False), (False, True), (True, False),
+                 (True, True), (True, True)]
+    assert [(bool(np.isnan(r.real)), bool(np.isnan(r.imag))) for r in got] == nan_parts
+    assert [bool(np.signbit(p)) for r, (a, b) in zip(got, nan_parts)
+            for p, nan in ((r.real, a), (r.imag, b)) if not nan] == [False, False, True, True,
+                                                                     False]
+
+
 def test_clip_special_cases():
     nan_x = dt.clip(dt.asarray(np.array([nan, 0.5])), 0.0, 1.0)
     assert np.isnan(np.asarray(nan_x)[0])

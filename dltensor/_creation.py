@@ -19,9 +19,9 @@ from ._dispatch import allocatable, check_device, delegate_first, diagonal_offse
 from ._dispatch import flag, fresh, namespace_for, native, native_dtype, on, shape_tuple
 from ._dispatch import strict_int, type_name, within_largest, wrap_result
 from ._dlpack.abi import DLDeviceType
-from ._dtype_functions import astype, int_bounds, python_scalar, scalar_into
+from ._dtype_functions import astype, finfo, int_bounds, python_scalar, scalar_into
 from . import _dtypes
-from ._dtypes import EXTENSION_FLOATS, DType, numpy_kind, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, numpy_kind, refuse_complex_to_real
 from ._interop import copied
 
 __all__ = [
@@ -191,17 +191,44 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         _check_count("arange", math.ceil(span), npdt or _FLOAT64)
     out = npdt or _FLOAT64
     if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
-            and step_ == int(step_) and (out.type(scalar_into(lo + step_, out)) -
-                                         out.type(scalar_into(lo, out))).item() != step_:
-        # (ml_dtypes take and compare no int past int64: as Python numbers)
-        # NumPy fills start + i * delta with delta = (start + step) - start in the dtype:
-        # 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past
-        # stop (complex and bfloat16 too). (A step that is not an integer may be inexact,
-        # the spec says: NumPy's.)
+            and _numpys_values_stray(lo, step_, math.ceil(span), out):
         return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
     if _on_cuda(device) and out.kind in "fc":
         return _make(_numpys_fill, device, lo, step_, max(math.ceil(span), 0), out)
     return None
+
+
+def _numpys_values_stray(lo: int | float, step_: int | float, n: int,
+                         out: np.dtype[Any]) -> bool:
+    """Whether NumPy's arange of ``n`` values into the floating dtype ``out`` strays from
+    start + i * step: it fills start + i * delta with delta = (start + step) - start in the
+    dtype, 8.0 for arange(1e8, 1e8 + 100, 5, dtype=float32), whose values then run past stop
+    (complex and bfloat16 too). For an integer step any other delta strays; for another step,
+    which may be inexact, the spec says, one whose last value is off by more than half a step
+    and more than the dtype resolves there (arange(100, 257, 0.1, dtype=bfloat16) was 1570
+    times 100.0, its delta 0; arange(100, 200, 0.01, dtype=float32) ended past 200)."""
+    whole = step_ == int(step_)
+    if not whole:
+        if (n - 1) * _eps(out) * (abs(lo) + abs(lo + step_) + abs(step_)) <= abs(step_) / 2:
+            return False  # (the most rounding can make delta stray: NumPy's, at once)
+    # (ml_dtypes take and compare no int past int64: as Python numbers)
+    delta = (out.type(scalar_into(lo + step_, out)) - out.type(scalar_into(lo, out))).item()
+    if delta == step_ or whole:
+        return bool(delta != step_)
+    drift = abs(delta - step_) * (n - 1)
+    return bool(drift > abs(step_) / 2 and
+                drift > _eps(out) * max(abs(lo), abs(lo + (n - 1) * step_)))
+
+
+def _eps(npdt: np.dtype[Any]) -> float:
+    """The machine epsilon of a floating dtype (of its parts, for a complex one)."""
+    eps = _EPS.get(npdt)
+    if eps is None:
+        eps = _EPS[npdt] = finfo(FROM_NUMPY[npdt]).eps
+    return eps
+
+
+_EPS = {np.dtype(t): float(np.finfo(t).eps) for t in (np.float64, np.float32, np.complex128)}
 
 
 def _check_count(name: str, n: int, dtype: Any) -> None:

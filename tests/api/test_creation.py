@@ -713,6 +713,35 @@ def test_float_arange_of_one_element_and_numpys_spacing_for_other_steps():
         assert np.array_equal(np.asarray(dlt.arange(*args)), np.arange(*args))
 
 
+@pytest.mark.parametrize("args, dtype", [
+    ((100, 257, 0.1), "bfloat16"),  # (NumPy: 1570 times 100.0, its delta 0)
+    ((1e8, 1e8 + 100, 4.5), "float32"),  # (NumPy's last value 1e8 + 176, past stop)
+    ((100, 200, 0.01), "float32"),  # (NumPy's last value 200.011, past stop)
+    ((1000, 1010, 0.3), "float16"), ((1e15, 1e15 + 10, 0.3), "float64"),
+])
+def test_float_arange_whose_numpy_values_stray_is_start_plus_i_step(args, dtype):
+    # NumPy steps by (start + step) - start rounded in the dtype: where that strays by more
+    # than half a step (and the dtype's resolution) by the last value, each value is
+    # start + i * step, rounded once, as for an integer step
+    x = dlt.arange(*args, dtype=getattr(dlt, dtype))
+    got = np.asarray(dlt.astype(x, dlt.float64))
+    start, stop, step = args
+    want = (np.arange(math.ceil((stop - start) / step)) * step + start).astype(x.dtype.numpy)
+    assert got.tolist() == want.astype(np.float64).tolist()
+    assert got[-1] <= stop
+
+
+def test_float_arange_keeps_numpys_values_where_they_stay_within_a_step():
+    # (NumPy's rounding of the step drifts its float16 values by 0.24 by 999.9, where the
+    # dtype resolves 0.5, and its bfloat16 ones by 0.014 of a step of 0.1: kept bit for bit)
+    import ml_dtypes
+    for args, dtype in (((0, 1000, 0.1), np.float16), ((1, 2, 0.1), ml_dtypes.bfloat16),
+                        ((0, 1, 0.1), np.float32), ((1 / 3, 10, 0.1), np.float64)):
+        x = dlt.arange(*args, dtype=dlt.asarray(np.zeros(0, dtype)).dtype)
+        assert np.array_equal(np.asarray(dlt.astype(x, dlt.float64)),
+                              np.arange(*args, dtype=dtype).astype(np.float64))
+
+
 def test_tril_and_triu_default_to_the_main_diagonal():
     x = dlt.reshape(dlt.arange(1, 10), (3, 3))
     assert np.array_equal(np.asarray(dlt.tril(x)), np.tril(np.arange(1, 10).reshape(3, 3)))

@@ -268,10 +268,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             # then the checked path says it in its words. (x[0:4] = y 3.2 -> 1.2 us)
             try:
                 if type(value) is ndarray:
-                    v = value._array
-                    vt = v.dtype if type(v) is _np_ndarray else None  # (None: not computed)
-                    if (vt is a.dtype or NUMPY_PROMOTION.get((a.dtype, vt)) is a.dtype) and \
-                            value._device is CPU and (v.ndim < 2 if tk is slice else not v.ndim):
+                    v = _numpy_value(a, value)
+                    if v is not None and (v.ndim < 2 if tk is slice else not v.ndim):
                         a[key] = v.copy() if _may_share_memory(a, v) else v
                         return
                 else:
@@ -288,15 +286,13 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             if type(value) is not ndarray:
                 a[i] = _value_for(self, a, value)  # (a scalar: ~4 us less)
                 return
-            v = value._array
-            # An array value NumPy's checks refuse as the spec does: of x's dtype or one
-            # promoting to it, on the CPU, not sharing x's memory (see _unaliased), and of no
-            # more axes than the key (a mask's one; NumPy drops leading length-1 axes to fit,
-            # and its error for a 2-D value into a mask is a TypeError): ~10 us less. Where
-            # NumPy refuses (nothing written then), the checked path below says it in its words.
-            if type(v) is _np_ndarray and value._device is CPU and v.ndim <= i.ndim and \
-                    (v.dtype is a.dtype or NUMPY_PROMOTION.get((a.dtype, v.dtype)) is a.dtype) \
-                    and not _may_share_memory(a, v):
+            v = _numpy_value(a, value)
+            # An array value NumPy's checks refuse as the spec does (_numpy_value's), not
+            # sharing x's memory (see _unaliased), and of no more axes than the key (a mask's
+            # one; NumPy drops leading length-1 axes to fit, and its error for a 2-D value into
+            # a mask is a TypeError): ~10 us less. Where NumPy refuses (nothing written then),
+            # the checked path below says it in its words.
+            if v is not None and v.ndim <= i.ndim and not _may_share_memory(a, v):
                 try:
                     a[i] = v
                     return
@@ -307,6 +303,9 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 (basic := basic_key(key if tk is tuple else (key,), a.ndim)) is not None:
             key, plain = basic, True  # (x[i, j] = v, x[...] = v: NumPy's own key, no array)
         elif not plain:
+            if (tk is tuple or tk is ndarray) and self._device is CPU and NUMPY_CHECKS_ALL \
+                    and type(a) is _np_ndarray and _numpy_write(a, key, tk, value):
+                return  # (X[i, j] = v, X[m, :] = v, X[mask] = v: NumPy's own)
             key = backend_key(self, key, True)
         elif tk is slice:
             key = check_slice(key)
@@ -361,6 +360,71 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
 # A float smaller than this may be 0 in some dtype CuPy computes (float16's least subnormal,
 # the largest of theirs; one rounds to 0 from half of its dtype's).
 _MAY_ROUND_TO_0 = float(np.finfo(np.float16).smallest_subnormal)
+
+
+def _numpy_write(a: Any, key: Any, tk: type, value: Any) -> bool:
+    """Write ``value`` into NumPy array ``a`` on the CPU through NumPy's own indexing where
+    it writes what the checked path would, and say whether it did: numpy_key's keys (index
+    arrays or masks), a scalar by the spec's promotion or an array as _numpy_value takes it,
+    copied where it may share a's memory (see _unaliased). The selection has an axis or more,
+    so NumPy refuses a value of more axes, as the spec does, unless its first is of length 1
+    (NumPy drops those) or it has no elements: those are the checked path's. NumPy refuses
+    before it writes (an index out of bounds, a mask of another shape, a value that does not
+    broadcast), and the checked path then says it in its words."""
+    nk = numpy_key(key if tk is tuple else (key,), a.ndim, True)
+    if nk is None:
+        return False
+    if type(value) is ndarray:
+        v = _numpy_value(a, value)
+        if v is None or v.ndim > 1 and (v.shape[0] == 1 or not v.size):
+            return False  # (NumPy also takes more axes of no elements into an empty selection)
+        if _may_share_memory(a, v):
+            v = v.copy()
+    else:
+        rule = _SCALAR_RULE.get((a.dtype, type(value)))
+        if rule is float:  # (an int into a floating dtype, as _value_for writes it)
+            if not -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT:
+                return False  # (past the largest float float() raises: the checked path's)
+            v = float(value)
+        elif rule is True or type(rule) is tuple and rule[0] <= value <= rule[1]:
+            v = value
+        else:
+            return False
+        # NumPy casts a scalar before it checks the key: its overflow warning (a finite part
+        # past the dtype's largest) must not come twice, here and from the checked path
+        top = _LARGEST.get(a.dtype)
+        if top is not None and not abs(v) <= top and (
+                top < abs(v.real) < math.inf or top < abs(v.imag) < math.inf):
+            return False
+    # (NumPy reads a lone mask as it writes, and before 2.4 copied no index array: see
+    # _unaliased_key; a mask beside other indices it takes as its nonzero() arrays)
+    if len(nk) == 1:
+        if _may_share_memory(a, nk[0]):
+            nk = (nk[0].copy(),)
+    elif _ALIASED_ON_NUMPY != "b":
+        nk = _unaliased_key(np, a, nk, _ALIASED_ON_NUMPY)
+    try:
+        a[nk] = v
+    except (IndexError, OverflowError, TypeError, ValueError):
+        return False
+    return True
+
+
+_INT_AS_FLOAT = 1 << 1023  # (a bound within the largest float: float() of it does not raise)
+# The NumPy dtypes whose cast of a Python float or complex may overflow (a RuntimeWarning)
+_LARGEST = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32, np.complex64)}
+
+
+def _numpy_value(a: Any, value: ndarray) -> Any:
+    """Array ``value``'s NumPy array where the spec lets NumPy write it into NumPy array ``a``
+    as it is: on the CPU, of a's dtype or one promoting to it (_value_for's rule). None where
+    it is not computed, on another device or of another dtype: the checked path's to say."""
+    v = value._array
+    if type(v) is _np_ndarray and value._device is CPU:
+        vt = v.dtype
+        if vt is a.dtype or NUMPY_PROMOTION.get((a.dtype, vt)) is a.dtype:
+            return v
+    return None
 
 
 def _unaliased(xp: Any, a: Any, v: Any) -> Any:

@@ -203,18 +203,20 @@ def basic_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
     return key if ellipsis and axes < ndim else None
 
 
-def numpy_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
-    """A read's key into a NumPy array of ``ndim`` axes on the CPU, with index arrays in it,
-    as NumPy 2.3+ takes it where backend_key's answer would index the same: ints, slices,
-    None, an ellipsis and our CPU index arrays of at least one axis (integers but
-    uint64, which NumPy wraps past intp, or masks; a mask beside others is its nonzero()
-    arrays to NumPy too). Where NumPy indexes it, its checks (bounds, a mask's shape, too many
-    indices) passed, and backend_key's rest are these; NumPy's refusals are for backend_key
-    to say. None for any other key, and for those backend_key refuses where NumPy takes them
-    (flat indexing, too few indices and no ellipsis, index arrays apart)."""
+def numpy_key(key: tuple[Any, ...], ndim: int,
+              setting: bool = False) -> tuple[Any, ...] | None:
+    """A read's or (``setting``) a write's key into a NumPy array of ``ndim`` axes on the
+    CPU, with index arrays in it, as NumPy 2.3+ takes it where backend_key's answer would
+    index the same: ints, slices, None (reading only), an ellipsis and our CPU index arrays of
+    at least one axis (integers but uint64, which NumPy wraps past intp, or masks; a mask
+    beside others is its nonzero() arrays to NumPy too). Where NumPy indexes it, its checks
+    (bounds, a mask's shape, too many indices) passed, and backend_key's rest are these;
+    NumPy's refusals are for backend_key to say. None for any other key, one of no index
+    array, and those backend_key refuses where NumPy takes them (flat indexing, too few
+    indices and no ellipsis, index arrays apart)."""
     out = list(key)
     axes = place = 0
-    ellipsis = basic = mask = False
+    ellipsis = basic = mask = arrays = False
     first = last = -1  # (places of the ints and index arrays, which must be adjacent)
     advanced = 0
     for k in key:
@@ -232,9 +234,10 @@ def numpy_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
             else:
                 return None
             out[place] = a
+            arrays = True
         elif tk is int:
             axes += 1
-        elif tk is slice or k is None:
+        elif tk is slice or k is None and not setting:
             axes += tk is slice
             basic = True
             place += 1
@@ -250,6 +253,8 @@ def numpy_key(key: tuple[Any, ...], ndim: int) -> tuple[Any, ...] | None:
         last = place
         advanced += 1
         place += 1
+    if not arrays:
+        return None
     if mask and place == 1:
         return tuple(out)
     if axes == ndim or ellipsis and axes < ndim:

@@ -4,6 +4,7 @@ Also: the keys the spec leaves out raise IndexError, setitem refuses promotions 
 not define and read-only memory, and basic indexing returns views of the same memory.
 """
 
+import math
 import warnings
 
 import array_api_strict as strict
@@ -1098,3 +1099,61 @@ def test_index_array_and_mask_keys_of_an_nd_array_keep_the_checked_rules():
     assert np.array_equal(np.asarray(t), a.swapaxes(-1, -2)[[1, 0], [3, 0], 1:])
     r = dlt.broadcast_to(dlt.asarray(np.arange(4.0)), (2, 3, 4))[i, j, 1:]  # (read-only x)
     assert r.tolist() == [[1.0, 2.0, 3.0]] * 2 and not r.read_only
+
+
+def test_index_array_and_mask_writes_into_an_nd_array_keep_the_checked_rules():
+    # (the fast path of writes with index arrays or masks into an n-D CPU array, NumPy's own
+    # write: what NumPy takes and the spec does not is still refused, keys and values that
+    # share x's memory are read before the write, and NumPy's refusals come once, our words)
+    x = dlt.zeros((4, 5))
+    i, j = dlt.asarray([0, 1, 3]), dlt.asarray([4, 0, 2])
+    for key, value, error, words in (
+            ((None, i, j), 1.0, IndexError, "None"),
+            ((i, j), dlt.ones((1, 3)), ValueError, "does not broadcast"),
+            ((i, j), dlt.ones(2), ValueError, "does not broadcast"),
+            ((i, j), 2**1100, OverflowError, "too large"),
+            ((dlt.asarray([True, False]), slice(None)), 2**1100, IndexError, "does not match"),
+            ((i, j), True, TypeError, "cannot write a Python bool"),
+            ((i, j), dlt.ones(3, dtype=dlt.int64), TypeError, "does not promote"),
+            ((dlt.asarray([0, 9]), slice(None)), 1.0, IndexError, "out of bounds"),
+            ((dlt.asarray([True, False]), slice(None)), 1.0, IndexError, "does not match"),
+            ((i, j), dlt.from_dlpack(P.from_numpy(np.ones(3), device=(P.METAL, 0))),
+             ValueError, "different devices")):
+        with pytest.raises(error, match=words):
+            x[key] = value
+    assert not np.asarray(x).any()  # (nothing written by a refused write)
+    with pytest.raises(ValueError, match="does not broadcast"):  # (NumPy takes more axes of
+        dlt.zeros((1, 5))[1:, dlt.asarray(np.zeros(0, np.intp))] = dlt.zeros((2, 0, 0))  # none)
+    with pytest.raises(ValueError, match="read-only"):
+        dlt.broadcast_to(dlt.ones(5), (4, 5))[i, j] = 1.0
+    x[i, j] = 2**1023  # (an int into floats, as the checked path converts it)
+    assert float(x[1, 0]) == 2.0**1023
+    y = dlt.zeros((4, 5))
+    y[dlt.asarray([0, 0, 3]), dlt.asarray([1, 1, 2])] = dlt.asarray([1.0, 2.0, 3.0])
+    assert float(y[0, 1]) == 2.0 and float(y[3, 2]) == 3.0  # (duplicates: NumPy's, the last)
+    y[dlt.asarray([True, False, True, False]), :] = dlt.arange(5.0)
+    assert np.asarray(y)[2].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    # NumPy casts a scalar before it checks the key: its overflow warning comes once, and
+    # none where the checked path refuses the key before it writes
+    for dtype, value in ((dlt.float32, 1e300), (dlt.complex64, complex(math.nan, 1e300))):
+        f = dlt.zeros((4, 5), dtype=dtype)
+        for key, n in (((dlt.asarray([0, 1, 3]), dlt.asarray([0, 1])), 1),
+                       ((dlt.asarray([True, False]), slice(None)), 0)):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                with pytest.raises(IndexError):
+                    f[key] = value
+            assert len(w) == n, [str(c.message) for c in w]
+    # a lone mask, and a value, that share x's memory are read before anything is written
+    # (NumPy writes a lone mask's elements as it reads them)
+    a = np.random.default_rng(0).random((4, 4)) < 0.5
+    b = dlt.asarray(a, copy=True)
+    b[b[::-1, ::-1]] = False
+    a[a[::-1, ::-1].copy()] = False
+    assert np.array_equal(np.asarray(b), a)
+    z = dlt.arange(5.0)
+    z[(dlt.asarray([True] * 5),)] = z[::-1]
+    assert np.asarray(z).tolist() == [4.0, 3.0, 2.0, 1.0, 0.0]
+    r = dlt.reshape(dlt.arange(5.0), (1, 5))
+    r[dlt.asarray(np.ones((1, 5), bool))] = r[0, ::-1]
+    assert np.asarray(r).tolist() == [[4.0, 3.0, 2.0, 1.0, 0.0]]

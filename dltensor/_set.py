@@ -132,11 +132,15 @@ def _first_zero(a: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> None:
 
 def _by_first_occurrences(unique: Callable[..., Any], keywords: dict[str, bool], a: Any,
                           index: bool, inverse: bool, counts: bool) -> Any:
-    """CuPy's unique of floats as NumPy's: CuPy sorts them by their bits, -0.0 before 0.0,
-    so the zeros' first occurrence was a -0.0's, and their value its sign. Of ``a + 0.0``
-    (one zero; its sort is stable) the first occurrences are right, and give the values."""
+    """CuPy's unique of floats as NumPy's: CuPy sorts them by their bits, -0.0 before 0.0
+    and NaNs with the sign bit first, so the zeros' first occurrence was a -0.0's (their
+    value its sign), and such NaNs came before every value, where NumPy's come last. Of
+    ``a + 0.0`` (one zero) with every NaN positive (the sum need not clear a NaN's sign) the
+    first occurrences are right (its sort is stable), and give the values."""
     flat = a.reshape(-1)
-    r = unique(flat + 0.0, return_index=True, return_inverse=inverse, return_counts=counts,
+    xp = array_module(a)
+    key = xp.where(xp.isnan(flat), a.dtype.type(np.nan), flat + 0.0)
+    r = unique(key, return_index=True, return_inverse=inverse, return_counts=counts,
                **keywords)
     values = flat[r[1]]  # (-0.0 where a -0.0 came first, and NaNs as they were)
     if not (index or inverse or counts):

@@ -398,6 +398,10 @@ CASES: list[Case] = [
         dt.unique_values(a(d, [complex(0.0, math.nan), complex(-0.0, math.nan)])),
         dt.unique_counts(a(d, [complex(math.nan, 0.0), complex(math.nan, -0.0), 1j])),
         dt.unique_inverse(a(d, [0.0, math.nan, -0.0, 1.0, math.nan, 0.0, math.nan], dt.float32)))),
+    Case("unique-beside-nans-with-the-sign-bit", lambda d: (  # (CuPy sorted them first)
+        *dt.unique_all(a(d, [1.0, -np.nan, 0.0, np.nan, -np.nan])),
+        *dt.unique_counts(a(d, [[2.0, -np.nan], [-0.0, 2.0]], dt.float32)),
+        dt.unique_values(a(d, [-np.nan, 1.0, 0.5], dt.float16)))),
     Case("unique-of-complex-zero-parts", lambda d: (  # (NumPy's unstable sort: 1-0j kept)
         *dt.unique_counts(a(d, [2, 1, complex(1, -0.0), 2, 2, complex(1, -0.0), 1, 2,
                                 complex(1, -0.0), 1, complex(1, -0.0), 2, 2, 1, 1, 2, 1],

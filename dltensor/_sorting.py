@@ -31,6 +31,7 @@ def _in_32_axes(ns: Any, sort: Callable[..., Any], a: Any, kwargs: dict[str, Any
     """``sort(a, **kwargs)`` for an array of more than 32 axes, which NumPy's sorts refuse
     (RuntimeError; up to 64 are arrays): along its axis as the rows of a matrix."""
     axis = kwargs.pop("axis", -1)
+    check_axis(sort.__name__, axis, a.ndim)  # (else moveaxis's words: "source: axis ...")
     return along_axis(ns, lambda rows: sort(rows, axis=-1, **kwargs), (a,), axis)
 
 

@@ -187,6 +187,18 @@ def test_sorts_of_more_than_32_dimensions(shape, axis, descending):
     assert np.array_equal(np.asarray(dlt.take_along_axis(x, order, axis=axis)), want)
 
 
+@pytest.mark.parametrize("fn", [dlt.sort, dlt.argsort])
+@pytest.mark.parametrize("axis", [35, -36])
+def test_sorts_of_more_than_32_dimensions_name_an_axis_out_of_bounds(fn, axis):
+    # (the rows' moveaxis said "source: axis 35 is out of bounds ...")
+    x = dlt.asarray(np.zeros((1,) * 33 + (2, 3)))
+    for descending in (False, True):
+        with pytest.raises(np.exceptions.AxisError,
+                           match=rf"^{fn.__name__}: axis {axis} is out of bounds for an array "
+                                 "of dimension 35$"):
+            fn(x, axis=axis, descending=descending)
+
+
 def test_descending_sort_is_stable():
     keys = dlt.asarray([1, 2, 1, 2, 1])
     assert np.from_dlpack(dlt.argsort(keys, descending=True)).tolist() == [1, 3, 0, 2, 4]

@@ -11,6 +11,7 @@ read-only memory is read-only (NumPy's views inherit the flag; CuPy has none to 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
@@ -753,7 +754,8 @@ def __contains__(self: ndarray, value: object, /) -> bool:
     for any shape; not the spec's, which leaves ``in`` unspecified). A number compares by its
     value whatever the dtype, as in NumPy (``2.0 in`` an integer array, ``True in`` a float
     one, where ``==`` keeps the spec's rules and refuses them); an object holding no number
-    (None, a string) is in no array, as ``x == None`` is False."""
+    (None, a string) is in no array, as ``x == None`` is False; a number no Python scalar
+    stands for (a Fraction, a Decimal) is refused, as ``==`` refuses it."""
     from ._elementwise import _array_like, equal  # (they import this module)
     from ._utility import any
     if isinstance(value, ndarray):
@@ -763,6 +765,10 @@ def __contains__(self: ndarray, value: object, /) -> bool:
         if _array_like(value):
             raise TypeError(f"'in' takes a dltensor array or a Python scalar, not "
                             f"{type_name(value)}; convert it with dltensor.asarray()")
+        if isinstance(value, numbers.Number):
+            # (Fraction(1, 2) in x was False for x holding 0.5, where == raises)
+            raise TypeError(f"'in' takes a dltensor array or a Python scalar, not "
+                            f"{type_name(value)}; convert it to a Python int, float or complex")
         return False
     a = self._compute()
     if type(scalar) is int:

@@ -130,6 +130,20 @@ def test_in_compares_a_number_by_value_whatever_the_dtype():
             v in i
 
 
+def test_in_refuses_a_number_no_python_scalar_stands_for_as_equality_does():
+    # (Fraction(1, 2) in x was False for x holding 0.5, where x == Fraction(1, 2) raises and
+    # NumPy's in says True: to convert, as == says)
+    from decimal import Decimal
+    from fractions import Fraction
+    x = dlt.asarray([0.5])
+    for v in (Fraction(1, 2), Decimal("0.5")):
+        with pytest.raises(TypeError, match="convert it to a Python int, float or complex"):
+            v in x
+        with pytest.raises(TypeError, match="convert it to a Python int, float or complex"):
+            x == v
+    assert float(Fraction(1, 2)) in x and None not in x
+
+
 def test_complex_of_a_nan_keeps_its_imaginary_part_and_a_real_nan_gets_a_nan_one():
     # (the spec: complex() of a real NaN is NaN + NaN j; a complex NaN is as it is)
     z = complex(dlt.asarray(complex(math.nan, 2.0)))

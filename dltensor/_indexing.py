@@ -722,8 +722,9 @@ def _rows(self: ndarray, backwards: bool) -> Iterator[ndarray]:
     indices = range(self.shape[0])
     if backwards:
         indices = indices[::-1]
-    if self._array is None and held(self) and self._tensor.bits % 8 == 0:
-        # (views of held memory, as x[i, ...] makes them; packed below a byte: refused now)
+    if self._array is None and held(self) and (self._tensor.bits % 8 == 0 or not indices):
+        # (views of held memory, as x[i, ...] makes them; packed below a byte they are refused
+        # where there are rows, but an empty first axis describes none: [], as of float32)
         return (self[i, ...] for i in indices)
     a = self._compute()
     dev = self._device

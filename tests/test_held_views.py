@@ -164,6 +164,21 @@ def test_views_of_memory_packed_below_a_byte_refuse():
         x.mT
 
 
+def test_iterating_memory_packed_below_a_byte_with_no_rows_is_empty():
+    # (int4 of shape (0,) refused iteration, NoBackendError, where float32's gave []: there
+    # is no row to describe; rows packed below a byte are still refused, as x[i, ...] is)
+    for dtype in ((0, 4, 1), (17, 4, 1), (1, 1, 1), (2, 32, 1)):
+        for shape in ((0,), (0, 3)):
+            x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=shape,
+                                        dtype=dtype))
+            assert list(x) == [] and list(reversed(x)) == [] and len(x) == 0, (dtype, shape)
+    x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(2,),
+                                dtype=(0, 4, 1)))
+    for call in (list, lambda x: list(reversed(x))):
+        with pytest.raises(RuntimeError, match="metal:0"):
+            call(x)
+
+
 def test_views_keep_the_producers_tensor_until_the_last_is_gone(leak_accounting):
     p = from_numpy(A, device=(METAL, 0))
     x = dt.from_dlpack(p)

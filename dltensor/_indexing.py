@@ -584,7 +584,7 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
                             f"{vt.name} does not promote to {dt.name}; cast it with astype")
         return value._compute() if compute else value
     scalar = python_scalar(value)  # (a NumPy scalar: written as the Python one it holds)
-    if scalar is not None:
+    if type(scalar) in PYTHON_SCALARS:  # (not longdouble's own, which it holds: no recursion)
         return _value_for(x, a, scalar, compute)
     raise TypeError(f"can write a Python scalar or a dltensor array, not {type_name(value)}")
 

@@ -923,6 +923,20 @@ def test_a_scalar_written_through_an_index_array_keeps_the_value_rules(key):
         x[mask]
 
 
+def test_a_numpy_scalar_no_python_scalar_holds_is_refused_as_operators_refuse_it():
+    # (x[0] = np.longdouble(1.5) recursed until RecursionError: its item() is itself; + and
+    # == refuse it with a TypeError)
+    x, X = dlt.zeros(3), dlt.zeros((2, 3))
+    for v in (np.longdouble(1.5), np.clongdouble(1.5)):
+        for target, key in ((x, 0), (x, slice(0, 2)), (x, dlt.asarray([0, 2])), (X, (0, 1)),
+                            (X, (dlt.asarray([True, False]), slice(None))), (x, ...)):
+            with pytest.raises(TypeError, match="can write a Python scalar or a dltensor"):
+                target[key] = v
+        with pytest.raises(TypeError):
+            x + v
+    assert not np.asarray(x).any() and not np.asarray(X).any(), "nothing written"
+
+
 @pytest.mark.parametrize("key", [dlt.asarray([0, 2]), dlt.asarray([True, False, True]),
                                  dlt.asarray([0, 2], dtype=dlt.uint8),
                                  dlt.asarray([[0, 2]], dtype=dlt.int8)],

@@ -278,6 +278,13 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     if rule is True or type(rule) is tuple and rule[0] <= value <= rule[1]:
                         a[key] = value
                         return
+                    if rule is float and -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT:
+                        a[key] = float(value)  # (an int into floats, as _value_for writes it)
+                        return
+                    v = _written_scalar(a, value)  # (a NumPy scalar)
+                    if v is not None:
+                        a[key] = v
+                        return
             except (IndexError, OverflowError, TypeError, ValueError):
                 pass
         if not a.flags.writeable if type(a) is _np_ndarray else _array_read_only(a):
@@ -382,15 +389,11 @@ def _numpy_write(a: Any, key: Any, tk: type, value: Any) -> bool:
         if _may_share_memory(a, v):
             v = v.copy()
     else:
-        rule = _SCALAR_RULE.get((a.dtype, type(value)))
-        if rule is float:  # (an int into a floating dtype, as _value_for writes it)
-            if not -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT:
-                return False  # (past the largest float float() raises: the checked path's)
-            v = float(value)
-        elif rule is True or type(rule) is tuple and rule[0] <= value <= rule[1]:
-            v = value
-        else:
-            return False
+        v = value
+        if _SCALAR_RULE.get((a.dtype, type(value))) is not True:
+            v = _written_scalar(a, value)  # (an int into floats, a NumPy scalar)
+            if v is None:
+                return False
         # NumPy casts a scalar before it checks the key: its overflow warning (a finite part
         # past the dtype's largest) must not come twice, here and from the checked path
         top = _LARGEST.get(a.dtype)
@@ -433,7 +436,7 @@ def _unaliased(xp: Any, a: Any, v: Any) -> Any:
     may share memory. NumPy writes a slice or a mask from a view overlapping it element by
     element, reading elements it has already written (``x[::2] = x[1:5]`` gave x[6] the new
     x[4]; numpy/numpy#6272), and CuPy writes in parallel."""
-    return v.copy() if xp.may_share_memory(a, v) else v
+    return v.copy() if (_may_share_memory if xp is np else xp.may_share_memory)(a, v) else v
 
 
 def _unaliased_key(xp: Any, a: Any, key: Any, kinds: str) -> Any:
@@ -461,7 +464,8 @@ _ALIASED_ON_NUMPY = "b" if np.lib.NumpyVersion(np.__version__) >= "2.4.0" else "
 def _shared(xp: Any, a: Any, k: Any, kinds: str) -> bool:
     """Whether ``k`` is an array of ``kinds`` (0-d too: a mask CuPy broadcasts) that may
     share memory with ``a``."""
-    return isinstance(k, xp.ndarray) and k.dtype.kind in kinds and xp.may_share_memory(a, k)
+    return isinstance(k, xp.ndarray) and k.dtype.kind in kinds and (
+        _may_share_memory if xp is np else xp.may_share_memory)(a, k)
 
 
 def _check_key_bounds(key: Any, x: ndarray, v: Any, target: tuple[int, ...] | None) -> None:
@@ -572,6 +576,9 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
         if not lo <= value <= hi:
             raise OverflowError(f"{value} is out of bounds for {x.dtype.name}")
         return value
+    p = _PYTHON_OF.get(tv)  # (a NumPy scalar: written as the Python one it holds)
+    if p is not None:
+        return _value_for(x, a, p(value), compute)
     dt = x.dtype
     if tv in _SCALAR_INTO:
         raise TypeError(f"cannot write a Python {tv.__name__} into an array of dtype {dt.name} "
@@ -583,7 +590,7 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
             raise TypeError(f"cannot write a {vt.name} array into a {dt.name} array: "
                             f"{vt.name} does not promote to {dt.name}; cast it with astype")
         return value._compute() if compute else value
-    scalar = python_scalar(value)  # (a NumPy scalar: written as the Python one it holds)
+    scalar = python_scalar(value)  # (a subclass of int or float: an IntEnum)
     if type(scalar) in PYTHON_SCALARS:  # (not longdouble's own, which it holds: no recursion)
         return _value_for(x, a, scalar, compute)
     raise TypeError(f"can write a Python scalar or a dltensor array, not {type_name(value)}")
@@ -609,6 +616,33 @@ def _scalar_rules() -> dict[tuple[np.dtype[Any], type], _Rule]:
 
 
 _SCALAR_RULE = _scalar_rules()
+# NumPy's number scalar types (ml_dtypes' too) -> the Python type of the scalar each holds, as
+# python_scalar makes it (float(np.float32(x)) is its item()); not longdouble's: none holds it
+_PYTHON_OF: dict[type, type] = {
+    t: p for t in {np.dtype(c).type for c in np.typecodes["All"] if np.dtype(c).kind in "biufc"}
+    | {d.type for d in FROM_NUMPY}
+    if (p := type(python_scalar(t(0)))) in PYTHON_SCALARS}
+
+
+def _written_scalar(a: Any, value: Any) -> Any:
+    """Scalar ``value`` as _value_for writes it into NumPy array ``a`` (the spec's promotion):
+    a NumPy scalar as the Python one it holds, an int into a floating dtype as a float. None
+    where that path refuses it or is to say why (an int out of the dtype's bounds, no scalar)."""
+    tv = type(value)
+    rule = _SCALAR_RULE.get((a.dtype, tv))
+    if rule is None:
+        p = _PYTHON_OF.get(tv)
+        if p is None:
+            return None
+        value = p(value)
+        rule = _SCALAR_RULE.get((a.dtype, p))
+    if rule is True:
+        return value
+    if rule is float:  # (past the largest float float() raises: the checked path's)
+        return float(value) if -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT else None
+    if type(rule) is tuple and rule[0] <= value <= rule[1]:
+        return value
+    return None
 
 
 # --- conversion to Python scalars ------------------------------------------------------------

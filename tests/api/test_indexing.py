@@ -1171,3 +1171,39 @@ def test_index_array_and_mask_writes_into_an_nd_array_keep_the_checked_rules():
     r = dlt.reshape(dlt.arange(5.0), (1, 5))
     r[dlt.asarray(np.ones((1, 5), bool))] = r[0, ::-1]
     assert np.asarray(r).tolist() == [[4.0, 3.0, 2.0, 1.0, 0.0]]
+
+
+def test_a_numpy_scalar_is_written_as_the_python_scalar_it_holds_by_every_key():
+    # (the fast paths take NumPy's scalars and an int into a float array as the checked path
+    # does: the Python scalar first, np.int64(2**60 + 2**36 + 1) into float32 through
+    # float64, not NumPy's direct cast, and the same refusals in the same words)
+    import ml_dtypes
+    n = 2**60 + 2**36 + 1
+    keys = (lambda x: 0 if x.ndim == 1 else (0, 0), lambda x: slice(0, 2),
+            lambda x: dlt.asarray([0, 2]), lambda x: (..., 1), lambda x: (
+                dlt.asarray([True, False, True]), slice(None)) if x.ndim == 2 else (
+                dlt.asarray([True, False, True]),))
+    values = ((np.int64(n), n), (np.float64(1.5), 1.5), (np.float32(-0.0), -0.0),
+              (np.uint64(2**64 - 1), 2**64 - 1), (np.int8(-1), -1), (np.bool_(True), True),
+              (np.complex64(1 + 2j), 1 + 2j), (np.float16(math.nan), math.nan),
+              (ml_dtypes.bfloat16(3.5), 3.5), (np.int64(300), 300), (np.float32(7e4), 7e4))
+    for dtype in (dlt.float32, dlt.float16, dlt.int8, dlt.uint64, dlt.bool, dlt.complex64,
+                  dlt.bfloat16):
+        for shape in ((3,), (3, 4)):
+            for key in keys:
+                for numpy_scalar, scalar in values:
+                    got = []
+                    for v in (numpy_scalar, scalar):
+                        x = dlt.zeros(shape, dtype=dtype)
+                        with warnings.catch_warnings(record=True) as w:
+                            warnings.simplefilter("always")
+                            try:
+                                x[key(x)] = v
+                                got.append(np.asarray(x).tobytes())
+                            except (TypeError, OverflowError, IndexError) as e:
+                                got.append((type(e), str(e)))
+                        got.append([str(c.message) for c in w])
+                    assert got[:2] == got[2:], (dtype, shape, key(dlt.zeros(shape)), scalar)
+    x = dlt.zeros(3, dtype=dlt.float32)
+    x[0], x[1:2], x[dlt.asarray([2])] = np.int64(n), np.int64(n), np.int64(n)
+    assert np.asarray(x).tolist() == [float(np.float32(float(n)))] * 3 != [float(np.float32(n))]

@@ -901,7 +901,7 @@ def copied(x: ndarray) -> ndarray:
                 raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: its "
                                   "elements are packed below a byte")
             with cupy_backend.on(dev.device_id):
-                return _relabel(cupy_backend.view(x._tensor, raw=True).copy(), dt, dev)
+                return _relabel(cupy_backend.view(x._tensor, raw=True).copy("K"), dt, dev)
     if dt.numpy is None:  # (as on any device dltensor cannot compute on: the DLPack error)
         raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: it holds that "
                           "dtype but cannot compute on it")

@@ -273,6 +273,18 @@ def test_host_arrays_of_a_dtype_cupy_has_not_are_cast_on_the_cpu_on_their_way_to
             dt.asarray(x, dtype=dt.float32, device="cuda:0", copy=False)
 
 
+def test_a_copy_of_a_dtype_cupy_has_not_keeps_the_memory_order(cupy):
+    # (float8 is copied on the GPU as its bytes, which came back C-ordered where every other
+    # copy keeps x's order, "K", as NumPy's and CuPy's do; the CPU's float8 copy too)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    a = np.arange(6.0).reshape(2, 3).astype(ml_dtypes.float8_e4m3fn)
+    t = dt.asarray(a).to_device("cuda:0").mT
+    import copy
+    for r in (dt.asarray(t, copy=True), copy.copy(t), dt.asarray(dt.asarray(a).mT, copy=True)):
+        assert r.strides == t.strides == (1, 3) and r.data_ptr != t.data_ptr
+        assert np.asarray(r.to_device("cpu")).astype(np.float32).tolist() == a.T.tolist()
+
+
 def test_a_cast_into_pinned_memory_is_made_on_the_gpu_then_moved(cupy):
     # (cast by NumPy after the move, the result was pageable memory labelled cpu)
     g = dt.asarray(np.arange(6.0), device="cuda:0")

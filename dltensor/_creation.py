@@ -100,6 +100,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 _EXACT = 1 << 40  # (arange's ints and linspace's counts below it take NumPy's own)
 _EXACT_SPAN = 1 << 53  # (ints this near are counted exactly by their float64 quotient)
+_PAST_FLOATS = 2**1024 - 2**970  # (the least int float() rounds past float64's largest)
 
 
 def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
@@ -190,6 +191,10 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
                              "elements")
         _check_count("arange", math.ceil(span), npdt or _FLOAT64)
     out = npdt or _FLOAT64
+    if type(lo) is int and not -_PAST_FLOATS < lo < _PAST_FLOATS:
+        # (an int past float64's largest, as full(1, 10**400) says; NumPy counts NaN elements,
+        # "Maximum allowed size exceeded")
+        raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for {out}")
     if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
             and _numpys_values_stray(lo, step_, math.ceil(span), out):
         return _make(_by_float_index, device, lo, math.ceil(span), step_, out)

@@ -643,6 +643,19 @@ def test_infinite_and_huge_aranges_are_value_errors():
             dlt.arange(*args)
 
 
+def test_a_float_arange_from_an_int_past_the_floats_is_an_overflow_error():
+    # (its values are past float64's, as full(1, 10**400) and asarray(10**400) say: NumPy
+    # counted NaN elements, "Maximum allowed size exceeded", and of 3 or more the check of
+    # NumPy's step said Python's "int too large to convert to float")
+    for args in ((10**400, 10**400 + 2, 1.5), (10**400, 10**400 + 5, 1.5),
+                 (-10**400, -10**400 + 5, 1.0), (2**1024 - 2**970, 2**1024, 2.0**969)):
+        for dtype in (None, dlt.float32, dlt.complex128):
+            with pytest.raises(OverflowError, match=r"^arange\(.* has values out of bounds"):
+                dlt.arange(*args, dtype=dtype)
+    big = 2**1024 - 2**970 - 1  # (float64's largest, rounded)
+    assert np.asarray(dlt.arange(big, big + 1, 0.5)).tolist() == [float(big)] * 2
+
+
 def test_arange_of_ints_has_one_length_whatever_the_dtype():
     # ceil((stop - start) / step) of ints is counted exactly for every dtype: float64's
     # quotient (2**62 + 1) / 2**60 rounds to 4.0, so floating dtypes had 4 elements where

@@ -396,9 +396,9 @@ def _numpy_write(a: Any, key: Any, tk: type, value: Any) -> bool:
                 return False
         # NumPy casts a scalar before it checks the key: its overflow warning (a finite part
         # past the dtype's largest) must not come twice, here and from the checked path
+        # (part by part: abs() of a complex past the floats raises OverflowError)
         top = _LARGEST.get(a.dtype)
-        if top is not None and not abs(v) <= top and (
-                top < abs(v.real) < math.inf or top < abs(v.imag) < math.inf):
+        if top is not None and (top < abs(v.real) < math.inf or top < abs(v.imag) < math.inf):
             return False
     # (NumPy reads a lone mask as it writes, and before 2.4 copied no index array: see
     # _unaliased_key; a mask beside other indices it takes as its nonzero() arrays)

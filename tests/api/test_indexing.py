@@ -1207,3 +1207,20 @@ def test_a_numpy_scalar_is_written_as_the_python_scalar_it_holds_by_every_key():
     x = dlt.zeros(3, dtype=dlt.float32)
     x[0], x[1:2], x[dlt.asarray([2])] = np.int64(n), np.int64(n), np.int64(n)
     assert np.asarray(x).tolist() == [float(np.float32(float(n)))] * 3 != [float(np.float32(n))]
+
+
+def test_a_complex_whose_magnitude_is_past_the_floats_is_written_by_every_key():
+    # (X[i, j] = complex(1.5e308, 1.5e308) into complex64 raised abs()'s OverflowError,
+    # "absolute value too large", where x[0] = it writes NumPy's inf + inf j, with its warning)
+    v = complex(1.5e308, -1.5e308)
+    for dtype in (dlt.complex64, dlt.complex128):
+        want = np.array(v).astype(dtype.numpy) if dtype is dlt.complex128 else \
+            np.array(complex(math.inf, -math.inf), dtype.numpy)
+        for key in ((0, ...), (1, 2), (dlt.asarray([1, 0]), 2), (dlt.asarray([True, False]), 1),
+                    (dlt.asarray([True, False]), slice(None)), dlt.asarray([[True] * 3] * 2)):
+            X = dlt.zeros((2, 3), dtype=dtype)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # (complex64's overflow)
+                X[key] = v
+            got = np.asarray(X)[np.asarray(X) != 0]
+            assert got.size and (got == want).all(), (dtype, key, got)

@@ -338,7 +338,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                 if not plain:
                     key = _unaliased_key(array_module(a), a, key, "biu")
                 v = _value_for(self, a, value)
-                if (type(v) is float or type(v) is complex) and abs(v) < _MAY_ROUND_TO_0:
+                if (type(v) is float or type(v) is complex) and \
+                        max(abs(v.real), abs(v.imag)) < _MAY_ROUND_TO_0:  # (abs(v) overflows)
                     # (CuPy fills a value that is 0 in the array's dtype by a memset: -0.0, or
                     # -1e-50 into float32, became +0.0. Any other scalar goes as it is, one
                     # fill kernel, or a copy to the GPU where the key is a mask or indices)

@@ -218,6 +218,9 @@ CASES: list[Case] = [
                                                        2, 8.0)),
     Case("setitem-int-one-past-the-end", lambda d: _setitem(a(d, [1.0, 2.0]), 2, 7.0),
          IndexError),
+    Case("setitem-complex-whose-magnitude-is-past-the-floats", lambda d: tuple(  # (abs()
+        _setitem(a(d, [0j, 0j, 0j]), key, complex(1.5e308, -1.5e308))  # raised OverflowError)
+        for key in (0, slice(1, 3), a(d, [False, True, False])))),
     # (integer arrays beside slices or ...: NumPy's meaning, their axes found past the ellipsis)
     Case("getitem-int-array-beside-slices", lambda d: (a(d, R)[a(d, [2, 0]), ::-1],
                                                        a(d, R)[..., a(d, [[3], [-4]])],

@@ -571,7 +571,7 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
     if rule is not None:
         if rule is True:
             return value
-        if type(rule) is not tuple:  # float: an int into an ml_dtypes float
+        if type(rule) is not tuple:  # float: an int into a floating dtype, as a float
             return float(value)
         lo, hi = rule  # an int into an integer dtype: it must fit
         if not lo <= value <= hi:

@@ -642,16 +642,16 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
         # The common call, a NumPy array and Python bounds: NumPy's clip ufunc, where the
         # checks below pass, and np.clip would reach it through two layers (~2 us; for ints
         # ~9, asking iinfo twice). Float bounds: floats; int bounds: clamped to the dtype
-        ints = _INT_RANGES.get(a.dtype)
+        ints, r = _INT_RANGES.get(a.dtype), None
         if a.dtype in _NUMPY_FLOATS:
             r = _clip_ufunc(a, -math.inf if min is None else float(min),
                             math.inf if max is None else float(max))
-            return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)  # (0-d: a scalar)
-        if ints is not None and type(min) is not float and type(max) is not float:
+        elif ints is not None and type(min) is not float and type(max) is not float:
             low, high = ints
             r = _clip_ufunc(a, low if min is None or min < low else high if min > high else min,
                             high if max is None or max > high else low if max < low else max)
-            return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)
+        if r is not None:
+            return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)  # (0-d: a scalar)
     if not isinstance(x, ndarray):
         raise _type_error("clip", "real numeric", x, unary=True)
     a = x._array

@@ -20,7 +20,7 @@ from ._devices import CPU, Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
-from ._interop import cast_first, computed, copy_of_native, move
+from ._interop import bytes_copied, cast_first, computed, copy_of_native, move
 
 _np_ndarray = np.ndarray
 
@@ -161,8 +161,9 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
             allocatable(dev)  # (new memory on x's pinned device, asked for: NumPy's is not)
     if dtype is src and not copy:
         return x
-    if dtype is src:
-        return computed(x, copy_of_native)
+    if dtype is src:  # (a dtype CuPy has not, float8, is copied as its bytes, as asarray's)
+        raw = bytes_copied(x)
+        return computed(x, copy_of_native) if raw is None else raw
     # (TypeError for a dtype held only, int4, float4..., or one x's backend has not)
     target = native_dtype(dtype, x._device)
     return computed(x, lambda a: _dtypes.cast(a, target))

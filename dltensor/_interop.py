@@ -893,15 +893,9 @@ def copied(x: ndarray) -> ndarray:
     """A copy of ``x`` on its device (BufferError where dltensor cannot compute); a dtype CuPy
     has not (float8) is copied on the GPU as its bytes."""
     dev, dt = x._device, x.dtype
-    cupy_backend = _gpus(dev.device_id) if dev.device_type == DLDeviceType.kDLCUDA and \
-        x._array is None else None
-    if cupy_backend is not None:
-        if not cupy_backend.can_view(dt.code, dt.bits):
-            if dt.bits % 8:
-                raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: its "
-                                  "elements are packed below a byte")
-            with cupy_backend.on(dev.device_id):
-                return _relabel(cupy_backend.view(x._tensor, raw=True).copy("K"), dt, dev)
+    raw = bytes_copied(x)
+    if raw is not None:
+        return raw
     if dt.numpy is None:  # (as on any device dltensor cannot compute on: the DLPack error)
         raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: it holds that "
                           "dtype but cannot compute on it")
@@ -909,6 +903,21 @@ def copied(x: ndarray) -> ndarray:
         return computed(x, copy_of_native)
     except NoBackendError as e:
         raise BufferError(f"cannot copy: {e}") from None
+
+
+def bytes_copied(x: ndarray) -> ndarray | None:
+    """A copy of ``x``, on a GPU whose CuPy has not its dtype (float8), made of its bytes; None
+    for any other ``x`` (BufferError for elements packed below a byte there)."""
+    dev, dt = x._device, x.dtype
+    cupy_backend = _gpus(dev.device_id) if dev.device_type == DLDeviceType.kDLCUDA and \
+        x._array is None else None
+    if cupy_backend is None or cupy_backend.can_view(dt.code, dt.bits):
+        return None
+    if dt.bits % 8:
+        raise BufferError(f"dltensor cannot copy {dt.name} memory on {dev}: its elements are "
+                          "packed below a byte")
+    with cupy_backend.on(dev.device_id):
+        return _relabel(cupy_backend.view(x._tensor, raw=True).copy("K"), dt, dev)
 
 
 def copy_of_native(a: Any) -> Any:

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dltensor as dlt
-from oracle import same
+from oracle import alike, same
+import producers as P
 
 xps = make_strategies_namespace(dlt)
 
@@ -475,3 +476,22 @@ def test_where_of_an_array_and_a_python_scalar_on_the_cpu():
     import producers as P
     pinned = dlt.from_dlpack(P.from_numpy(np.array([1.0, 2.0]), device=(P.CUDA_HOST, 0)))
     assert dlt.where(c, pinned, 0.0).device == dlt.Device("cpu")
+
+
+def test_searchsorted_commonest_calls_answer_as_the_checked_path():
+    # An x1 of NumPy's with an x2 of its dtype, or a Python scalar that keeps it, is NumPy's
+    # own search (the checked path: x1 as pinned memory): the same indices, the same errors
+    f = np.array([-np.inf, -1.0, -0.0, 0.0, 2.5, np.inf, np.nan])
+    with np.errstate(invalid="ignore"):
+        arrays = [f, f.astype(np.float16), f.astype(np.float32), f[:0], f[::2], f[:3] + 0j,
+                  np.array([False, True]), np.array([0, 3, 255], np.uint8),
+                  np.array([0, 2**63, 2**64 - 1], np.uint64), np.array([-128, 0, 127], np.int8)]
+    for a in arrays:
+        x, pinned = dlt.asarray(a), dlt.from_dlpack(P.from_numpy(a, device=(P.CUDA_HOST, 0)))
+        for v in (a[::-1], a[-1:].reshape(()) if a.size else a, 2, -1.5, True, 300, 10**20, -1,
+                  math.nan, -0.0, 1j, "a"):
+            y = dlt.asarray(v) if isinstance(v, np.ndarray) else v
+            for side in ("left", "right", "middle"):
+                with np.errstate(over="ignore"):  # (10**20 is float16's inf, warned of)
+                    alike(lambda: dlt.searchsorted(x, y, side=side),
+                          lambda: dlt.searchsorted(pinned, y, side=side), (a, v, side))

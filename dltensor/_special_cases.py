@@ -22,6 +22,11 @@ from ._dispatch import NULL_CONTEXT
 _FLOAT64, _FLOAT32, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16)
 _HALVES_AND_LESS = frozenset({_FLOAT16, *EXTENSION_FLOATS})  # (real floats of 16 bits or less)
 _REAL_SCALARS = frozenset((bool, int, float))
+_np_ndarray, _np_isinf = np.ndarray, np.isinf
+try:  # NumPy's C count_nonzero, which np.count_nonzero calls through a dispatcher
+    from numpy._core.multiarray import count_nonzero as _count_nonzero
+except ImportError:  # (a NumPy that moved it)
+    _count_nonzero = np.count_nonzero
 
 
 def quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:
@@ -67,6 +72,11 @@ def floor_divide(xp: Any, a: Any, b: Any) -> Any:
     in float16; in float64 a scalar NumPy could convert is finite). Those elements are
     divided as 1 // 1 by NumPy, so its warnings (and np.errstate) are of the others only:
     inf // 2.0 raised "invalid value" of a NaN no one saw."""
+    if type(a) is _np_ndarray and type(b) is _np_ndarray and \
+            not (_count_nonzero(_np_isinf(a)) or _count_nonzero(_np_isinf(b))):
+        # (the common call, two NumPy arrays with no infinity: NumPy's floor division, as
+        # below, without its checks, ~1.5 us; count_nonzero without its Python layer)
+        return np.floor_divide(a, b)
     da: Any = getattr(a, "dtype", None)  # (one of them is an array)
     db: Any = getattr(b, "dtype", da)
     dtype = db if da is None or da == db else np.result_type(da, db)

@@ -197,6 +197,26 @@ def test_floor_divide_warns_of_the_elements_numpy_would_and_not_of_the_infinitie
     assert np.isnan(r[0]) and r[1] == inf
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_floor_divide_of_arrays_without_infinities_is_numpys(dtype):
+    # (no infinity to mend: NumPy's floor division at once, its NaNs, signed zeros, division
+    # by zero and warnings as they are)
+    a = np.array([7.0, -7.0, 0.0, -0.0, math.nan, 1e-8, 3.0, -1.0], dtype)
+    b = np.array([2.0, 2.0, -3.0, 5.0, 1.0, 0.0, -0.0, 0.5], dtype)
+    for p, q in ((a, b), (b, a), (a[::2], b[1::2]), (a[:0], b[:0]), (np.array(a[0]), b),
+                 (a.reshape(2, 4), b[:4]), (np.array(a[3]), np.array(b[5]))):
+        for f in (dt.floor_divide, operator.floordiv):
+            with warnings.catch_warnings(record=True) as got_warned:
+                warnings.simplefilter("always")
+                got = f(dt.asarray(p), dt.asarray(q))
+            with warnings.catch_warnings(record=True) as warned:
+                warnings.simplefilter("always")
+                want = np.floor_divide(p, q)
+            assert got.dtype == getattr(dt, dtype) and got.shape == want.shape
+            assert_bits(np.asarray(got), np.asarray(want))
+            assert [str(w.message) for w in got_warned] == [str(w.message) for w in warned]
+
+
 def test_acosh_of_a_zero_and_nan_is_nan_and_a_quarter_turn():
     # (C11 and the spec: acosh(±0 + NaN j) = NaN + πj/2; CuPy's and NumPy 2.2's NaN + NaN j)
     for dtype in (dt.complex64, dt.complex128):

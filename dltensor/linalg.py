@@ -28,7 +28,7 @@ from ._interop import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
 from ._manipulation import reshape
 from ._statistical import sum as _sum
-from ._dtypes import EXTENSION_FLOATS, DType, float16, int64, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, float16, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
 
@@ -81,6 +81,13 @@ _ON_NUMPY: dict[str, Any] = {name: getattr(np.linalg, name) for name in (
 # (array-api-compat's: the spec's default rtol is max(M, N) * eps, NumPy's rcond 1e-15)
 _ON_NUMPY["pinv"] = lambda a, rtol: np.linalg.pinv(
     a, rcond=max(a.shape[-2:]) * np.finfo(a.dtype).eps if rtol is None else native(rtol))
+
+
+_np_ndarray = np.ndarray
+# The dtypes NumPy's LAPACK computes in (their fast paths'), and the eps of their real ones
+_LAPACK = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+_EPS: dict[np.dtype[Any], Any] = {np.dtype(t): np.finfo(t).eps
+                                  for t in (np.float32, np.float64)}
 
 
 # Functions of each matrix alone (their arguments besides x are no arrays): a stack of more
@@ -270,6 +277,15 @@ def cholesky(x: ndarray, /, *, upper: bool = False) -> ndarray:
 
 def cross(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     """The cross product of the 3-element vectors along ``axis`` (negative)."""
+    if type(x1) is ndarray and type(x2) is ndarray and type(axis) is int and \
+            x1._device is CPU and x2._device is CPU:
+        a1, a2 = x1._array, x2._array
+        if type(a1) is _np_ndarray and type(a2) is _np_ndarray and a1.dtype is a2.dtype and \
+                FROM_NUMPY[a1.dtype].spec_kind in NUMERIC and \
+                -min(a1.ndim, a2.ndim) <= axis < 0 and a1.shape[axis] == 3 == a2.shape[axis] \
+                and max(a1.ndim, a2.ndim) <= 32:
+            # (the common call: NumPy's own cross, where the checks below pass)
+            return wrap(np.cross(a1, a2, axis=axis), CPU)
     require_pair("cross", x1, x2)
     axis = vector_axis("cross", x1, x2, axis)
     # NumPy also takes 2-element vectors; the spec defines only 3, and no broadcasting of them.
@@ -375,6 +391,14 @@ def matrix_power(x: ndarray, n: int, /) -> ndarray:
 
 def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The rank of each matrix: its singular values above ``rtol`` times the largest."""
+    a = x._array if type(x) is ndarray and x._device is CPU and rtol is None else None
+    if type(a) is _np_ndarray and a.dtype in _LAPACK and a.size and 2 <= a.ndim <= 32 and \
+            np.isfinite(a).all():
+        # (the common call: the checked path's calls below, less its checks, which pass)
+        s = np.linalg.svdvals(a)
+        r = np.count_nonzero(s > s.max(axis=-1, keepdims=True) * max(a.shape[-2:]) *
+                             _EPS[s.dtype], axis=-1)
+        return wrap(r if type(r) is _np_ndarray else np.asarray(r), CPU)
     require("matrix_rank", x, FLOATING)
     _matrices("matrix_rank", x)
     _lapack_dtype("matrix_rank", x)
@@ -441,6 +465,14 @@ def slogdet(x: ndarray, /) -> SlogdetResult:
 
 def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
     """The solution of ``x1 @ out = x2`` (``x2`` is a vector only when it is 1-D)."""
+    if type(x1) is ndarray and type(x2) is ndarray and x1._device is CPU and x2._device is CPU:
+        a1, a2 = x1._array, x2._array
+        if type(a1) is _np_ndarray and type(a2) is _np_ndarray and a1.dtype is a2.dtype and \
+                a1.dtype in _LAPACK and a1.size and a2.size and a1.ndim >= 2 and \
+                a1.shape[-1] == a1.shape[-2]:
+            # (the common call: NumPy 2's own solve, which array-api-compat's copies, where
+            # the checks below pass)
+            return wrap(np.linalg.solve(a1, a2), CPU)
     dev = require_pair("solve", x1, x2, FLOATING)
     if x1.size == 0 and not held(x1) and not held(x2):  # (x1 of elements: each matrix's
         # factorisation is NumPy's to refuse, where singular)

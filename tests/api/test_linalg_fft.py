@@ -1087,3 +1087,36 @@ def test_vecdot_and_count_nonzero_of_numpy_arrays_keep_the_spec_checks():
     assert dlt.count_nonzero(x, keepdims=True).shape == (1, 1)
     pinned = dlt.from_dlpack(P.from_numpy(np.ones((2, 3)), device=(P.CUDA_HOST, 0)))
     assert int(dlt.count_nonzero(pinned)) == 6 and dlt.vecdot(pinned, pinned).shape == (2,)
+
+
+def test_cross_solve_and_matrix_rank_commonest_calls_answer_as_the_checked_paths():
+    # NumPy's own cross, solve and matrix_rank's calls for NumPy arrays on the CPU (the
+    # checked paths: a NumPy int axis, pinned memory): the same results, the same errors
+    def pinned(a):
+        return dlt.from_dlpack(P.from_numpy(np.ascontiguousarray(a), device=(P.CUDA_HOST, 0)))
+
+    v = np.array([[1.0, -0.0, np.nan], [2.0, 3.0, -4.0], [1e300, 1e300, -1e300]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (overflow, inf - inf)
+        for a, b in ((v, v[::-1]), (v[0], v), (v.T, v[:, ::-1]), (v[:2, :2], v[:2, :2]),
+                     (v.astype(np.float32), v[::-1].astype(np.float32)), (v[:2], v[:2] + 0j),
+                     (np.arange(9, dtype=np.uint8).reshape(3, 3), np.ones((3, 3), np.uint8)),
+                     (v[:, :1], v[:, :1]), (v[0, :0], v[0, :0])):
+            x1, x2 = dlt.asarray(a), dlt.asarray(b)
+            for axis in (-1, -2, 0, 1):
+                alike(lambda: dlt.linalg.cross(x1, x2, axis=axis),
+                      lambda: dlt.linalg.cross(x1, x2, axis=np.int64(axis)), (a, b, axis))
+    singular = np.ones((3, 3))
+    for a, b in ((SPD, SPD[..., 0]), (SPD, SPD[0, 0]), (SPD[0], SPD[..., :2]), (HPD, HPD[0]),
+                 (SPD.astype(np.float32), SPD[0].astype(np.float32)), (singular, singular[0]),
+                 (SPD[0], SPD[:2, :3]), (R, R[0]), (SPD, SPD[:2, 0]), (np.asfortranarray(G[0]),
+                 G[0, 0]), (SPD[0].astype(np.float16), SPD[0, 0].astype(np.float16))):
+        alike(lambda: dlt.linalg.solve(dlt.asarray(a), dlt.asarray(b)),
+              lambda: dlt.linalg.solve(pinned(a), pinned(b)), (a.shape, b.shape))
+    nan = G.copy()
+    nan[1, 2, 3] = np.nan
+    for a in (G, R, R.astype(np.float32), HPD, singular, np.zeros((2, 2)), G[:, :1], nan,
+              np.diag([1.0, 7e-16]), np.diag([np.inf, 1.0]), np.asfortranarray(R[0]), R[:, ::2],
+              G[0, 0]):
+        alike(lambda: dlt.linalg.matrix_rank(dlt.asarray(a)),
+              lambda: dlt.linalg.matrix_rank(pinned(a)), a.shape)

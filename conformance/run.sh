@@ -3,6 +3,9 @@
 #
 #   ARRAY_API_TESTS_DIR=/path/to/array-api-tests conformance/run.sh [extra pytest args]
 #
+# Test paths among the arguments (array_api_tests/test_sorting_functions.py, relative to the
+# checkout) run those alone; else the whole suite runs.
+#
 # The checkout needs its `array-api` submodule (the spec) at the commit the suite pins:
 #   git clone https://github.com/data-apis/array-api-tests && cd array-api-tests
 #   git submodule update --init && pip install -r requirements.txt
@@ -29,5 +32,8 @@ export PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}"
 # deadlines are off (CuPy compiles each kernel on first use, 0.1-0.5 s).
 xfails="$here/xfails.txt"
 case "${DLTENSOR_DEVICE:-cpu}" in cuda*|gpu*) xfails="$here/xfails-cuda.txt" ;; esac
-exec "${PYTHON:-python}" -m pytest array_api_tests/ -p no:cacheprovider -q --disable-warnings \
+# The whole suite, unless test paths inside it are given (array_api_tests/test_x.py[::...])
+targets=(array_api_tests/)
+for arg in "$@"; do case "$arg" in array_api_tests/?*) targets=() ;; esac; done
+exec "${PYTHON:-python}" -m pytest ${targets[@]+"${targets[@]}"} -p no:cacheprovider -q --disable-warnings \
   --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --rootdir=. --xfails-file="$xfails" -rfX "$@"

@@ -152,6 +152,28 @@ def test_conformance_xfails_hold_for_a_suite_inside_this_repository(tmp_path):
         shutil.rmtree(suite)
 
 
+def test_conformance_runs_the_test_paths_it_is_given_alone(tmp_path):
+    # (it always added array_api_tests/, so a path given ran the whole suite: a deep run of a
+    # few files took --ignore for every other one)
+    suite = tmp_path / "suite"
+    (suite / "array-api" / "spec").mkdir(parents=True)
+    (suite / "array_api_tests").mkdir()
+    (suite / "conftest.py").write_text(
+        "def pytest_addoption(parser):\n"
+        "    for name in ('--xfails-file', '--max-examples'):\n"
+        "        parser.addoption(name)\n"
+        "    parser.addoption('--disable-deadline', action='store_true')\n")
+    (suite / "array_api_tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    (suite / "array_api_tests" / "test_b.py").write_text("def test_b():\n    assert False\n")
+    whole = _run("conformance/run.sh", tmp_path, ARRAY_API_TESTS_DIR=str(suite))
+    assert whole.returncode == 1 and "1 failed, 1 passed" in whole.stdout, whole.stdout
+    one = subprocess.run(["bash", str(ROOT / "conformance/run.sh"), "array_api_tests/test_a.py"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600,
+                         env={**os.environ, "ARRAY_API_TESTS_DIR": str(suite)})
+    assert one.returncode == 0 and "1 passed" in one.stdout and "failed" not in one.stdout, \
+        one.stdout + one.stderr
+
+
 def test_the_gpu_benchmarks_calls_run_on_the_simulator():
     # every call of benchmarks/gpu.py, the mended ones too, runs on both libraries (a call
     # that raised would be reported as n/a on the GPU run, its figure lost)

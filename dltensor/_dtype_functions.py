@@ -161,8 +161,9 @@ def astype(x: ndarray, dtype: DType, /, *, copy: bool = True,
             allocatable(dev)  # (new memory on x's pinned device, asked for: NumPy's is not)
     if dtype is src and not copy:
         return x
-    if dtype is src:  # (a dtype CuPy has not, float8, is copied as its bytes, as asarray's)
-        raw = bytes_copied(x)
+    if dtype is src:  # (a dtype CuPy has not, float8, is copied as its bytes, as asarray's;
+        # int4's, packed below a byte, is the TypeError below, as on the CPU: not BufferError)
+        raw = bytes_copied(x) if src.bits % 8 == 0 else None
         return computed(x, copy_of_native) if raw is None else raw
     # (TypeError for a dtype held only, int4, float4..., or one x's backend has not)
     target = native_dtype(dtype, x._device)

@@ -287,6 +287,18 @@ def test_a_copy_of_a_dtype_cupy_has_not_keeps_the_memory_order(cupy):
         assert np.asarray(r.to_device("cpu")).astype(np.float32).tolist() == a.T.tolist()
 
 
+def test_astype_of_a_dtype_packed_below_a_byte_to_itself_on_the_gpu_is_a_type_error(cupy):
+    # (astype(x, x.dtype) of int4 raised the byte copy's BufferError on the GPU, where the
+    # CPU's, pinned memory's and every other astype of a dtype held only say TypeError)
+    from producers import FAKE_POINTER, Producer
+    for code in ((0, 4, 1), (17, 4, 1)):  # (int4, float4_e2m1fn; the pointer is never read)
+        for device in ((2, 0), (3, 0)):
+            x = dt.asarray(Producer(data=FAKE_POINTER, device=device, shape=(4,), dtype=code))
+            with pytest.raises(TypeError, match=f"cannot compute on dtype {x.dtype.name}"):
+                dt.astype(x, x.dtype)
+            assert dt.astype(x, x.dtype, copy=False) is x
+
+
 def test_a_cast_into_pinned_memory_is_made_on_the_gpu_then_moved(cupy):
     # (cast by NumPy after the move, the result was pageable memory labelled cpu)
     g = dt.asarray(np.arange(6.0), device="cuda:0")

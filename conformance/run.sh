@@ -32,8 +32,14 @@ export PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}"
 # deadlines are off (CuPy compiles each kernel on first use, 0.1-0.5 s).
 xfails="$here/xfails.txt"
 case "${DLTENSOR_DEVICE:-cpu}" in cuda*|gpu*) xfails="$here/xfails-cuda.txt" ;; esac
-# The whole suite, unless test paths inside it are given (array_api_tests/test_x.py[::...])
+# The whole suite, unless test paths inside it are given (array_api_tests/test_x.py[::...]);
+# the path after --ignore or --deselect is none (the suite less it, not its meta_tests/ too)
 targets=(array_api_tests/)
-for arg in "$@"; do case "$arg" in array_api_tests/?*) targets=() ;; esac; done
+prev=
+for arg in "$@"; do
+  case "$prev" in --ignore|--ignore-glob|--deselect) ;; *)
+    case "$arg" in array_api_tests/?*) targets=() ;; esac ;; esac
+  prev=$arg
+done
 exec "${PYTHON:-python}" -m pytest ${targets[@]+"${targets[@]}"} -p no:cacheprovider -q --disable-warnings \
   --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --rootdir=. --xfails-file="$xfails" -rfX "$@"

@@ -172,6 +172,17 @@ def test_conformance_runs_the_test_paths_it_is_given_alone(tmp_path):
                          env={**os.environ, "ARRAY_API_TESTS_DIR": str(suite)})
     assert one.returncode == 0 and "1 passed" in one.stdout and "failed" not in one.stdout, \
         one.stdout + one.stderr
+    # (a path after --ignore or --deselect, as pytest takes them, ran the checkout's own
+    # meta_tests/ besides the suite: no test path is given)
+    (suite / "meta_tests").mkdir()
+    (suite / "meta_tests" / "test_meta.py").write_text("def test_m():\n    assert False\n")
+    for option in ("--ignore", "--deselect"):
+        less = subprocess.run(["bash", str(ROOT / "conformance/run.sh"), option,
+                               "array_api_tests/test_b.py" + "::test_b" * (option[2] == "d")],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=600,
+                              env={**os.environ, "ARRAY_API_TESTS_DIR": str(suite)})
+        assert less.returncode == 0 and "1 passed" in less.stdout and \
+            "failed" not in less.stdout, less.stdout + less.stderr
 
 
 def test_the_gpu_benchmarks_calls_run_on_the_simulator():

@@ -619,6 +619,8 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
     dev = x._device
     if dl_device is not None:
         try:
+            if not isinstance(dl_device, tuple):
+                raise TypeError  # (the spec's Tuple[Enum, int], as NumPy's producer asks)
             dl_type, dl_id = map(operator.index, dl_device)
         except (TypeError, ValueError):
             raise TypeError(f"dl_device must be a (device_type, device_id) pair of ints, "

@@ -181,6 +181,7 @@ def test_versioned_iff_max_version_major_at_least_1(make, max_version, versioned
     ({"max_version": [1, 0]}, TypeError),
     ({"dl_device": (1,)}, TypeError), ({"dl_device": (1, 0, 0)}, TypeError),
     ({"dl_device": ("cpu", 0)}, TypeError), ({"dl_device": 1}, TypeError),
+    ({"dl_device": [1, 0]}, TypeError),
 ], ids=str)
 def test_bad_dlpack_keywords_are_type_or_value_errors(make, kwargs, exc):
     # (they were struct.error and IndexError from deep inside the export)

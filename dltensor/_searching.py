@@ -21,7 +21,7 @@ from ._dispatch import check_c_int_axis, check_device, delegating, expect_array
 from ._dispatch import namespace_for, native
 from ._dispatch import cpu_error_first, native_or_cpu_error, on
 from ._dispatch import strict_int, wrap_result
-from ._dtype_functions import KEEPING_SCALARS, scalar_dtype, scalar_into
+from ._dtype_functions import KEEPING_SCALARS, int_bounds, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._dtypes import rounds_in_common
 
@@ -80,8 +80,13 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
             a2 = x2._array if x2._device is CPU else None
             if type(a2) is not _np_ndarray or a2.dtype is not dt:
                 a2 = None
+        elif type(x2) in KEEPING_SCALARS[dt]:
+            try:
+                a2 = _host_scalar(x2, dt)
+            except OverflowError:  # an int past the dtype: the general path's answer
+                a2 = None
         else:
-            a2 = _host_scalar(x2, dt) if type(x2) in KEEPING_SCALARS[dt] else None
+            a2 = None
         if a2 is not None and dt not in EXTENSION_FLOATS:
             r = _np_searchsorted(a1, a2, side=side)
             return wrap(r if type(r) is _np_ndarray else np.asarray(r), CPU)
@@ -107,7 +112,16 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
     elif isinstance(x2, complex):  # the spec takes int and float scalars only
         raise TypeError("searchsorted takes an array, int or float as x2, not complex")
     else:
-        a2 = scalar_array(ns, dev, x2, scalar_dtype(x2, a1.dtype, "searchsorted"))
+        dtype = scalar_dtype(x2, a1.dtype, "searchsorted")
+        if dtype.kind in "iu" and not int_bounds(dtype)[0] <= int(x2) <= int_bounds(dtype)[1]:
+            # Past every value of the dtype: after them all or before them all, as less()
+            # compares such an int and NumPy 2 and torch search it (the spec leaves it open)
+            with on(dev):
+                _check_sorter(native(sorter), a1.shape[0])
+                past: ndarray = wrap_result(
+                    ns.full((), a1.shape[0] if x2 > 0 else 0, dtype=np.int64), dev)
+            return past
+        a2 = scalar_array(ns, dev, x2, dtype)
     if a1.dtype in EXTENSION_FLOATS or a2.dtype in EXTENSION_FLOATS:
         # compared as float32 (which holds them exactly), or wider for the other operand:
         # NumPy orders their NaN as no float, and casts bfloat16 and float16 to bfloat16

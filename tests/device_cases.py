@@ -397,6 +397,9 @@ CASES: list[Case] = [
         dt.searchsorted(a(d, [2**53, 2**53 + 1, 2**53 + 2], dt.uint64), a(d, [2**53 + 1])),
         dt.searchsorted(a(d, [2**53 + 1]), a(d, [2.0**53, float("nan")]), side="right"),
         dt.searchsorted(a(d, [2.0**53, 2.0**63, float("inf")]), a(d, [2**53 + 1, 2**63 - 1])))),
+    Case("searchsorted-of-an-int-past-the-dtype", lambda d: (  # (CuPy's full refuses it)
+        dt.searchsorted(a(d, [1, 2], dt.int8), 300),
+        dt.searchsorted(a(d, [1, 2], dt.uint8), -1, side="right"))),
     Case("unique-among-nans-and-signed-zeros", lambda d: (  # (NumPy's unstable sort's order)
         dt.unique_values(a(d, [complex(0.0, math.nan), complex(-0.0, math.nan)])),
         dt.unique_counts(a(d, [complex(math.nan, 0.0), complex(math.nan, -0.0), 1j])),

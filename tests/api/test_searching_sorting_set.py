@@ -290,10 +290,24 @@ def test_numpy_scalars_are_range_checked_as_python_ints_are():
     for big in (300, np.int64(300), np.uint64(2**64 - 1)):
         with pytest.raises(OverflowError):
             dlt.where(c, u8, big)
-        with pytest.raises(OverflowError):
-            dlt.searchsorted(u8, big)
+        assert int(dlt.searchsorted(u8, big)) == 3  # (compared, not stored: see below)
     assert np.from_dlpack(dlt.where(c, u8, np.int64(30))).tolist() == [1, 30, 30]
     assert int(dlt.searchsorted(u8, np.int64(2))) == 1
+
+
+def test_searchsorted_places_an_int_past_the_dtype_after_or_before_every_element():
+    # (it raised OverflowError, where less(x1, 300) compares it and NumPy 2 and torch search
+    # it: the spec leaves ints past the dtype open)
+    x1 = np.array([-128, 1, 2, 127], np.int8)
+    for v in (300, -300, 2**70, -2**70, np.int64(128)):
+        for side in ("left", "right"):
+            got = dlt.searchsorted(dlt.asarray(x1), v, side=side)
+            assert got.shape == () and got.dtype == dlt.int64
+            assert int(got) == np.searchsorted(x1, v, side=side) == (4 if v > 0 else 0)
+    assert int(dlt.searchsorted(dlt.asarray([1, 2], dtype=dlt.uint64), -1)) == 0
+    assert int(dlt.searchsorted(dlt.asarray(x1), 300, sorter=dlt.asarray([0, 1, 2, 3]))) == 4
+    with pytest.raises(ValueError):
+        dlt.searchsorted(dlt.asarray(x1), 300, sorter=dlt.asarray([0, 1, 2, 9]))
 
 
 def test_isin_compares_a_float_scalar_in_the_arrays_dtype():

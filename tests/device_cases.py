@@ -1004,6 +1004,8 @@ CASES: list[Case] = [
          np.linalg.LinAlgError),
     Case("matrix-power-of-a-singular-stack", lambda d: dt.linalg.matrix_power(
         dt.stack([m(d), dt.zeros((3, 3), device=d)]), -1), ValueError),
+    Case("vecdot-of-33-axes", lambda d: dt.vecdot(  # (compat's broadcasts with CuPy's
+        a(d, np.ones((1,) * 32 + (2,))), a(d, np.ones((3,) + (1,) * 31 + (2,))))),  # up to 64)
     Case("inv-of-a-singular-stack-of-33-axes", lambda d: dt.linalg.inv(  # (folded: NumPy's
         dt.reshape(a(d, [[1.0, 2.0], [2.0, 4.0]]), (1,) * 31 + (2, 2))), ValueError),  # 32)
     # (NumPy refuses infinities and NaNs in eig and eigvals, and its LAPACK's SVD does not

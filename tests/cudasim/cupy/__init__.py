@@ -877,6 +877,23 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return r
 
 
+def broadcast_arrays(*args):
+    """As CuPy's (``internal._broadcast_core``, shapes compared in Python): writable views up
+    to CuPy's 64 dimensions, where NumPy's np.broadcast stops at 32."""
+    nd = max((a.ndim for a in args), default=0)
+    shape = [1] * nd
+    for a in args:
+        for i, e in enumerate(a.shape, nd - a.ndim):
+            if e != 1 and shape[i] not in (1, e):
+                raise ValueError("operands could not be broadcast together with shapes "
+                                 + " ".join(str(x.shape) for x in args))
+            shape[i] = e if e != 1 else shape[i]
+    views = tuple(_namespace_attr(_np, "broadcast_to")(a, tuple(shape)) for a in args)
+    for a, r in zip(args, views):
+        r._a.flags.writeable = a._a.flags.writeable
+    return views
+
+
 def __getattr__(name):
     if name.startswith("__") or not hasattr(_np, name) or name in NOT_IN_CUPY or \
             name in ("linalg", "fft", "random", "testing"):

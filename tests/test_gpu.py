@@ -287,6 +287,25 @@ def test_a_copy_of_a_dtype_cupy_has_not_keeps_the_memory_order(cupy):
         assert np.asarray(r.to_device("cpu")).astype(np.float32).tolist() == a.T.tolist()
 
 
+def test_moves_keep_a_fortran_memory_order(cupy):
+    # (every move came back C-ordered, where cupy.asarray keeps a NumPy array's order, 'K',
+    # and dltensor's copies keep x's; float8 moves as its bytes, the same way)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    for dtype in (np.float64, ml_dtypes.float8_e4m3fn):
+        a = np.asfortranarray(np.arange(6.0).reshape(2, 3).astype(dtype))
+        g = dt.asarray(a, device="cuda:0")
+        moved = [g, dt.asarray(a).to_device("cuda:0"), g.to_device("cpu"),
+                 g.to_device("cuda_host")]
+        if N_GPUS > 1:
+            moved.append(g.to_device("cuda:1"))
+        for r in moved:
+            assert r.strides == (1, 2)
+            assert np.asarray(r.to_device("cpu")).astype(np.float64).tolist() == \
+                a.astype(np.float64).tolist()
+    strided = dt.asarray(np.arange(12.0).reshape(3, 4)[:, ::2], device="cuda:0")
+    assert strided.strides == (2, 1)  # (neither order: C, as CuPy's)
+
+
 def test_astype_of_a_dtype_packed_below_a_byte_to_itself_on_the_gpu_is_a_type_error(cupy):
     # (astype(x, x.dtype) of int4 raised the byte copy's BufferError on the GPU, where the
     # CPU's, pinned memory's and every other astype of a dtype held only say TypeError)

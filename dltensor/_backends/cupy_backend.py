@@ -622,23 +622,27 @@ def copy(a: Any, src: tuple[int, int], dst: tuple[int, int], stream: Any) -> Any
     CuPy's current stream). The copy waits for the work queued on the source; a result on a
     GPU is ready for CuPy's current stream there, where dltensor computes next."""
     cupy = _load()
+    # A Fortran-ordered array stays so, as cupy.asarray keeps a NumPy array's (order 'K') and
+    # dltensor's other copies keep x's order; any other is copied in C order.
+    order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     if dst[0] != _CUDA:  # to the host: returns once the copy is done
         s = ordered_stream(stream, src[1])
         with on(src[1]):
             # (pinned memory for cuda_host: what the label promises a GPU consumer)
-            pinned = _empty_pinned(a) if dst[0] == _CUDA_HOST else None
-            return a.get(stream=s, out=pinned, blocking=True)
+            pinned = _empty_pinned(a, order) if dst[0] == _CUDA_HOST else None
+            return a.get(stream=s, order=order, out=pinned, blocking=True)
     shape, pending = a.shape, None  # (ascontiguousarray makes a 0-d array 1-d)
     if src[0] == _CUDA:  # from another GPU: after the work queued there
         with on(src[1]):
             # CuPy copies only contiguous arrays between GPUs; this copy must precede the event
-            a = cupy.ascontiguousarray(a)
+            if order == "C":
+                a = cupy.ascontiguousarray(a)
             pending = recorded(cupy.cuda.get_current_stream())
     with on(dst[1]):
         # The result comes from the current stream's memory pool (where dltensor uses it
         # next), so the copy stream first waits for the current stream's earlier work on it.
         s = ordered_stream(stream, dst[1])
-        out = cupy.empty(shape, a.dtype)
+        out = cupy.empty(shape, a.dtype, order=order)
         if pending is None:
             out.set(a, stream=s)  # (set makes a host array contiguous itself)
         else:
@@ -668,10 +672,10 @@ def linalg_errors() -> Any:
     return cupyx.errstate(linalg="raise")
 
 
-def _empty_pinned(a: Any) -> Any:
-    """A NumPy array in pinned host memory, of ``a``'s shape and dtype (C order)."""
+def _empty_pinned(a: Any, order: str) -> Any:
+    """A NumPy array in pinned host memory, of ``a``'s shape and dtype, in ``order``."""
     import cupyx
-    return cupyx.empty_pinned(a.shape, a.dtype)
+    return cupyx.empty_pinned(a.shape, a.dtype, order=order)
 
 
 def synchronize(stream: int) -> None:

@@ -227,13 +227,15 @@ _CHECKED_SIZE = 1 << 10
 
 
 def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-                    refusal: NoBackendError) -> BaseException:
+                    refusal: NoBackendError, counts: bool = True) -> BaseException:
     """What a call on small held arrays raises: the CPU's error where the same call on CPU
     stand-ins (zeros of the held arrays' dtypes and shapes) raises one of an argument's kind
     (a bad axis, dtype or shape: TypeError, IndexError, ValueError, but not the LinAlgError
     of zeros' values), so a bad argument says what is wrong wherever its memory lives; else
-    ``refusal``. Only run on the way to raising: a call computing never gets here."""
-    if getattr(_checking, "on", False) or _amplifies((args, kwargs)):
+    ``refusal``. Only run on the way to raising: a call computing never gets here.
+    ``counts``: whether the call's ints may be counts that size its result (False for the
+    element-wise operands and clip's bounds, values whose results are the arrays' shape)."""
+    if getattr(_checking, "on", False) or _amplifies((args, kwargs), counts):
         # (a check within a check; counts, lengths or broadcasts that could make the check's
         # result large, repeat(x, 10**8), tile(x, (1000, 1000)), fftn(x, s=(1000, 1000, 8)),
         # clip of three vectors on three axes: refused as is; but an axis past a C int, which
@@ -276,10 +278,10 @@ def native_or_cpu_error(x: ndarray, call: Callable[..., Any], /, *args: Any,
         raise cpu_error_first(call, args, kwargs, e) from None
 
 
-def _amplifies(arguments: Any) -> bool:
+def _amplifies(arguments: Any, counts: bool = True) -> bool:
     """Whether a call on these arguments could make a large result: a bound on its elements,
     the broadcast of every array's shape times every int (a repeat count, tile's reps, an fft
-    length), passes _CHECKED_SIZE ** 2."""
+    length; none unless ``counts``), passes _CHECKED_SIZE ** 2."""
     ints, shapes = [], []
 
     def scan(v: Any) -> None:
@@ -290,7 +292,7 @@ def _amplifies(arguments: Any) -> bool:
                 scan(e)
         elif isinstance(v, ndarray):
             shapes.append(v.shape)
-        elif isinstance(v, int) and not isinstance(v, bool):
+        elif counts and isinstance(v, int) and not isinstance(v, bool):
             ints.append(abs(v))
 
     scan(arguments)

@@ -278,7 +278,7 @@ def _binary_general(name: str, category: str, ufunc: str, fix: _Fix | None, x1: 
         return _binary(name, category, ufunc, fix, x1, x2, operator)
     except NoBackendError as e:  # held memory: the CPU's error first for bad operands
         raise cpu_error_first(lambda a, b: _binary(name, category, ufunc, fix, a, b, operator),
-                              (x1, x2), {}, e) from None
+                              (x1, x2), {}, e, counts=False) from None
 
 
 def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2: Any,
@@ -406,7 +406,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                     return _inplace(self, other)
             return _inplace(self, other)
         except NoBackendError as e:  # held memory: the CPU's error first for bad operands
-            raise cpu_error_first(f, (self, other), {}, e) from None
+            raise cpu_error_first(f, (self, other), {}, e, counts=False) from None
 
     def refuse(rt: np.dtype[Any], self: ndarray) -> None:
         raise TypeError(f"{name}: the result would be {FROM_NUMPY[rt].name}, and an in-place "
@@ -662,7 +662,7 @@ def clip(x: ndarray, /, min: int | float | ndarray | None = None,
             for bound in (min, max):
                 if isinstance(bound, ndarray) and bound._device != x._device:
                     common_device(x._device, bound._device)  # (ValueError: these never mix)
-            raise cpu_error_first(clip, (x, min, max), {}, e) from None
+            raise cpu_error_first(clip, (x, min, max), {}, e, counts=False) from None
     dt = a.dtype
     if dt not in CATEGORIES["real numeric"]:
         raise _type_error("clip", "real numeric", x)

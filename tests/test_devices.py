@@ -587,6 +587,25 @@ def test_operators_on_held_memory_check_operands_and_devices_first():
         x + 1.0
 
 
+def test_held_memory_beside_a_large_python_int_says_the_cpus_error():
+    # An int operand or clip bound past 2**20 was taken for a count that could make the CPU's
+    # check large (repeat(x, 10**8)): NoBackendError where the CPU says TypeError or
+    # OverflowError. An element-wise result has the arrays' shape whatever the int.
+    x, i8 = _fake((METAL, 0)), _fake((METAL, 0), dtype=(0, 8, 1))
+    for op in (lambda: x << 2**21, lambda: 2**21 >> x, lambda: dt.bitwise_and(x, 10**30)):
+        with pytest.raises(TypeError, match="arrays of integer"):
+            op()
+    with pytest.raises(TypeError, match="cannot change"):
+        i8 /= 2**64
+    for op in (lambda: i8 + 2**64, lambda: dt.subtract(-2**70, i8)):
+        with pytest.raises(OverflowError):
+            op()
+    with pytest.raises(TypeError):
+        dt.clip(i8, 2**64, 1.5)
+    with pytest.raises(RuntimeError, match="metal:0"):
+        x + 2**64
+
+
 def test_float16_norms_of_held_memory_say_the_cpus_errors_first():
     # (float16 norms are computed in float32: the cast came before the checks, a NoBackendError
     # where the CPU's AxisError or ValueError belongs, as for float32)

@@ -41,9 +41,11 @@ def backend_key(x: ndarray, key: Any, setting: bool,
     ``check_value``: a write's value check, run where the CPU checks the value (after the key's
     form, before its bounds) for keys into held memory, whose refusal comes from here."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
+    made = None  # x[True]'s mask, made here: on the CPU for held memory, as a list's array is
     if len(parts) == 1 and (type(parts[0]) is bool or type(parts[0]) is np.bool_):
         # x[True]: a 0-d mask, as NumPy, PyTorch and CuPy read it (the spec's 0-d boolean array)
-        parts = (asarray(bool(parts[0]), device=fresh(x._device)),)  # (pinned: NumPy's)
+        made = asarray(bool(parts[0]), device=CPU if held(x) else fresh(x._device))
+        parts = (made,)
     out: list[Any] = []
     k: Any  # one index: checked, then turned into what the backend takes
     axes = 0  # indices that consume an axis
@@ -76,8 +78,8 @@ def backend_key(x: ndarray, key: Any, setting: bool,
                 # as NumPy, PyTorch, CuPy and JAX take each other's; on another device than
                 # x, the devices' error (no copy). A list is an index array, as in NumPy.
                 k = _foreign_index(k, x)
-            if tk is not list and k._device is not x._device:  # (made on x's device; for
-                check_device(x, k)  # held memory on the CPU's, below)
+            if tk is not list and k is not made and k._device is not x._device:  # (made
+                check_device(x, k)  # on x's device; for held memory on the CPU's, below)
             unread = unread or k._array is None
             kind = k.dtype.spec_kind
             if arrays is None:

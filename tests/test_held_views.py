@@ -441,6 +441,9 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(lambda x: (_like(x, np.array([5])), 0), 1j),    # ... of an index array
         write(lambda x: (_like(x, np.array([0])), 0), 1j),    # ... before refusing to compute
         write(lambda x: (_like(x, np.array([0])), 0), 2 ** 1100),
+        write(True, 1j),                                      # a lone bool's (a 0-d mask made
+        write(np.False_, "s"),                                # on x's device: refused there)
+        write(True, lambda x: _like(x, np.ones((), np.float64))),
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)

@@ -249,9 +249,15 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                     check_device(self, value)
                 probe = None if self.dtype.numpy is None else np.empty((), self.dtype.numpy)
 
-                def check_value() -> Any:  # (the value's dtype before the key's bounds, as on
-                    return value if probe is None else \
-                        _value_for(self, probe, value, compute=False)  # the CPU)
+                def check_value(selected: tuple[int, ...] | None = None) -> Any:
+                    # (the value's dtype and its shape, where the key's shapes tell the
+                    # selection's, before the key's bounds, as on the CPU)
+                    if probe is None:
+                        return value
+                    v = _value_for(self, probe, value, compute=False)
+                    if selected is not None:
+                        _check_held_value(probe, selected, v)
+                    return v
                 k = backend_key(self, key, True, check_value)
                 v = check_value()
                 target = held_view("__getitem__", self, k)

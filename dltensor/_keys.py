@@ -35,11 +35,13 @@ NUMPY_CHECKS_ALL = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
 
 
 def backend_key(x: ndarray, key: Any, setting: bool,
-                check_value: Callable[[], object] | None = None) -> tuple[Any, ...]:
+                check_value: Callable[[tuple[int, ...] | None], object] | None = None
+                ) -> tuple[Any, ...]:
     """The key as the backend takes it, after checking it is one the spec defines (or one it
     leaves to the library that has NumPy's meaning: see the module's docstring).
     ``check_value``: a write's value check, run where the CPU checks the value (after the key's
-    form, before its bounds) for keys into held memory, whose refusal comes from here."""
+    form, before its bounds) for keys into held memory, whose refusal comes from here; given
+    the selection's shape where the key tells it without reading held memory."""
     parts = key if isinstance(key, tuple) else (key,)  # (a namedtuple is a tuple too)
     made = None  # x[True]'s mask, made here: on the CPU for held memory, as a list's array is
     if len(parts) == 1 and (type(parts[0]) is bool or type(parts[0]) is np.bool_):
@@ -301,18 +303,19 @@ def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
 
 
 def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
-                    check_value: Callable[[], object] | None) -> None:
+                    check_value: Callable[[tuple[int, ...] | None], object] | None) -> None:
     """IndexError for a key with held memory in it (``x``, or an index array) that the CPU
     would refuse from the shapes alone: a lone mask of another shape, index arrays that do not
     broadcast, an int or a list's index out of bounds (a list's indices are the CPU's to
-    read; held index arrays are not); a write's value checked between, as on the CPU."""
+    read; held index arrays are not); a write's value checked between, as on the CPU (its
+    shape too, against the selection's where the key tells it: _selected_shape)."""
     if lone_mask:
         _check_mask(key[0], x, 0)
     else:
         broadcast_indices(*(k.shape for k in key if isinstance(k, ndarray)
                             and k.dtype.kind != "b"))
     if check_value is not None:
-        check_value()
+        check_value(_selected_shape(x, key, lone_mask))
     for _, axis, k in key_axes(key, x.ndim):
         n = x.shape[axis]
         if type(k) is int:
@@ -320,6 +323,18 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
                 raise out_of_bounds(k, n)
         elif type(k) is not slice and k._device is CPU and k.dtype.kind != "b":
             check_range(k._compute(), n, CPU)
+
+
+def _selected_shape(x: ndarray, key: list[Any], lone_mask: bool) -> tuple[int, ...] | None:
+    """The shape ``x[key]`` selects, told from the shapes of its index arrays and the
+    elements of a lone mask on the CPU (a list, x[True]'s); None where a held mask's would."""
+    if lone_mask:
+        m = key[0]
+        return (int(np.count_nonzero(m._compute())), *x.shape[m.ndim:]) \
+            if m._device is CPU else None
+    if any(isinstance(k, ndarray) and k.dtype.kind == "b" for k in key):
+        return None  # (masks beside other indices)
+    return selection_shape(x.shape, tuple(key))
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")

@@ -444,6 +444,11 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(True, 1j),                                      # a lone bool's (a 0-d mask made
         write(np.False_, "s"),                                # on x's device: refused there)
         write(True, lambda x: _like(x, np.ones((), np.float64))),
+        write(([0, 1], 0), lambda x: _like(x, np.ones(3, np.float32))),  # a gather's shape,
+        write(lambda x: (_like(x, np.array([1, 0])), ...),                # told by the key's
+              lambda x: _like(x, np.ones((2, 2, 3), np.float32))),        # shapes
+        write(True, lambda x: _like(x, np.ones(4, np.float32))),
+        write(([True, False],), lambda x: _like(x, np.ones((2, 3), np.float32))),
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)
@@ -454,7 +459,9 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
     # and good ones are refused as compute
     for f in (lambda x: x[_like(x, np.array([0, 1])), 0], write((0, ...), 1.0),
               lambda x: x[:, _like(x, np.array([True, False, True]))],
-              write((0, ...), lambda x: _like(x, np.ones(3, np.float32)))):
+              write((0, ...), lambda x: _like(x, np.ones(3, np.float32))),
+              write(([0, 1], 0), lambda x: _like(x, np.ones(2, np.float32))),
+              write(([True, False],), lambda x: _like(x, np.ones(3, np.float32)))):
         assert _outcome(f, cpu) is None
         assert issubclass(_outcome(f, h), RuntimeError)
 

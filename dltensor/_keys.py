@@ -307,8 +307,11 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
     """IndexError for a key with held memory in it (``x``, or an index array) that the CPU
     would refuse from the shapes alone: a lone mask of another shape, index arrays that do not
     broadcast, an int or a list's index out of bounds (a list's indices are the CPU's to
-    read; held index arrays are not); a write's value checked between, as on the CPU (its
-    shape too, against the selection's where the key tells it: _selected_shape)."""
+    read; held index arrays are not); a write's value checked first, as on the CPU (which
+    meets a lone mask's shape and the arrays' broadcast as it writes), its shape against the
+    selection's after them, where the key tells it (_selected_shape)."""
+    if check_value is not None:
+        check_value(None)
     if lone_mask:
         _check_mask(key[0], x, 0)
     else:

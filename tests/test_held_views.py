@@ -449,6 +449,8 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
               lambda x: _like(x, np.ones((2, 2, 3), np.float32))),        # shapes
         write(True, lambda x: _like(x, np.ones(4, np.float32))),
         write(([True, False],), lambda x: _like(x, np.ones((2, 3), np.float32))),
+        write(([True, False, True],), 1j),  # the value's dtype before a mask's shape and the
+        write(lambda x: (_like(x, np.array([0, 1])), [0, 1, 2]), "s"),  # arrays' broadcast
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)

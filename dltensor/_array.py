@@ -725,8 +725,8 @@ def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:
         raise TypeError(f"stream must be None or an int for memory on {dev}, "
                         f"not {type(stream).__name__}")
     if not -1 <= stream < 1 << 64:
-        raise ValueError(f"stream must be -1, 1, 2 or a stream handle for memory on {dev}, "
-                         f"not {stream!r}")
+        raise ValueError(f"stream must be -1 or a stream handle (below 2**64) for memory on "
+                         f"{dev}, not {stream!r}")  # (which values a device forbids: below)
     if stream in forbidden:
         raise BufferError(f"stream={stream!r} is not allowed for memory on {dev} (the array "
                           "API standard's __dlpack__ stream rules)")

@@ -410,6 +410,10 @@ def test_stream_values_for_cuda_and_rocm_are_checked():
     for s in (1, 2):
         with pytest.raises(BufferError, match="not allowed"):
             rocm.__dlpack__(stream=s, max_version=(1, 0))
+    for held in (cuda, rocm):  # (the words named 1 and 2, which ROCm forbids, as allowed)
+        for s in (-2, 2**64):
+            with pytest.raises(ValueError, match=r"must be -1 or a stream handle \(below"):
+                held.__dlpack__(stream=s, max_version=(1, 0))
     for s in (None, 1, 2, -1, 0xBEEF):  # held: nothing to order, the capsule comes at once
         assert dt.from_dlpack(cuda.__dlpack__(stream=s, max_version=(1, 0))).data_ptr \
             == FAKE_POINTER

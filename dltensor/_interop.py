@@ -842,7 +842,8 @@ def cast_first(x: ndarray, dtype: DType, device: Device) -> bool:
     return dtype is not x.dtype and (
         (dtype.numpy in EXTENSION_FLOATS or x.dtype.numpy in EXTENSION_FLOATS) and
         x._device.device_type in CPU_READABLE or
-        device.device_type in CPU_READABLE and device is not CPU)
+        device.device_type in CPU_READABLE and device is not CPU and
+        backend_or_none(x._device) is not None)  # (held memory: the move's BufferError)
 
 
 def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,

@@ -334,6 +334,13 @@ def test_no_cross_device_move_without_a_backend(device):
             move()
     with pytest.raises(BufferError, match="copy=False"):
         dt.from_dlpack(x, device="cpu", copy=False)
+    # A cast on the way into pinned memory is made where x is, then moved: on held memory
+    # that was the compute refusal (NoBackendError), not the move's, as for any other target
+    for to in ("cpu", "cuda_host", "rocm"):
+        for call in (lambda: dt.astype(x, dt.float64, device=to),
+                     lambda: dt.asarray(x, dtype=dt.float64, device=to)):
+            with pytest.raises(BufferError, match=f"cannot move memory from {x.device} to {to}"):
+                call()
 
 
 @pytest.mark.parametrize("device", [(ROCM, 1), (METAL, 0), (CUDA, 0)])

@@ -252,14 +252,10 @@ def finfo(type: DType | ndarray, /) -> finfo_object:
     info = _finfo_cache.get(dt)
     if info is None:
         real = _REAL_OF.get(dt, dt)
-        if real.spec_kind != "real floating" and real.numpy not in EXTENSION_FLOATS:
+        fi = np.finfo(real.numpy) if real.spec_kind == "real floating" else _ml_finfo(real)
+        if fi is None:
             raise ValueError(f"finfo takes a floating-point dtype, not {dt.name}; "
                             "use iinfo for integers")
-        if real.spec_kind is None:
-            import ml_dtypes
-            fi = ml_dtypes.finfo(real.numpy)  # type: ignore[no-untyped-call]  # (no annotations)
-        else:
-            fi = np.finfo(real.numpy)
         info = _finfo_cache[dt] = finfo_object(
             int(fi.bits), float(fi.eps), float(fi.max), float(fi.min),
             float(fi.smallest_normal), real)
@@ -275,12 +271,28 @@ def iinfo(type: DType | ndarray, /) -> iinfo_object:
     dt = _dtype_of(type, "iinfo")
     info = _iinfo_cache.get(dt)
     if info is None:
-        if dt.spec_kind not in ("signed integer", "unsigned integer"):
+        if dt.kind not in ("i", "u"):
             raise ValueError(f"iinfo takes an integer dtype, not {dt.name}; "
                             "use finfo for floating-point dtypes")
-        ii = np.iinfo(dt.numpy)
-        info = _iinfo_cache[dt] = iinfo_object(int(ii.bits), int(ii.max), int(ii.min), dt)
+        # (from the width: the held ones, int4 and the like, have no NumPy dtype to ask)
+        b = dt.bits
+        low, high = (0, (1 << b) - 1) if dt.kind == "u" else (-1 << b - 1, (1 << b - 1) - 1)
+        info = _iinfo_cache[dt] = iinfo_object(b, high, low, dt)
     return info
+
+
+def _ml_finfo(dt: DType) -> Any:
+    """ml_dtypes' finfo of a float outside the spec (bfloat16, float8, and the float6 and
+    float4 dltensor only holds: their limits are the format's, computed on or not); None for
+    any other dtype."""
+    if dt.kind != "f":
+        return None
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    t = getattr(ml_dtypes, dt.name, None)
+    return None if t is None else ml_dtypes.finfo(t)  # type: ignore[no-untyped-call]
 
 
 # --- isdtype and result_type ----------------------------------------------------------------

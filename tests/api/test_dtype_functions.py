@@ -182,6 +182,31 @@ def test_finfo_iinfo_refuse_the_wrong_kind():
             dt.iinfo(bad)
 
 
+def test_finfo_iinfo_describe_the_dtypes_dltensor_only_holds():
+    # (int4 was "iinfo takes an integer dtype, not int4", float4_e2m1fn "finfo takes a
+    # floating-point dtype ... use iinfo for integers": their limits are the format's)
+    from dltensor._dlpack.abi import DLDataTypeCode as C
+    from dltensor._dtypes import dtype_from_dlpack
+    for code, bits, low, high in ((C.kDLInt, 4, -8, 7), (C.kDLUInt, 4, 0, 15),
+                                  (C.kDLInt, 2, -2, 1), (C.kDLUInt, 1, 0, 1)):
+        d = dtype_from_dlpack(code, bits)
+        ii = dt.iinfo(d)
+        assert (ii.bits, ii.min, ii.max, ii.dtype) == (bits, low, high, d)
+        assert type(ii.min) is int and type(ii.max) is int
+        with pytest.raises(ValueError, match="use iinfo for integers"):
+            dt.finfo(d)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    for code in (C.kDLFloat4_e2m1fn, C.kDLFloat6_e2m3fn, C.kDLFloat6_e3m2fn):
+        d = dtype_from_dlpack(code, 4 if "Float4" in code.name else 6)
+        fi, want = dt.finfo(d), ml_dtypes.finfo(getattr(ml_dtypes, d.name))
+        assert fi.bits == want.bits == d.bits and fi.dtype is d
+        for field in ("eps", "max", "min", "smallest_normal"):
+            assert type(getattr(fi, field)) is float
+            assert getattr(fi, field) == float(getattr(want, field)), field
+        with pytest.raises(ValueError, match="iinfo takes an integer dtype"):
+            dt.iinfo(d)
+
+
 # --- astype ----------------------------------------------------------------------------------
 
 VALUES = {"b": [True, False, True], "i": [0, 1, -3, 100], "u": [0, 1, 3, 200],

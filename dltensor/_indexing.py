@@ -492,6 +492,7 @@ def _check_key_bounds(key: Any, x: ndarray, v: Any, target: tuple[int, ...] | No
         return
     shape = getattr(v, "shape", ())
     if shape:  # (a scalar broadcasts to any selection)
+        check_ints(x.shape, key)  # (NumPy's order: an int out of bounds first)
         _check_broadcasts(shape, selection_shape(x.shape, key) if target is None else target)
     if checked:
         check_all_bounds(x, key, index_arrays(key, x.ndim))

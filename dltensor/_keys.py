@@ -528,11 +528,9 @@ def check_range(k: Any, n: int, device: Device) -> None:
 
 
 def check_ints(shape: tuple[int, ...], key: Any) -> None:
-    """IndexError for an int of a basic key out of bounds, as NumPy says it before a value's
-    shape is checked (with index arrays NumPy checks the value first)."""
+    """IndexError for an int of a backend key out of bounds, as NumPy says it before a value's
+    shape is checked, also beside index arrays (whose own bounds it checks after the value)."""
     parts = key if type(key) is tuple else (key,)
-    if not all(type(k) is int or type(k) is slice or k is Ellipsis or k is None for k in parts):
-        return
     for _, axis, k in key_axes(parts, len(shape)):
         if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
             raise out_of_bounds(k, shape[axis])

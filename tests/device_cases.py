@@ -229,6 +229,8 @@ CASES: list[Case] = [
          lambda d: a(d, R)[a(d, [0, 3]), 1:], IndexError),
     Case("getitem-int-array-after-ellipsis-out-of-bounds",
          lambda d: a(d, R)[..., a(d, [0, 4])], IndexError),
+    Case("setitem-int-out-of-bounds-beside-an-int-array-before-the-value",  # (NumPy's order)
+         lambda d: _setitem(a(d, R), (5, a(d, [0])), a(d, [1.0, 2.0])), IndexError),
     Case("setitem-int-array-beside-a-slice",
          lambda d: _setitem(a(d, R), (slice(None), a(d, [3, 1])), a(d, [[-1.0], [-2.0], [-3.0]]))),
     Case("setitem-int-array-beside-a-slice-out-of-bounds",

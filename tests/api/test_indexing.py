@@ -761,6 +761,25 @@ def test_an_int_out_of_bounds_is_told_before_a_value_that_does_not_fit(i):
         x[1, ...] = dlt.ones((2, 3, 4))
 
 
+@pytest.mark.parametrize("value_shape", [(2,), (2, 2), (3, 4)])
+@pytest.mark.parametrize("key", [(5, [0], 0), (5, [], slice(None)), ([True, False], 5, 0),
+                                 (0, [1], -9)], ids=repr)
+def test_an_int_out_of_bounds_beside_index_arrays_is_told_before_the_value(key, value_shape):
+    # NumPy checks the ints before the value, the index arrays' bounds after it (they
+    # said ValueError for the value, here and on a GPU)
+    def arrays(xp):
+        return tuple(xp.asarray(k, dtype=xp.bool if k and type(k[0]) is bool else xp.int64)
+                     if type(k) is list else k for k in key)
+    a = np.zeros((2, 3, 4))
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[arrays(np)] = np.ones(value_shape)
+    x = dlt.zeros((2, 3, 4))
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[arrays(dlt)] = dlt.ones(value_shape)
+    with pytest.raises(ValueError, match="does not broadcast"):  # (an index array's: after)
+        x[0, dlt.asarray([5]), 0] = dlt.ones(value_shape)
+
+
 def test_slice_bounds_past_int64_clip_beside_open_ones():
     # (clipped to int64 for CuPy, which converts them to C integers; None stays None)
     a = np.arange(5)

@@ -451,6 +451,10 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(([True, False],), lambda x: _like(x, np.ones((2, 3), np.float32))),
         write(([True, False, True],), 1j),  # the value's dtype before a mask's shape and the
         write(lambda x: (_like(x, np.array([0, 1])), [0, 1, 2]), "s"),  # arrays' broadcast
+        write((True,), 2 ** 1100),  # (a sole bool in a tuple too)
+        write(lambda x: _like(x, np.ones(3, bool)), "s"),
+        write(([0, 1, 1], []), True),
+        write(lambda x: (_like(x, np.array([0, 1, 1])), _like(x, np.array([0, 1]))), 2 ** 1100),
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)
@@ -463,7 +467,8 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
               lambda x: x[:, _like(x, np.array([True, False, True]))],
               write((0, ...), lambda x: _like(x, np.ones(3, np.float32))),
               write(([0, 1], 0), lambda x: _like(x, np.ones(2, np.float32))),
-              write(([True, False],), lambda x: _like(x, np.ones(3, np.float32)))):
+              write(([True, False],), lambda x: _like(x, np.ones(3, np.float32))),
+              write(True, 1.0), lambda x: x[True]):
         assert _outcome(f, cpu) is None
         assert issubclass(_outcome(f, h), RuntimeError)
 

@@ -29,7 +29,8 @@ from ._held import held_view
 from ._interop import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
 from ._keys import NUMPY_CHECKS_ALL, basic_key, check_range, check_ints
-from ._keys import check_slice, index_arrays, numpy_key, out_of_bounds, selection_shape
+from ._keys import check_slice, in_int64, index_arrays, numpy_key, out_of_bounds
+from ._keys import selection_shape
 from ._keys import written_ndim
 from ._keys import zero_d_masks_as_axes
 from ._linalg_functions import matrix_transpose
@@ -323,6 +324,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             key = backend_key(self, key, True)
         elif tk is slice:
             key = check_slice(key)
+        else:  # (an int past int64 is refused before the value, as x[i, ...] and held memory do)
+            in_int64(key)
         if self._device is CPU:
             if not plain:
                 key = _unaliased_key(np, a, key, _ALIASED_ON_NUMPY)

@@ -218,6 +218,8 @@ CASES: list[Case] = [
                                                        2, 8.0)),
     Case("setitem-int-one-past-the-end", lambda d: _setitem(a(d, [1.0, 2.0]), 2, 7.0),
          IndexError),
+    Case("setitem-int-past-int64-before-the-value",  # (the value's TypeError was first)
+         lambda d: _setitem(a(d, [1.0, 2.0]), 2**70, True), IndexError),
     Case("setitem-complex-whose-magnitude-is-past-the-floats", lambda d: tuple(  # (abs()
         _setitem(a(d, [0j, 0j, 0j]), key, complex(1.5e308, -1.5e308))  # raised OverflowError)
         for key in (0, slice(1, 3), a(d, [False, True, False])))),

@@ -649,6 +649,18 @@ def test_huge_integer_indices_are_index_errors(i):
             call()
 
 
+@pytest.mark.parametrize("value", [True, 1j, 2**1100, "s"], ids=repr)
+def test_an_int_past_int64_is_refused_before_the_value_by_every_key(value):
+    # (x[2**70] = True into a 1-D array said the value's TypeError, x[2**70, ...] = True and
+    # held memory the key's IndexError)
+    x, y = dlt.zeros(3, dtype=dlt.float32), dlt.zeros((2, 3), dtype=dlt.float32)
+    for i in (2**70, -2**63 - 1, 2**63):
+        for call in (lambda: x.__setitem__(i, value), lambda: x.__setitem__((i, ...), value),
+                     lambda: y.__setitem__((0, i), value)):
+            with pytest.raises(IndexError, match="out of bounds"):
+                call()
+
+
 def test_slice_bounds_behave_alike_on_every_path():
     # The 1-D fast path took x[True:] (as Python's lists do) where n-D keys and writes refused
     # it: now bools are ints in slice bounds everywhere, and floats are refused everywhere

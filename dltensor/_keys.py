@@ -319,13 +319,12 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
                             and k.dtype.kind != "b"))
     if check_value is not None:
         check_value(_selected_shape(x, key, lone_mask))
-    for _, axis, k in key_axes(key, x.ndim):
-        n = x.shape[axis]
+    for _, axis, k in key_axes(key, x.ndim):  # (a 0-d mask's axis is none of a 0-d x's)
         if type(k) is int:
-            if not -n <= k < n:
-                raise out_of_bounds(k, n)
+            if not -x.shape[axis] <= k < x.shape[axis]:
+                raise out_of_bounds(k, x.shape[axis])
         elif type(k) is not slice and k._device is CPU and k.dtype.kind != "b":
-            check_range(k._compute(), n, CPU)
+            check_range(k._compute(), x.shape[axis], CPU)
 
 
 def _selected_shape(x: ndarray, key: list[Any], lone_mask: bool) -> tuple[int, ...] | None:

@@ -473,6 +473,21 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         assert issubclass(_outcome(f, h), RuntimeError)
 
 
+def test_a_0d_mask_into_0d_held_memory_is_checked_without_an_axis(device):
+    # (the bounds check read x.shape[0] for the mask's place: IndexError 'tuple index out of
+    # range', where a good key is refused as compute and a bad value as on the CPU)
+    x = _held(np.zeros((), np.float32), device)
+    for m in (_held(np.zeros((), bool), device), _held(np.ones((), bool), device)):
+        for f in (lambda: x[m], lambda: x.__setitem__(m, 1.0), lambda: x.__setitem__((m,), 1.0)):
+            with pytest.raises(RuntimeError):
+                f()
+        with pytest.raises(TypeError):
+            x[m] = 1j
+    i4 = dt.from_dlpack(Producer(data=FAKE_POINTER, shape=(), strides=(), dtype=(0, 4, 1)))
+    with pytest.raises(TypeError, match="cannot compute on dtype int4"):  # (held on the CPU)
+        i4[dt.asarray(True)]
+
+
 @pytest.mark.parametrize("key, words", [
     (([0, 2], Ellipsis), "index 2 is out of bounds"),  # (the axis's length itself)
     (([0, -3], Ellipsis), "index -3 is out of bounds"),

@@ -1036,8 +1036,10 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
                           f"handle (0 is disallowed), not {stream!r}")
     typestr = cai["typestr"]
     try:  # (a malformed field is the interface's fault: BufferError; a dtype dltensor has
-        npdt = np.dtype(typestr) if type(typestr) is str else None  # not, TypeError below)
-    except TypeError:
+        # not, TypeError below. NumPy's parser raises SyntaxError and ValueError too, and
+        # reads a control character as a type number: chr(1) is int8)
+        npdt = np.dtype(typestr) if type(typestr) is str and typestr.isprintable() else None
+    except (TypeError, ValueError, SyntaxError):
         npdt = None
     if npdt is None:
         raise BufferError("__cuda_array_interface__ typestr must be a type string such as "

@@ -257,9 +257,12 @@ def test_cuda_array_interface_bad_keys_are_refused(bad):
         dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", **bad))
 
 
-@pytest.mark.parametrize("typestr", ["xx", 5, b"<f4", None])
+@pytest.mark.parametrize("typestr", ["xx", 5, b"<f4", None, "(2,f4", "f4,,i4", "(-1,)f4",
+                                     "M8[as/3]", "\x00", "\x01", "\x0c"])
 def test_cuda_array_interface_typestr_that_is_no_type_string_is_refused(typestr):
-    # (it was NumPy's TypeError, "data type 'xx' not understood", as for a dtype dltensor lacks)
+    # (it was NumPy's TypeError, "data type 'xx' not understood", as for a dtype dltensor lacks;
+    # NumPy's SyntaxError or ValueError for some strings; a control character, a type number to
+    # NumPy, was read as bool, int8 or float64)
     with pytest.raises(BufferError, match="typestr must be a type string"):
         dt.asarray(_CAI(FAKE_POINTER, (3,), typestr))
     with pytest.raises(TypeError, match="no dtype"):  # (a type string of a dtype it lacks)

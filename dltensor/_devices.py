@@ -155,12 +155,13 @@ def set_default_device(device: object) -> None:
 def check_stream(stream: object) -> None:
     """TypeError for a CUDA ``stream`` argument that is no object with ``__cuda_stream__`` and
     no cudaStream_t handle (an int), ValueError for a handle that names no stream (0 is
-    ambiguous, -1 asks for no synchronisation): as CuPy's streams are taken, and as held CUDA
-    memory takes them without CuPy. (A CuPy stream, checked first by the backend, has it.)"""
+    ambiguous, -1 asks for no synchronisation, a pointer has 64 bits): as CuPy's streams are
+    taken, and as held CUDA memory takes them without CuPy. (A CuPy stream, checked first by
+    the backend, has it.)"""
     if isinstance(stream, bool) or not (isinstance(stream, int) or
                                         hasattr(stream, "__cuda_stream__")):
         raise TypeError(f"stream must be a CuPy stream, an object with __cuda_stream__ or a "
                         f"cudaStream_t handle (an int), not {stream!r}")
-    if isinstance(stream, int) and stream <= 0:
+    if isinstance(stream, int) and not 0 < stream < 1 << 64:
         raise ValueError(f"stream={stream} is not a CUDA stream (0 is ambiguous, -1 means "
-                         "no synchronisation and names no stream)")
+                         "no synchronisation and names no stream, a handle is below 2**64)")

@@ -218,6 +218,8 @@ CASES: list[Case] = [
                                                        2, 8.0)),
     Case("setitem-int-one-past-the-end", lambda d: _setitem(a(d, [1.0, 2.0]), 2, 7.0),
          IndexError),
+    Case("to-device-stream-past-64-bits",  # (no pointer: taken, or left to CuPy to refuse)
+         lambda d: a(d, [1.0]).to_device(d, stream=2**64), ValueError),
     Case("setitem-int-past-int64-before-the-value",  # (the value's TypeError was first)
          lambda d: _setitem(a(d, [1.0, 2.0]), 2**70, True), IndexError),
     Case("setitem-complex-whose-magnitude-is-past-the-floats", lambda d: tuple(  # (abs()

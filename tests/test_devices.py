@@ -137,7 +137,7 @@ def test_to_device_refuses_a_stream_where_no_cuda_device_is_involved():
     for stream in ("x", 1.5, True):
         with pytest.raises(TypeError, match="stream"):
             held.to_device("cuda:0", stream=stream)
-    for stream in (0, -1):
+    for stream in (0, -1, 2**64):  # (2**64, no pointer, was taken)
         with pytest.raises(ValueError, match="stream"):
             held.to_device("cuda:0", stream=stream)
 

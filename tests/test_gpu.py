@@ -633,9 +633,11 @@ def test_to_device_checks_its_stream_also_when_nothing_moves(cupy):
             g.to_device("cuda:0", stream=stream)
         with pytest.raises(TypeError, match="stream"):
             g.to_device("cpu", stream=stream)
-    for stream in (0, -1):
+    for stream in (0, -1, 2**64):  # (2**64, no pointer: the simulator took it, CuPy its own)
         with pytest.raises(ValueError, match="stream"):
             g.to_device("cuda:0", stream=stream)
+        with pytest.raises(ValueError, match="stream"):
+            g.to_device("cpu", stream=stream)
     assert g.to_device("cuda:0", stream=cupy.cuda.Stream()) is g
 
 

@@ -1067,7 +1067,7 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
             raise BufferError("__cuda_array_interface__ strides are not a multiple of the itemsize")
         strides = tuple(s // npdt.itemsize for s in byte_strides)
     cupy_backend = _gpus()
-    device_id = cupy_backend.device_of(ptr) if cupy_backend is not None and ptr else 0
+    device_id = cupy_backend.device_of(ptr) if cupy_backend is not None else 0
     capsule = _dlpack.make_capsule(
         obj, data=ptr or 0, byte_offset=0, device=(CUDA_TYPE, device_id),
         dtype=(dt.code, dt.bits, 1), shape=shape, strides=strides,

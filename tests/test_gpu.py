@@ -195,6 +195,20 @@ def test_a_cuda_array_interface_over_pageable_host_memory_is_refused(cupy):
         dt.asarray(Claims())
 
 
+def test_a_cuda_array_interface_of_no_elements_at_pointer_0_is_on_the_current_gpu(cupy):
+    # (version 3 lets it say pointer 0, which names no GPU: CuPy and numba take the current
+    # one. It was cuda:0 whatever was current, which then refused to concat with cuda:1's.)
+    class Empty:
+        __cuda_array_interface__ = {"shape": (0,), "typestr": "<f4", "version": 3,
+                                    "data": (0, False), "strides": None}
+    for gpu in range(min(N_GPUS, 2)):
+        with cupy.cuda.Device(gpu):
+            x = dt.asarray(Empty())
+        assert x.device == as_device(f"cuda:{gpu}") and x.shape == (0,)
+        y = dt.concat([x, dt.ones(2, device=f"cuda:{gpu}")])
+        assert y.device == x.device and y.shape == (2,)
+
+
 def test_a_gpu_this_machine_lacks_is_held_and_bad_device_ids_are_refused(cupy):
     # A producer's tensor on cuda:N (with N GPUs here) is held and handed on, not given to
     # CuPy (which would fail to switch to that GPU); creating or moving arrays there is refused

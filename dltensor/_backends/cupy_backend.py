@@ -484,12 +484,15 @@ class _Export:
 
 def device_of(ptr: int) -> int:
     """The GPU a device pointer belongs to (the current one for pinned and managed pointers,
-    whose attributes say -1 or -2), as CuPy's own UnownedMemory finds it. BufferError for
-    host memory CUDA does not know: since CUDA 11 its attributes say so (type 0,
-    cudaMemoryTypeUnregistered) where older CUDA raised."""
+    whose attributes say -1 or -2, and for 0, which an array of no elements may say), as
+    CuPy's own UnownedMemory finds it. BufferError for host memory CUDA does not know: since
+    CUDA 11 its attributes say so (type 0, cudaMemoryTypeUnregistered) where older CUDA
+    raised."""
     cupy = _load()
     runtime = cupy.cuda.runtime
     current: int = runtime.getDevice()
+    if not ptr:
+        return current
     try:
         attributes = runtime.pointerGetAttributes(ptr)
     except runtime.CUDARuntimeError as e:

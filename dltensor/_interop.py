@@ -10,7 +10,7 @@ from __future__ import annotations
 import array
 import operator
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -1020,6 +1020,8 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     A ``stream`` in it is where the memory's pending work is queued: with CuPy, CuPy's current
     stream is made to wait for it; without, the array keeps it and hands it on in its own
     interface, as it found it."""
+    if type(cai) is not dict and not isinstance(cai, Mapping):  # (an int raised TypeError)
+        raise BufferError(f"__cuda_array_interface__ must be a dict, not {type(cai).__name__}")
     missing = [key for key in ("shape", "typestr", "data") if key not in cai]
     if missing:
         raise BufferError(f"__cuda_array_interface__ lacks {', '.join(map(repr, missing))}, "

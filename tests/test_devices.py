@@ -317,6 +317,16 @@ def test_cuda_array_interface_without_a_required_key_is_refused(key):
         dt.asarray(cai)
 
 
+@pytest.mark.parametrize("interface", [5, [], "data shape typestr", ("shape", "typestr", "data")])
+def test_cuda_array_interface_that_is_no_dict_is_refused(interface):
+    # (an int raised TypeError 'argument of type 'int' is not iterable'; a list, a string or
+    # a tuple was said to lack the keys a dict needs)
+    class Claims:
+        __cuda_array_interface__ = interface
+    with pytest.raises(BufferError, match="must be a dict"):
+        dt.asarray(Claims())
+
+
 def test_cuda_array_interface_is_read_without_a_copy():
     x = dt.asarray(_CAI(FAKE_POINTER, (4, 5), "<f8", strides=(8, 32), readonly=True))
     assert x.device == as_device("cuda:0")

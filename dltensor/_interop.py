@@ -102,8 +102,12 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
             return host
     if device is None:
         return _import_capsule(x, copy)
-    # (the plain import, fast for NumPy and PyTorch; _finish moves and copies)
-    return _finish(_importer_for(type(x))(x), None, device, copy)
+    # (the plain import, fast for NumPy and PyTorch; _finish moves and copies.) copy=False is
+    # asked of a producer taken through __dlpack__, as without device=: one too old to take it
+    # cannot promise it. (The C exchange API hands out the tensor itself.)
+    imp = _importer_for(type(x))
+    return _finish(_import_capsule(x, False) if copy is False and imp is _import_capsule
+                   else imp(x), None, device, copy)
 
 
 def _on_its_own(x: Any, device: Device) -> bool:

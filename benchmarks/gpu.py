@@ -172,13 +172,14 @@ def _parts(settings: Settings, cp, dlt, torch) -> dict:
     """{part: seconds or a reason} for PARTS (see there)."""
     from dltensor import _dlpack
     from dltensor._array import from_tensor
-    from dltensor._interop import _gpus, _torch_exchangeable
+    from dltensor._interop import _torch_exchangeable
+    from dltensor._moves import cuda_backend
     c, t = cp.zeros(10, cp.float32), torch.zeros(10, device="cuda")
     xt = dlt.asarray(t)
     spy = _Asked(xt)
     cp.from_dlpack(spy)
     env = {"cp": cp, "dlt": dlt, "c": c, "t": t, "xt": xt, "asked": spy.asked,
-           "where": _torch_exchangeable, "gpus": _gpus(0), "own": _dlpack.own,
+           "where": _torch_exchangeable, "gpus": cuda_backend(0), "own": _dlpack.own,
            "stream_of": _dlpack.current_stream_getter(type(t)),
            "take": _dlpack.managed_tensor_taker(type(t)), "from_tensor": from_tensor}
     out, timed = {}, {}

@@ -268,7 +268,7 @@ class ndarray:
         device = as_device(device)
         if stream is None and device == self._device:  # (before the import below: ~0.5 us)
             return self
-        from ._interop import move
+        from ._moves import move
         if stream is not None and DLDeviceType.kDLCUDA not in (self._device.device_type,
                                                                device.device_type):
             raise ValueError(f"stream must be None for a move from {self._device} to {device}: "

@@ -22,7 +22,7 @@ from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, finfo, int_bounds, python_scalar, scalar_into
 from . import _dtypes
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, numpy_kind, refuse_complex_to_real
-from ._interop import copied
+from ._moves import copied
 
 __all__ = [
     "arange", "empty", "empty_like", "eye", "full", "full_like", "linspace", "meshgrid",

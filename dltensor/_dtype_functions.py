@@ -20,7 +20,7 @@ from ._devices import CPU, Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
-from ._interop import bytes_copied, cast_first, computed, copy_of_native, move
+from ._moves import bytes_copied, cast_first, computed, copy_of_native, move
 
 _np_ndarray = np.ndarray
 

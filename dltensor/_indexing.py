@@ -26,7 +26,7 @@ from ._dispatch import native_or_cpu_error, strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
 from ._held import held_view
-from ._interop import copied
+from ._moves import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
 from ._keys import NUMPY_CHECKS_ALL, basic_key, check_range, check_ints
 from ._keys import check_slice, in_int64, index_arrays, numpy_key, out_of_bounds

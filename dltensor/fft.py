@@ -20,7 +20,7 @@ from ._creation import zeros
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_axis, delegate, fresh, namespace_for, on, strict_int
 from ._dispatch import within_largest
-from ._interop import copied
+from ._moves import copied
 from ._dtype_functions import astype
 from ._dtypes import DType, float16, float32, float64 as _DEFAULT_REAL_FLOAT
 from ._linalg_functions import FLOATING, require
@@ -361,7 +361,7 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
         out = wrap(host.astype(dtype.numpy, copy=False))
     if dev == CPU:
         return out
-    from ._interop import move
+    from ._moves import move
     return move(out, dev)
 
 

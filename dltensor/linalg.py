@@ -24,7 +24,7 @@ from ._dtype_functions import in_float32, result_type
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
 from ._dispatch import check_device, fresh, namespace_for, native, native_dtype, on, real_number
 from ._dispatch import strict_int, wrap_result
-from ._interop import copied
+from ._moves import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
 from ._manipulation import reshape
 from ._statistical import sum as _sum
@@ -115,7 +115,7 @@ def _moved(r: Any, x: ndarray) -> Any:
     """``r``, a result (or tuple of results) computed on the CPU, on x's device."""
     if x._device.device_type != CUDA_TYPE:
         return r
-    from ._interop import move
+    from ._moves import move
     return tuple(move(a, x._device) for a in r) if isinstance(r, tuple) else move(r, x._device)
 
 

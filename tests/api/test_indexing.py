@@ -351,6 +351,27 @@ def test_take_along_axis_commonest_call_answers_as_the_checked_path():
                       (x.shape, i, axis))
 
 
+
+def test_take_commonest_call_answers_as_the_checked_path():
+    # 1-D signed int indices into a non-empty CPU array with an int axis (or none, of a 1-D
+    # array) are NumPy's take at once (a NumPy int axis takes the checked path): the same
+    # arrays, and the same errors in the same words
+    a = np.arange(24.0).reshape(2, 3, 4)
+    a[0, 0, 0] = -0.0
+    cases = [np.array([3, 0, -1]), np.array([1], np.int8), np.array([4]), np.array([-5]),
+             np.zeros(0, np.int32), np.array([2**62]), np.array([1], np.uint8), np.array(0),
+             np.array([[1]])]
+    for x in (dlt.asarray(a), dlt.asarray(a[..., ::-1]), dlt.asarray(a[0, 0]),
+              dlt.asarray(np.array(2.5)), dlt.asarray(a[:0])):
+        for i in cases:
+            for axis in range(-4, 4):
+                alike(lambda: dlt.take(x, dlt.asarray(i), axis=axis),
+                      lambda: dlt.take(x, dlt.asarray(i), axis=np.int64(axis)),
+                      (x.shape, i, axis))
+            if x.ndim == 1:
+                alike(lambda: dlt.take(x, dlt.asarray(i)),
+                      lambda: dlt.take(x, dlt.asarray(i), axis=np.int64(0)), (x.shape, i))
+
 # --- writing --------------------------------------------------------------------------------
 
 def test_a_value_overlapping_its_target_is_written_as_it_was():

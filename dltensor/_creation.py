@@ -29,6 +29,9 @@ __all__ = [
     "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
 ]
 
+_np_ndarray = np.ndarray
+
+
 def _make(name: str | Callable[..., Any], device: Device | str | tuple[int, int] | None,
           *args: Any, **kwargs: Any) -> ndarray:
     """``ns.name(*args, **kwargs)`` (or ``name(ns, *args, **kwargs)``) on ``device`` (None: the
@@ -424,10 +427,27 @@ def _like(name: str, x: ndarray, dtype: DType | None,
             fresh(x._device) if device is None else device)
 
 
+def _numpys_like(x: object, dtype: DType | None, device: object) -> Any:
+    """x's NumPy array where a ``*_like`` call is NumPy's own (its commonest: x computed on the
+    CPU, no dtype or device asked for), the one call the checked path ends in; else None."""
+    if dtype is None and device is None and type(x) is ndarray and x._device is CPU:
+        a = x._array
+        if type(a) is _np_ndarray:
+            return a
+    return None
+
+
+# The dtype kinds full() fills with a Python scalar as it is (no cast, no check of its own)
+_FILLS = {bool: "b", int: "iu", float: "fc", complex: "c"}
+
+
 def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,
               dtype: DType | None = None,
               device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array shaped like ``x`` (same dtype and device unless given) filled with a value."""
+    a = _numpys_like(x, dtype, device)
+    if a is not None and a.dtype.kind in _FILLS.get(type(fill_value), ""):
+        return wrap(np.full(a.shape, fill_value, a.dtype))
     shape, dtype, device = _like("full_like", x, dtype, device)
     return full(shape, fill_value, dtype=dtype, device=device)
 
@@ -435,6 +455,9 @@ def full_like(x: ndarray, /, fill_value: bool | int | float | complex, *,
 def empty_like(x: ndarray, /, *, dtype: DType | None = None,
                device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An uninitialised array shaped like ``x`` (same dtype and device unless given)."""
+    a = _numpys_like(x, dtype, device)
+    if a is not None:
+        return wrap(np.empty(a.shape, a.dtype))
     shape, dtype, device = _like("empty_like", x, dtype, device)
     return empty(shape, dtype=dtype, device=device)
 
@@ -442,6 +465,9 @@ def empty_like(x: ndarray, /, *, dtype: DType | None = None,
 def zeros_like(x: ndarray, /, *, dtype: DType | None = None,
                device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of zeros shaped like ``x`` (same dtype and device unless given)."""
+    a = _numpys_like(x, dtype, device)
+    if a is not None:
+        return wrap(np.zeros(a.shape, a.dtype))
     shape, dtype, device = _like("zeros_like", x, dtype, device)
     return zeros(shape, dtype=dtype, device=device)
 
@@ -449,6 +475,9 @@ def zeros_like(x: ndarray, /, *, dtype: DType | None = None,
 def ones_like(x: ndarray, /, *, dtype: DType | None = None,
               device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array of ones shaped like ``x`` (same dtype and device unless given)."""
+    a = _numpys_like(x, dtype, device)
+    if a is not None:
+        return wrap(np.ones(a.shape, a.dtype))
     shape, dtype, device = _like("ones_like", x, dtype, device)
     return ones(shape, dtype=dtype, device=device)
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import dltensor as dlt
-from oracle import same
+from oracle import alike, same
 import producers as P
 from dltensor import Device
 
@@ -98,6 +98,25 @@ def test_like_functions_keep_the_input_device_and_dtype():
         out = fn(x)
         assert (out.dtype, out.shape, out.device) == (dlt.int8, (2, 3), x.device)
 
+
+
+def test_like_functions_commonest_call_answers_as_the_checked_path():
+    # A CPU x and no dtype or device are NumPy's own zeros, ones, empty and full (device="cpu"
+    # takes the checked path): the same arrays, and the same errors in the same words
+    xs = [dlt.asarray(np.arange(6, dtype=t).reshape(2, 3)) for t in (np.int8, np.uint8,
+                                                                      np.float32, np.complex64)]
+    xs += [dlt.asarray(np.array(True)), dlt.zeros((0, 2)), dlt.ones(3, dtype=dlt.bfloat16),
+           dlt.broadcast_to(dlt.asarray(np.arange(2.0)), (3, 2))]
+    for x in xs:
+        for fn in (dlt.zeros_like, dlt.ones_like):
+            alike(lambda: fn(x), lambda: fn(x, device="cpu"), (fn, x.dtype))
+        e = dlt.empty_like(x)
+        assert (e.dtype, e.shape, e.device, e.read_only) == (x.dtype, x.shape, x.device, False)
+        for value in (True, -1, 300, 2**63, 10**400, 1.5, float("nan"), -0.0, 1e300, 1j,
+                      np.float32(2.5), "1", None):
+            with np.errstate(over="ignore"):  # (1e300 into float32: inf, NumPy's cast)
+                alike(lambda: dlt.full_like(x, value),
+                      lambda: dlt.full_like(x, value, device="cpu"), (x.dtype, value))
 
 def test_creating_on_a_device_without_backend_names_it():
     with pytest.raises(RuntimeError, match="metal:0"):

@@ -325,6 +325,8 @@ def _bound(v: Any) -> Any:
 def _real(v: Any) -> int | float:
     """An int or float argument (NumPy scalars and 0-d arrays too) as a Python one; TypeError
     otherwise."""
+    if type(v) is float or type(v) is int:  # (the commonest, as _bound would return it)
+        return v
     p = _bound(v)
     if type(p) is not int and type(p) is not float:
         raise TypeError(f"arange takes int and float arguments, not {v!r}")

@@ -311,11 +311,16 @@ def det(x: ndarray, /) -> ndarray:
 
 def diagonal(x: ndarray, /, *, offset: int = 0) -> ndarray:
     """The ``offset`` diagonal of each matrix (the last two axes) of ``x``."""
-    if type(x) is not ndarray:
-        raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
-    _matrices("diagonal", x)
-    offset = diagonal_offset(strict_int(offset, "diagonal's offset"), x)
-    result: ndarray = _backend["diagonal"](x, offset=offset)
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and type(offset) is int and a.ndim >= 2:
+        # (the commonest call: NumPy's own view, which the delegate below ends in)
+        result = wrap(a.diagonal(diagonal_offset(offset, x), -2, -1), CPU)
+    else:
+        if type(x) is not ndarray:
+            raise TypeError(f"diagonal needs a dltensor array, not {type(x).__name__}")
+        _matrices("diagonal", x)
+        offset = diagonal_offset(strict_int(offset, "diagonal's offset"), x)
+        result = _backend["diagonal"](x, offset=offset)
     a = result._array
     if type(a) is np.ndarray and not a.flags.writeable and not x.read_only:
         # NumPy's diagonal is a read-only view; dltensor's read-only means memory its producer

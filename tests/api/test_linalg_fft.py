@@ -369,6 +369,22 @@ def test_diagonal_is_a_writable_view_of_writable_arrays():
     assert dlt.linalg.diagonal(dlt.asarray(ro)).read_only
 
 
+
+def test_diagonal_commonest_call_answers_as_the_checked_path():
+    # An int offset into a CPU array is NumPy's own diagonal view (a NumPy int offset takes
+    # the checked path): the same arrays and flags, and the same errors in the same words
+    a = np.arange(24.0).reshape(2, 3, 4)
+    ro = a.copy()
+    ro.flags.writeable = False
+    for x in (dlt.asarray(a), dlt.asarray(a[..., ::-1]), dlt.asarray(a[0]), dlt.asarray(ro),
+              dlt.asarray(a[0, 0]), dlt.asarray(np.array(1.0)), dlt.zeros((0, 3)),
+              dlt.broadcast_to(dlt.asarray(a[0]), (2, 3, 4))):
+        for k in (0, 1, -2, 4, -5, 2**63):
+            alike(lambda: dlt.linalg.diagonal(x, offset=k),
+                  lambda: dlt.linalg.diagonal(x, offset=np.int64(min(k, 99))), (x.shape, k))
+            if x.ndim >= 2:
+                assert dlt.linalg.diagonal(x, offset=k).read_only == x.read_only
+
 def test_fft_argument_rules():
     with pytest.raises(TypeError, match="real floating-point"):
         dlt.fft.rfft(dlt.asarray([1j, 2j]))

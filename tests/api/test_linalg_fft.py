@@ -385,6 +385,31 @@ def test_diagonal_commonest_call_answers_as_the_checked_path():
             if x.ndim >= 2:
                 assert dlt.linalg.diagonal(x, offset=k).read_only == x.read_only
 
+def test_outer_commonest_call_answers_as_the_checked_path():
+    # Two CPU vectors of one numeric dtype are NumPy's own outer at once (the checked path:
+    # arrays not yet computed, made fresh for each call): the same bits, the same errors
+    def lazy(a):
+        return lambda: dlt.from_dlpack(P.from_numpy(np.array(a)))
+
+    v = np.array([1.0, -0.0, np.nan, np.inf, -3e300, 5e-324])
+    c = v + 1j * v[::-1]
+    ro = v.copy()
+    ro.flags.writeable = False
+    pairs = [(v, v), (v[::-2], v[:2]), (ro, v), (c, c[::-1]), (c.astype(np.complex64), c[:3]
+             .astype(np.complex64)), (v.astype(np.float16), v[:0].astype(np.float16)),
+             (np.arange(5, dtype=np.uint8), np.arange(3, dtype=np.uint8)), (v, v[0]),
+             (v.reshape(2, 3), v[:3]), (v, np.arange(2)), (v > 0, v > 1), (v, c),
+             (np.array([1.1 + 1.9j]), np.array([2.1 + 1.1j]))]  # (multiply.outer: an ulp off)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (inf * 0, overflow)
+        for a, b in pairs:
+            alike(lambda: dlt.linalg.outer(dlt.asarray(a), dlt.asarray(b)),
+                  lambda: dlt.linalg.outer(lazy(a)(), lazy(b)()), (a, b))
+            r = dlt.linalg.outer(dlt.asarray(a), dlt.asarray(b)) if a.ndim == b.ndim == 1 \
+                and a.dtype == b.dtype and a.dtype != bool else None
+            assert r is None or not r.read_only and np.asarray(r).flags.c_contiguous
+
+
 def test_fft_argument_rules():
     with pytest.raises(TypeError, match="real floating-point"):
         dlt.fft.rfft(dlt.asarray([1j, 2j]))

@@ -27,6 +27,8 @@ from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
 
 _np_ndarray = np.ndarray
+_np_broadcast_to = np.broadcast_to
+_INT = frozenset({int})
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -269,7 +271,12 @@ _READ_ONLY: Any = ["readonly"]  # (for every operand: NumPy takes one list, its 
 
 def broadcast_to(x: ndarray, /, shape: tuple[int, ...]) -> ndarray:
     """A read-only view of ``x`` broadcast to ``shape`` (its elements share memory)."""
-    if isinstance(x, ndarray) and isinstance(shape, (tuple, list, int, np.integer)):
+    a = x._array if type(x) is ndarray else None
+    if type(a) is _np_ndarray and type(shape) is tuple and shape and \
+            _INT.issuperset(map(type, shape)) and min(shape) > 0 and \
+            math.prod(shape) * a.itemsize < 1 << 63:
+        pass  # (the common call: positive Python ints, which the checks below pass)
+    elif isinstance(x, ndarray) and isinstance(shape, (tuple, list, int, np.integer)):
         # (CuPy checks only that extents match: (-1,) was a view of size -1, and so was
         # np.int64(-1), which skipped these checks)
         shape = tuple(strict_int(d, "broadcast_to's shape")
@@ -291,6 +298,8 @@ def _broadcast_view(x: ndarray, shape: tuple[int, ...]) -> ndarray:
         v = a.view()
         v.flags.writeable = False
         return wrap(v, x._device)  # (a view: of pinned memory, pinned)
+    if type(a) is _np_ndarray and x._device is CPU:  # (what the delegate ends in, less it)
+        return wrap(_np_broadcast_to(a, shape), CPU)
     result: ndarray = _broadcast_to(x, shape)
     if result._array is not None and result._device.device_type == CUDA_TYPE:
         mark_read_only(result._array)  # (NumPy's is read-only already; CuPy's has no flag)

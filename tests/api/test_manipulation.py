@@ -1,6 +1,7 @@
 """Manipulation functions: results against array-api-strict, spec promotion, views, errors."""
 
 import math
+import re
 import subprocess
 import sys
 
@@ -296,6 +297,32 @@ def test_broadcast_arrays_of_numpy_arrays_keep_the_checked_rules():
     assert [r.device for r in dlt.broadcast_arrays(pinned, a)] == [pinned.device, a.device]
     imported = dlt.from_dlpack(P.from_numpy(np.arange(4.0)))  # (not yet computed)
     assert dlt.broadcast_arrays(imported, a)[0].tolist() == [[0.0, 1.0, 2.0, 3.0]] * 3
+
+
+def test_broadcast_to_commonest_call_answers_as_the_checked_path():
+    # A shape of positive Python ints that passes the checks is NumPy's broadcast_to at once
+    # (the checked path: the same extents as NumPy ints): the same view (strides, the memory
+    # it starts at, read-only, not writable) and the same errors in the same words
+    def view(r):
+        a = np.asarray(r)
+        return (r.shape, r.dtype, r.device, r.read_only, a.strides, a.flags.writeable,
+                a.__array_interface__["data"][0], a.tobytes() if a.size < 99 else None)
+
+    a = np.arange(12.0).reshape(3, 4)
+    ro = a.copy()
+    ro.flags.writeable = False
+    for x in (dlt.asarray(a), dlt.asarray(a[::-1, ::2]), dlt.asarray(ro), dlt.asarray(a[0]),
+              dlt.asarray(a[:1]), dlt.asarray(np.array(1, np.int8)), dlt.zeros((0, 4)),
+              dlt.broadcast_to(dlt.asarray(a[:, :1]), (3, 4)), dlt.asarray(a > 5)):
+        for shape in ((3, 4), (2, 3, 4), (1, 3, 4), (3, 1), (4,), (5, 1, 4), (1,), (7,), (1, 1),
+                      (2**62, 4), (2**60, 1, 4), (2**61, 2**2), (1,) * 64 + (4,), (1,) * 65):
+            try:
+                want = view(dlt.broadcast_to(x, [np.int64(d) for d in shape]))
+            except Exception as e:
+                with pytest.raises(type(e), match=re.escape(str(e))):
+                    dlt.broadcast_to(x, shape)
+            else:
+                assert view(dlt.broadcast_to(x, shape)) == want, (x.shape, shape)
 
 
 def test_unstack_of_a_0d_array_is_an_axis_error():

@@ -236,6 +236,25 @@ def test_the_cpu_mean_of_a_whole_array_is_numpys_to_the_bit(x):
     assert np.signbit(got) == np.signbit(want) or np.isnan(want)
 
 
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_cpu_max_and_min_are_numpys(name):
+    # The CPU's are NumPy's methods (np.max's Python layer ends in the same reduction): NaN
+    # first, signed zeros, bools and complex as NumPy orders them, keepdims, axis tuples, and
+    # the same errors in the same words (no elements, an axis out of range or repeated)
+    v = np.array([[1.0, -0.0, 0.0], [np.nan, -np.inf, 2.0]])
+    ro = v[::-1, ::-2].copy()
+    ro.flags.writeable = False
+    for a in (v, v[:, ::-1], v.T, ro, v[:, :0], v > 0, v.astype(np.float32) + 1j * v[::-1],
+              np.array([[3, -7]], np.int8), np.arange(6, dtype=np.uint64).reshape(1, 2, 3)):
+        for kw in ({}, {"axis": 0}, {"axis": -1}, {"axis": (0, 1)}, {"axis": (1, 0)},
+                   {"axis": ()}, {"axis": 2}, {"axis": (0, 0)}, {"keepdims": True},
+                   {"axis": (-1,), "keepdims": True}):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # (NaN comparisons)
+                oracle.alike(lambda: getattr(dlt, name)(dlt.asarray(a), **kw),
+                             lambda: dlt.asarray(getattr(np, name)(a, **kw)), (a, kw))
+
+
 def test_the_cpu_mean_of_more_than_2_to_the_24_float32s_is_numpys():
     # (N is no float32 past 2**24: a float32 division by it was an ulp off)
     a = np.random.default_rng(0).random(2**24 + 1, np.float32)

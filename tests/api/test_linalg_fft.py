@@ -761,6 +761,24 @@ def test_frequencies_with_a_subnormal_spacing_are_zero_at_zero():
     assert got.dtype == dlt.float32 and np.asarray(got).tolist() == [0.0, -math.inf]
 
 
+def test_frequencies_of_python_numbers_answer_as_the_checked_path():
+    # A Python float or int spacing skips numbers.Real's check, and float64 frequencies the
+    # cast under errstate (the checked path: NumPy's float64 spacing): the same bits and
+    # flags, the same errors in the same words; frequencies computed in NumPy's long double
+    # are still made float64
+    for f in (dlt.fft.fftfreq, dlt.fft.rfftfreq):
+        for n in (0, 1, 4, 7, -1, True):
+            for d in (1.0, 0.1, -2.5, 3, 0, -0.0, 1e-320, 1e308, math.nan, -math.inf, 2**70):
+                for kw in ({}, {"dtype": dlt.float64}, {"dtype": dlt.float32}):
+                    alike(lambda: f(n, d=d, **kw), lambda: f(n, d=np.float64(d), **kw),
+                          (f, n, d, kw))
+                    r = f(n, d=d, **kw) if n > 0 and n is not True else None
+                    assert r is None or not r.read_only and np.asarray(r).flags.writeable
+        got = f(4, d=np.longdouble(0.5))
+        assert got.dtype == dlt.float64 and np.asarray(got).tolist() == np.asarray(
+            f(4, d=0.5)).tolist()
+
+
 def test_fft_axes_out_of_range_are_axis_errors():
     c = dlt.zeros((2, 2), dtype=dlt.complex64)
     for call in (lambda: dlt.fft.fft(c, axis=2), lambda: dlt.fft.ifft(c, axis=-3),

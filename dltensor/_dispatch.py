@@ -38,6 +38,7 @@ __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "d
 _np_ndarray, _np_generic, _np_asarray = np.ndarray, np.generic, np.asarray
 AxisError = np.exceptions.AxisError  # (both an IndexError, as the spec asks, and a ValueError)
 _F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 
 def check_device(*arrays: ndarray) -> Device:
@@ -88,13 +89,25 @@ def device_of(args: Iterable[object]) -> Device:
 
 
 _namespaces: dict[Device, Any] = {}
+# Devices each cache below keeps: a machine has a few dozen, but a producer may number pinned
+# or managed memory as it likes (NumPy computes on every number), and each new number was kept
+# for ever, in this cache and in every function's called on it.
+_DEVICES_KEPT = 64
+
+
+def _kept(cache: dict[Device, _T], device: Device, value: _T) -> _T:
+    """``cache[device] = value`` while the cache holds fewer than _DEVICES_KEPT devices;
+    ``value``."""
+    if len(cache) < _DEVICES_KEPT:
+        cache[device] = value
+    return value
 
 
 def namespace_for(device: Device) -> Any:
     """The array-api-compat namespace computing on ``device`` (raises for held devices)."""
     ns = _namespaces.get(device)
     if ns is None:
-        ns = _namespaces[device] = backend_for(device).namespace(device.device_id)
+        ns = _kept(_namespaces, device, backend_for(device).namespace(device.device_id))
     return ns
 
 
@@ -342,7 +355,8 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
             fn = funcs.get(dev)
             if fn is None:
                 ns = namespace_for(dev)
-                fn = funcs[dev] = getattr(getattr(ns, module_path) if module_path else ns, name)
+                fn = _kept(funcs, dev, getattr(getattr(ns, module_path) if module_path else ns,
+                                              name))
             nargs = [a._array if type(a) is ndarray and a._array is not None else native(a)
                      for a in args]
             if keyword_arrays:
@@ -546,8 +560,8 @@ def delegate_first(name: str, axis_at: int | None = None, axis_default: Any = No
         if fn is None:
             ns = namespace_for(dev)
             # (a backend's OWN: a library's own function where the namespace's only wraps it)
-            fn = funcs[dev] = _run_on(backend(ns), dev) if backend is not None else \
-                getattr(backend_for(dev), "OWN", {}).get(name) or getattr(ns, name)
+            fn = _kept(funcs, dev, _run_on(backend(ns), dev) if backend is not None else
+                      getattr(backend_for(dev), "OWN", {}).get(name) or getattr(ns, name))
             if dev is CPU:
                 on_cpu[0] = fn
         try:

@@ -243,3 +243,26 @@ def test_producer_types_made_per_call_are_not_kept_for_ever():
         for cache, before in zip((_interop._importers, _interop._refusal_by_type), kept):
             cache.clear()
             cache.update(before)
+
+
+def test_devices_numbered_without_end_are_not_kept_for_ever():
+    # NumPy computes on pinned and managed memory of any device number, and the dispatch
+    # caches (each function's backend function, the namespaces) kept every number they met:
+    # ~200 bytes a new number, without end.
+    import gc
+
+    from dltensor import Device
+
+    def devices_alive():
+        return sum(type(o) is Device for o in gc.get_objects())
+
+    a = np.arange(4.0)
+    gc.collect()
+    before = devices_alive()
+    for i in range(1, 1001):
+        x = dltensor.from_dlpack(P.from_numpy(a, device=(P.CUDA_HOST, i)))
+        dltensor.abs(x), dltensor.sum(x), x + 1, dltensor.linalg.vector_norm(x)
+    del x
+    gc.collect()
+    # (as_device keeps 256 of them, the dispatch caches 64)
+    assert devices_alive() - before <= 256 + 64

@@ -295,20 +295,9 @@ def _amplifies(arguments: Any, counts: bool = True) -> bool:
     """Whether a call on these arguments could make a large result: a bound on its elements,
     the broadcast of every array's shape times every int (a repeat count, tile's reps, an fft
     length; none unless ``counts``), passes _CHECKED_SIZE ** 2."""
-    ints, shapes = [], []
-
-    def scan(v: Any) -> None:
-        if isinstance(v, dict):
-            v = tuple(v.values())
-        if isinstance(v, (list, tuple)):
-            for e in v:
-                scan(e)
-        elif isinstance(v, ndarray):
-            shapes.append(v.shape)
-        elif counts and isinstance(v, int) and not isinstance(v, bool):
-            ints.append(abs(v))
-
-    scan(arguments)
+    ints: list[int] = []
+    shapes: list[tuple[int, ...]] = []
+    _scan(arguments, counts, ints, shapes)
     bound = 1
     for n in ints:
         bound *= max(n, 1)
@@ -319,6 +308,21 @@ def _amplifies(arguments: Any, counts: bool = True) -> bool:
         if bound > _CHECKED_SIZE ** 2:
             return True
     return False
+
+
+def _scan(v: Any, counts: bool, ints: list[int], shapes: list[tuple[int, ...]]) -> None:
+    """Collect the ints (where ``counts``) and the arrays' shapes in ``v``, nested containers
+    too. (Not a closure of _amplifies: a nested function calling itself is a reference cycle,
+    left for the collector by every refusal on held memory.)"""
+    if isinstance(v, dict):
+        v = tuple(v.values())
+    if isinstance(v, (list, tuple)):
+        for e in v:
+            _scan(e, counts, ints, shapes)
+    elif isinstance(v, ndarray):
+        shapes.append(v.shape)
+    elif counts and isinstance(v, int) and not isinstance(v, bool):
+        ints.append(abs(v))
 
 
 def _stand_in(v: Any) -> Any:

@@ -266,3 +266,23 @@ def test_devices_numbered_without_end_are_not_kept_for_ever():
     gc.collect()
     # (as_device keeps 256 of them, the dispatch caches 64)
     assert devices_alive() - before <= 256 + 64
+
+
+def test_refusals_on_held_memory_leave_no_garbage():
+    # Each refusal (a CPU check of the call first, for its argument errors) left a reference
+    # cycle, 8 objects, for the collector: a nested function of the size check calling itself
+    import gc
+    x = dltensor.from_dlpack(held())
+    calls = [lambda: x + 1, lambda: dltensor.abs(x), lambda: dltensor.sum(x, axis=5),
+             lambda: dltensor.repeat(x, 3), lambda: dltensor.linalg.trace(x)]
+
+    def refuse(times):
+        for call in calls * times:
+            try:
+                call()
+            except Exception:  # (NoBackendError, or the CPU's error for the axis)
+                pass
+    refuse(1)  # (first calls make what is made once: imports, caches)
+    gc.collect()
+    refuse(20)
+    assert gc.collect() == 0

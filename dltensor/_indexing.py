@@ -63,7 +63,7 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
                 (type(axis) is int or axis is None and a.ndim == 1):
             try:
                 return wrap(a.take(i, axis=0 if axis is None else axis), CPU)
-            except (IndexError, ValueError):
+            except (IndexError, ValueError, OverflowError):  # (an axis past a C long)
                 pass
     _check_indices("take", x, indices)
     if indices.ndim != 1:

@@ -351,7 +351,6 @@ def test_take_along_axis_commonest_call_answers_as_the_checked_path():
                       (x.shape, i, axis))
 
 
-
 def test_take_commonest_call_answers_as_the_checked_path():
     # 1-D signed int indices into a non-empty CPU array with an int axis (or none, of a 1-D
     # array) are NumPy's take at once (a NumPy int axis takes the checked path): the same
@@ -371,6 +370,9 @@ def test_take_commonest_call_answers_as_the_checked_path():
             if x.ndim == 1:
                 alike(lambda: dlt.take(x, dlt.asarray(i)),
                       lambda: dlt.take(x, dlt.asarray(i), axis=np.int64(0)), (x.shape, i))
+    for axis in (2**63, -2**63 - 1, 2**70):  # (past a C long, which NumPy's take overflows)
+        with pytest.raises(IndexError, match="out of bounds"):
+            dlt.take(dlt.asarray(a), dlt.asarray([0]), axis=axis)
 
 # --- writing --------------------------------------------------------------------------------
 

@@ -309,7 +309,8 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
     broadcast, an int or a list's index out of bounds (a list's indices are the CPU's to
     read; held index arrays are not); a write's value checked first, as on the CPU (which
     meets a lone mask's shape and the arrays' broadcast as it writes), its shape against the
-    selection's after them, where the key tells it (_selected_shape)."""
+    selection's (where the key tells it: _selected_shape) after them and after the ints'
+    bounds, as NumPy orders them (check_ints), before the index arrays' bounds."""
     if check_value is not None:
         check_value(None)
     if lone_mask:
@@ -317,13 +318,12 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
     else:
         broadcast_indices(*(k.shape for k in key if isinstance(k, ndarray)
                             and k.dtype.kind != "b"))
+    check_ints(x.shape, tuple(key))
     if check_value is not None:
         check_value(_selected_shape(x, key, lone_mask))
     for _, axis, k in key_axes(key, x.ndim):  # (a 0-d mask's axis is none of a 0-d x's)
-        if type(k) is int:
-            if not -x.shape[axis] <= k < x.shape[axis]:
-                raise out_of_bounds(k, x.shape[axis])
-        elif type(k) is not slice and k._device is CPU and k.dtype.kind != "b":
+        if type(k) is not int and type(k) is not slice and k._device is CPU and \
+                k.dtype.kind != "b":
             check_range(k._compute(), x.shape[axis], CPU)
 
 

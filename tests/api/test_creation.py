@@ -99,7 +99,6 @@ def test_like_functions_keep_the_input_device_and_dtype():
         assert (out.dtype, out.shape, out.device) == (dlt.int8, (2, 3), x.device)
 
 
-
 def test_like_functions_commonest_call_answers_as_the_checked_path():
     # A CPU x and no dtype or device are NumPy's own zeros, ones, empty and full (device="cpu"
     # takes the checked path): the same arrays, and the same errors in the same words
@@ -117,6 +116,7 @@ def test_like_functions_commonest_call_answers_as_the_checked_path():
             with np.errstate(over="ignore"):  # (1e300 into float32: inf, NumPy's cast)
                 alike(lambda: dlt.full_like(x, value),
                       lambda: dlt.full_like(x, value, device="cpu"), (x.dtype, value))
+
 
 def test_creating_on_a_device_without_backend_names_it():
     with pytest.raises(RuntimeError, match="metal:0"):

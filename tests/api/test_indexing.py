@@ -374,6 +374,7 @@ def test_take_commonest_call_answers_as_the_checked_path():
         with pytest.raises(IndexError, match="out of bounds"):
             dlt.take(dlt.asarray(a), dlt.asarray([0]), axis=axis)
 
+
 # --- writing --------------------------------------------------------------------------------
 
 def test_a_value_overlapping_its_target_is_written_as_it_was():

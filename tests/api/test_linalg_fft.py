@@ -369,7 +369,6 @@ def test_diagonal_is_a_writable_view_of_writable_arrays():
     assert dlt.linalg.diagonal(dlt.asarray(ro)).read_only
 
 
-
 def test_diagonal_commonest_call_answers_as_the_checked_path():
     # An int offset into a CPU array is NumPy's own diagonal view (a NumPy int offset takes
     # the checked path): the same arrays and flags, and the same errors in the same words
@@ -384,6 +383,7 @@ def test_diagonal_commonest_call_answers_as_the_checked_path():
                   lambda: dlt.linalg.diagonal(x, offset=np.int64(min(k, 99))), (x.shape, k))
             if x.ndim >= 2:
                 assert dlt.linalg.diagonal(x, offset=k).read_only == x.read_only
+
 
 def test_outer_commonest_call_answers_as_the_checked_path():
     # Two CPU vectors of one numeric dtype are NumPy's own outer at once (the checked path:

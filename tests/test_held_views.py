@@ -441,8 +441,8 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(lambda x: (_like(x, np.array([5])), 0), 1j),    # ... of an index array
         write(lambda x: (_like(x, np.array([0])), 0), 1j),    # ... before refusing to compute
         write(lambda x: (_like(x, np.array([0])), 0), 2 ** 1100),
-        write(True, 1j),                                      # a lone bool's (a 0-d mask made
-        write(np.False_, "s"),                                # on x's device: refused there)
+        write(True, 1j),                                      # a lone bool's (its 0-d mask
+        write(np.False_, "s"),                                # was made on x's device)
         write(True, lambda x: _like(x, np.ones((), np.float64))),
         write(([0, 1], 0), lambda x: _like(x, np.ones(3, np.float32))),  # a gather's shape,
         write(lambda x: (_like(x, np.array([1, 0])), ...),                # told by the key's

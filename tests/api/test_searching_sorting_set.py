@@ -282,9 +282,10 @@ def test_unique_inverse_rebuilds_x(x):
     assert (v[1:] > v[:-1]).all()  # sorted and unique
 
 
-def test_numpy_scalars_are_range_checked_as_python_ints_are():
+def test_numpy_scalars_are_taken_as_python_ints_are():
     # where and searchsorted passed a NumPy scalar to asarray(dtype=...), which wrapped it:
-    # where(c, u8, np.int64(300)) gave 44s.
+    # where(c, u8, np.int64(300)) gave 44s. Past the dtype, where refuses (it stores the
+    # value) and searchsorted compares, for a NumPy int as for a Python one.
     u8 = dlt.asarray([1, 2, 3], dtype=dlt.uint8)
     c = dlt.asarray([True, False, False])
     for big in (300, np.int64(300), np.uint64(2**64 - 1)):

@@ -306,8 +306,8 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
                     check_value: Callable[[tuple[int, ...] | None], object] | None) -> None:
     """IndexError for a key with held memory in it (``x``, or an index array) that the CPU
     would refuse from the shapes alone: a lone mask of another shape, index arrays that do not
-    broadcast, an int or a list's index out of bounds (a list's indices are the CPU's to
-    read; held index arrays are not); a write's value checked first, as on the CPU (which
+    broadcast, an index out of bounds (an int's, or an index array's that is not held: a
+    list's, the CPU's, a GPU's, where x's dtype is held there); a write's value checked first, as on the CPU (which
     meets a lone mask's shape and the arrays' broadcast as it writes), its shape against the
     selection's (where the key tells it: _selected_shape) after them and after the ints'
     bounds, as NumPy orders them (check_ints), before the index arrays' bounds."""
@@ -319,21 +319,37 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
         broadcast_indices(*(k.shape for k in key if isinstance(k, ndarray)
                             and k.dtype.kind != "b"))
     check_ints(x.shape, tuple(key))
+    # The index arrays x's device computes on are read (on a GPU, for a dtype held there: two
+    # reductions, a sync, on the way to a refusal); 0-d ones are ints, checked as ints are
+    # before the value's shape. (A 0-d mask's axis is none of a 0-d x's.)
+    read = [(k, axis) for _, axis, k in key_axes(key, x.ndim) if type(k) is not int and
+            type(k) is not slice and k.dtype.kind != "b" and not held(k)]
+    for k, axis in read:
+        if not k.ndim:
+            check_range(k._compute(), x.shape[axis], k._device)
     if check_value is not None:
         check_value(_selected_shape(x, key, lone_mask))
-    for _, axis, k in key_axes(key, x.ndim):  # (a 0-d mask's axis is none of a 0-d x's)
-        if type(k) is not int and type(k) is not slice and k._device is CPU and \
-                k.dtype.kind != "b":
-            check_range(k._compute(), x.shape[axis], CPU)
+    if not any(k.ndim for k, _ in read) or not math.prod(broadcast_indices(*(
+            k.shape if k.dtype.kind != "b" else () if held(k) else (_count(k),)
+            for k in key if isinstance(k, ndarray) and k.ndim))):
+        return  # (they select no elements: NumPy checks none, as check_all_bounds)
+    for k, axis in read:
+        if k.ndim:
+            check_range(k._compute(), x.shape[axis], k._device)
+
+
+def _count(m: ndarray) -> int:
+    """The true elements of mask ``m`` (on a GPU, counted there: a sync)."""
+    with on(m._device):
+        return int(m._compute().sum())
 
 
 def _selected_shape(x: ndarray, key: list[Any], lone_mask: bool) -> tuple[int, ...] | None:
     """The shape ``x[key]`` selects, told from the shapes of its index arrays and the
-    elements of a lone mask on the CPU (a list, x[True]'s); None where a held mask's would."""
+    elements of a lone mask (counted on its device); None where a held mask's would."""
     if lone_mask:
         m = key[0]
-        return (int(np.count_nonzero(m._compute())), *x.shape[m.ndim:]) \
-            if m._device is CPU else None
+        return None if held(m) else (_count(m), *x.shape[m.ndim:])
     if any(isinstance(k, ndarray) and k.dtype.kind == "b" for k in key):
         return None  # (masks beside other indices)
     return selection_shape(x.shape, tuple(key))

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import ml_dtypes
 import numpy as np
 
 import dltensor as dt
@@ -42,6 +43,12 @@ def a(d: str, data: Any, dtype: Any = None) -> dt.ndarray:
 # complex values with NaN parts, which NumPy sorts R + NaN j, NaN + R j, NaN + NaN j
 _NAN_LINE = [complex(np.nan, 2), complex(1, np.nan), complex(np.nan, 1), 3 + 0j,
              complex(0, np.nan)]
+
+
+def f8(d: str, data: Any) -> dt.ndarray:
+    """An array of ``data`` as float8_e4m3fn on ``d``: held on a GPU (CuPy has not the dtype),
+    computed on by NumPy on the CPU."""
+    return dt.asarray(np.array(data, dtype=ml_dtypes.float8_e4m3fn), device=d)
 
 
 def m(d: str) -> dt.ndarray:
@@ -192,6 +199,22 @@ CASES: list[Case] = [
          IndexError),
     Case("getitem-0d-index-is-an-int", lambda d: a(d, R)[a(d, 1), 1:]),
     Case("getitem-0d-index-out-of-bounds", lambda d: a(d, R)[a(d, 3), :], IndexError),
+    # (a dtype held on the GPU: a bad key or value is the CPU's error there too, its index
+    # arrays read where the held dtype would refuse)
+    Case("getitem-held-dtype-int-array-out-of-bounds", lambda d: f8(d, [1, 2])[a(d, [0, 5])],
+         IndexError),
+    Case("getitem-held-dtype-int-array-into-no-elements",
+         lambda d: f8(d, np.zeros(0))[a(d, [0, 0, 0])], IndexError),
+    Case("getitem-held-dtype-0d-index-out-of-bounds", lambda d: f8(d, R)[a(d, 3), :],
+         IndexError),
+    Case("setitem-held-dtype-0d-index-out-of-bounds-before-the-value", lambda d: _setitem(
+        f8(d, R), (a(d, 3), slice(None)), f8(d, np.zeros(7))), IndexError),  # (an int's order)
+    Case("setitem-held-dtype-int-array-out-of-bounds",
+         lambda d: _setitem(f8(d, R), (a(d, [5]), 0), 1.0), IndexError),
+    Case("setitem-held-dtype-0d-mask-value-of-another-shape", lambda d: _setitem(
+        f8(d, R), (a(d, False),), f8(d, np.zeros((0, 1)))), ValueError),
+    Case("setitem-held-dtype-mask-value-of-another-shape", lambda d: _setitem(
+        f8(d, R), a(d, [True, False, True]), f8(d, np.zeros(5))), ValueError),
     Case("getitem-mask", lambda d: a(d, R)[a(d, R) > 4]),
     Case("getitem-slices", lambda d: a(d, R)[1:, ::-2]),
     Case("setitem-int-array", lambda d: _setitem(a(d, R), (a(d, [0, 2]), a(d, [1, 3])), -1.0)),

@@ -269,6 +269,18 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
         dt.asarray(np.ones(2), dtype=f8, device="cuda:0", copy=False)
 
 
+def test_index_arrays_selecting_nothing_from_a_dtype_cupy_has_not_are_not_bounds_checked(cupy):
+    # (its bad keys are the CPU's IndexError, the GPU's index arrays read for them: see the
+    # held-dtype device cases; where they broadcast to no elements NumPy checks none, so a
+    # good key's refusal, the dtype's)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = dt.asarray(np.zeros((1, 2), ml_dtypes.float8_e4m3fn), device="cuda:0")
+    for key in ((dt.asarray([], dtype=dt.int64, device="cuda:0"), dt.asarray([5], device="cuda:0")),
+                (dt.asarray([-2], device="cuda:0"), dt.asarray([False, False], device="cuda:0"))):
+        with pytest.raises(TypeError, match="cannot compute on dtype float8_e4m3fn on cuda:0"):
+            x[key]
+
+
 def test_host_arrays_of_a_dtype_cupy_has_not_are_cast_on_the_cpu_on_their_way_to_the_gpu(cupy):
     # bfloat16 (float8) CPU weights asked for as float32 on cuda:0 were moved as bytes, then
     # cast there, where CuPy has no such dtype: a TypeError, where the cast on the CPU, then

@@ -278,6 +278,8 @@ def test_index_arrays_on_a_held_dtype_refuse_as_computing_on_it_does():
     for key in (dt.asarray([True, False, True, False]), dt.asarray([0, 2])):
         with pytest.raises(TypeError, match="cannot compute on dtype opaquehandle64"):
             x[key]
+    with pytest.raises(TypeError, match="cannot compute"):  # (no elements selected: NumPy
+        dt.reshape(x, (2, 2))[dt.asarray([], dtype=dt.int64), dt.asarray([5])]  # checks none)
 
 
 def test_a_view_whose_start_wraps_around_the_address_space_cannot_be_described():

@@ -148,7 +148,8 @@ def backend_key(x: ndarray, key: Any, setting: bool,
                 _check_mask(out[i], x, axis_at[i])
     if arrays and unread and (held(x) or any(held(out[i]) for i in arrays)):
         _check_held_key(x, out, len(parts) == 1 and mask, check_value)  # (the CPU's order)
-        if held(x):
+        if held(x) and any(out[i].ndim or out[i].dtype.kind == "b" or held(out[i])
+                           for i in arrays):  # (0-d integer ones are ints: a view, below)
             x._compute()  # raises what computing on x raises, once the key is known good
     unchecked: list[tuple[int, Any]] = []  # (axis, index array): bounds checked below
     for i in arrays or ():

@@ -200,11 +200,13 @@ CASES: list[Case] = [
     Case("getitem-0d-index-is-an-int", lambda d: a(d, R)[a(d, 1), 1:]),
     Case("getitem-0d-index-out-of-bounds", lambda d: a(d, R)[a(d, 3), :], IndexError),
     # (a dtype held on the GPU: a bad key or value is the CPU's error there too, its index
-    # arrays read where the held dtype would refuse)
+    # arrays read where the held dtype would refuse; a 0-d index array is an int, a view)
     Case("getitem-held-dtype-int-array-out-of-bounds", lambda d: f8(d, [1, 2])[a(d, [0, 5])],
          IndexError),
     Case("getitem-held-dtype-int-array-into-no-elements",
          lambda d: f8(d, np.zeros(0))[a(d, [0, 0, 0])], IndexError),
+    Case("getitem-held-dtype-0d-index-is-an-int", lambda d: (
+        f8(d, [1, 2, 3])[a(d, -1)], f8(d, R)[a(d, 1), 1:], f8(d, R)[a(d, 2), a(d, 0)])),
     Case("getitem-held-dtype-0d-index-out-of-bounds", lambda d: f8(d, R)[a(d, 3), :],
          IndexError),
     Case("setitem-held-dtype-0d-index-out-of-bounds-before-the-value", lambda d: _setitem(

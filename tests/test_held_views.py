@@ -280,6 +280,9 @@ def test_index_arrays_on_a_held_dtype_refuse_as_computing_on_it_does():
             x[key]
     with pytest.raises(TypeError, match="cannot compute"):  # (no elements selected: NumPy
         dt.reshape(x, (2, 2))[dt.asarray([], dtype=dt.int64), dt.asarray([5])]  # checks none)
+    # (a 0-d index array is an int, as the spec says: read on the CPU, a view of held memory)
+    for key in (dt.asarray(1), (dt.asarray(-3), ...)):
+        assert x[key].shape == () and x[key].data_ptr == x.data_ptr + 8
 
 
 def test_a_view_whose_start_wraps_around_the_address_space_cannot_be_described():

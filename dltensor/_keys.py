@@ -308,10 +308,11 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
     """IndexError for a key with held memory in it (``x``, or an index array) that the CPU
     would refuse from the shapes alone: a lone mask of another shape, index arrays that do not
     broadcast, an index out of bounds (an int's, or an index array's that is not held: a
-    list's, the CPU's, a GPU's, where x's dtype is held there); a write's value checked first, as on the CPU (which
-    meets a lone mask's shape and the arrays' broadcast as it writes), its shape against the
-    selection's (where the key tells it: _selected_shape) after them and after the ints'
-    bounds, as NumPy orders them (check_ints), before the index arrays' bounds."""
+    list's, the CPU's, a GPU's where x's dtype is held there); a write's value checked first,
+    as on the CPU (which meets a lone mask's shape and the arrays' broadcast as it writes),
+    its shape against the selection's (where the key tells it: _selected_shape) after them
+    and after the ints' bounds, as NumPy orders them (check_ints), before the index arrays'
+    bounds."""
     if check_value is not None:
         check_value(None)
     if lone_mask:

@@ -20,7 +20,7 @@ import numbers
 from collections.abc import Callable, Sequence
 from types import MethodType
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, cast
 
 import numpy as np
 
@@ -32,7 +32,8 @@ from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import array_module, type_name, wrap_result
 from ._dtype_functions import KEEPING_SCALARS, int_bounds, python_scalar, scalar_dtype, scalar_into
 from ._manipulation import by_the_first
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PYTHON_SCALARS, no_promotion
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
+from ._dtypes import DType, no_promotion
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
@@ -364,6 +365,12 @@ def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
     return _document(f, name, category, binary=True)
 
 
+def _refuse_dtype_change(name: str, rt: DType, x: ndarray,
+                         instead: str = "the binary operator") -> NoReturn:
+    raise TypeError(f"{name}: the result would be {rt.name}, and an in-place operation cannot "
+                    f"change the {x.dtype.name} array's dtype; use {instead} instead")
+
+
 def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
                   ) -> Callable[..., Any]:
     """``x1 op= x2``: writes into x1's memory; refuses a result dtype other than x1's."""
@@ -408,15 +415,11 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         except NoBackendError as e:  # held memory: the CPU's error first for bad operands
             raise cpu_error_first(f, (self, other), {}, e, counts=False) from None
 
-    def refuse(rt: np.dtype[Any], self: ndarray) -> None:
-        raise TypeError(f"{name}: the result would be {FROM_NUMPY[rt].name}, and an in-place "
-                        f"operation cannot change the {self.dtype.name} array's dtype; use the "
-                        "binary operator instead")
-
     def _inplace(self: ndarray, other: Any) -> Any:
         if ufunc == "divide" and self.dtype.kind in "iu" and type(other) is not bool and \
                 isinstance(other, numbers.Integral):
-            refuse(_FLOAT64, self)  # (before CUDA makes 300 an int8: an OverflowError)
+            # (before CUDA makes 300 an int8: an OverflowError)
+            _refuse_dtype_change(name, FROM_NUMPY[_FLOAT64], self)
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:
             return ops
@@ -424,7 +427,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         if ufunc == "divide" and rt.kind in "iu":  # (integers divide into float64)
             rt = _FLOAT64
         if rt != a.dtype:
-            refuse(rt, self)
+            _refuse_dtype_change(name, FROM_NUMPY[rt], self)
         if self.read_only:
             raise read_only_error(self, name)
         xp = array_module(a)
@@ -849,6 +852,9 @@ def _rmatmul_operator(self: ndarray, other: object, /) -> Any:
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if not _matmul_other("__imatmul__", other):
         return NotImplemented
+    rt = PROMOTION.get((self.dtype, cast(ndarray, other).dtype))
+    if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)
+        _refuse_dtype_change("__imatmul__", rt, self, "@")
     try:
         r = _imatmul(self, other)  # (its errors name @=, not @)
     except NoBackendError as e:  # held memory: the CPU's error first for bad operands

@@ -694,7 +694,7 @@ def test_matmul_operator():
     with pytest.raises(ValueError, match=r"shape \(3, 3\)\) cannot be written into"):
         col @= dt.ones((1, 3))
     i = dt.asarray(np.eye(3, dtype=np.int32))
-    with pytest.raises(TypeError, match="int64, shape .* cannot be written into the int32"):
+    with pytest.raises(TypeError, match="result would be int64, .* cannot change the int32"):
         i @= dt.asarray(np.eye(3, dtype=np.int64))
     assert np.asarray(col).tolist() == [[1.0]] * 3 and np.asarray(i).tolist() == np.eye(3).tolist()
     # the operand checks name @= as += names itself (they named __matmul__)
@@ -702,6 +702,25 @@ def test_matmul_operator():
                        (dt.ones((3, 3), dtype=dt.bool), "__imatmul__ takes arrays of numeric")):
         with pytest.raises(TypeError, match=match):
             i @= rhs
+
+
+def test_imatmul_refuses_a_dtype_change_before_the_product(monkeypatch):
+    # x @= y computed the whole product, then refused its dtype (n^3 work for an int8 (n, n)
+    # @= int16 (n, n)); and a 0-d x said matmul's ValueError, where the dtypes alone decide it
+    # (array-api-strict: TypeError). The promotion is checked first, as by x += y.
+    calls = []
+    matmul = np.matmul
+    monkeypatch.setattr(np, "matmul", lambda *a, **k: calls.append(1) or matmul(*a, **k))
+    x = dt.zeros((300, 300), dtype=dt.int8)
+    with pytest.raises(TypeError, match="__imatmul__: the result would be int16"):
+        x @= dt.ones((300, 300), dtype=dt.int16)
+    with pytest.raises(TypeError, match="__imatmul__: the result would be int16"):
+        x0 = dt.asarray(np.int8(1))
+        x0 @= dt.ones(3, dtype=dt.int16)
+    assert calls == []
+    y = dt.ones((300, 300), dtype=dt.int16)
+    y @= dt.ones((300, 300), dtype=dt.int8)  # (a promotion to x's dtype is computed)
+    assert calls and int(y[0, 0]) == 300
 
 
 def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():

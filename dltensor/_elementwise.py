@@ -31,7 +31,7 @@ from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import array_module, type_name, wrap_result
 from ._dtype_functions import KEEPING_SCALARS, int_bounds, python_scalar, scalar_dtype, scalar_into
-from ._manipulation import by_the_first
+from ._manipulation import broadcast_of, by_the_first  # (ours: NumPy's stops at 32 dimensions)
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
 from ._dtypes import DType, no_promotion
 
@@ -436,11 +436,12 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
         # first negative exponent, after writing the elements before it (x **= y would lose
         # them).
         if type(fn) is MethodType or ufunc == "power" and rt.kind == "i":
-            r = fn(a, b)
-            if r.shape != a.shape:  # (copyto would drop leading length-1 axes silently)
-                raise ValueError(f"{name}: the result's shape {r.shape} is not the array's "
+            # (the shapes decide it, before the work; copyto would drop leading length-1 axes)
+            shape = broadcast_of(a.shape, np.shape(b))
+            if shape != a.shape:
+                raise ValueError(f"{name}: the result's shape {shape} is not the array's "
                                  f"{a.shape}; an in-place operation cannot change it")
-            xp.copyto(a, r)
+            xp.copyto(a, fn(a, b))
         else:
             fn(a, b, out=a)
         return self

@@ -1069,6 +1069,24 @@ def test_in_place_ops_refuse_a_broadcast_that_changes_the_shape(op):
     assert np.from_dlpack(x).tolist() == [1.0, 2.0, 3.0]
 
 
+def test_in_place_ops_refuse_a_shape_change_before_computing():
+    # The fix-up path computed the whole broadcast result, then refused its shape: x //= y of
+    # (1, 1000) and (1000, 1000) floats made 8 MB first, and an int x **= y met NumPy's error
+    # for a negative exponent before its own. The shapes decide it; they are checked first.
+    import tracemalloc
+    x, y = dt.ones((1, 1000)), dt.ones((1000, 1000))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"result's shape \(1000, 1000\) is not the array's"):
+            x //= y
+        assert tracemalloc.get_traced_memory()[1] < 2**20
+    finally:
+        tracemalloc.stop()
+    i = dt.ones((1, 3), dtype=dt.int32)
+    with pytest.raises(ValueError, match=r"__ipow__: the result's shape \(3, 3\)"):
+        i **= dt.full((3, 3), -1, dtype=dt.int32)
+
+
 def test_real_and_complex_operands_of_64_dimensions():
     # (the fix-up viewed z as pairs along one more axis: past 64, ValueError or IndexError)
     sh = (1,) * 63 + (2,)

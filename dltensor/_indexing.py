@@ -28,7 +28,7 @@ from ._dtypes import INTEGER_KINDS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTH
 from ._held import held_view
 from ._moves import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
-from ._keys import NUMPY_CHECKS_ALL, basic_key, check_range, check_ints
+from ._keys import NUMPY_CHECKS_ALL, _check_mask, basic_key, check_range, check_ints
 from ._keys import check_slice, in_int64, index_arrays, numpy_key, out_of_bounds
 from ._keys import selection_shape
 from ._keys import written_ndim
@@ -529,7 +529,10 @@ def _check_fits(a: Any, key: Any, v: Any) -> tuple[int, ...] | None:
                 target = selection_shape(a.shape, key)
             break
     if v.ndim > (n := written_ndim(a.shape, key) if target is None else len(target)):
-        check_ints(a.shape, key)  # (NumPy's order: an int out of bounds first)
+        # (NumPy's order: an int out of bounds first, or a lone mask of another shape)
+        check_ints(a.shape, key)
+        if type(key) is tuple and len(key) == 1 and getattr(key[0], "dtype", None) == bool:
+            _check_mask(key[0], a, 0)
         raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
                          "selection it is written into")
     return target

@@ -785,6 +785,8 @@ CASES: list[Case] = [
         a(d, 2.5), (False,), a(d, [1.0, 2.0])), ValueError),  # (longer than any selection)
     Case("setitem-mask-of-another-shape-and-value", lambda d: _setitem(
         a(d, R), a(d, [True, False]), a(d, np.ones((2, 3)))), IndexError),  # (the mask's first)
+    Case("setitem-mask-of-another-shape-and-value-of-more-axes", lambda d: _setitem(
+        a(d, R), a(d, [True, False]), a(d, np.ones((2, 2, 4)))), IndexError),  # (NumPy's too)
     Case("setitem-mask-selecting-nothing", lambda d: (  # (shapes NumPy takes: unchanged)
         _setitem(a(d, R), a(d, [False, False, False]), a(d, [7.0])),
         _setitem(a(d, [1.0, 2.0]), a(d, [False, False]), a(d, np.zeros(0))),

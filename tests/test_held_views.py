@@ -463,6 +463,8 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(lambda x: (9, _like(x, np.array([0]))),        # an int out of bounds beside
               lambda x: _like(x, np.ones(2, np.float32))),  # index arrays before the value's
         write(([0], 5), lambda x: _like(x, np.ones(2, np.float32))),  # shape, as NumPy
+        write(([True, False, True],),                          # a lone mask's shape before
+              lambda x: _like(x, np.ones((2, 2, 3), np.float32))),  # a value of more axes
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)

@@ -797,6 +797,18 @@ def test_an_int_out_of_bounds_is_told_before_a_value_that_does_not_fit(i):
         x[1, ...] = dlt.ones((2, 3, 4))
 
 
+@pytest.mark.parametrize("mask", [[True, False, True], [[True, False]]], ids=repr)
+def test_a_lone_mask_of_another_shape_is_told_before_a_value_that_does_not_fit(mask):
+    # NumPy's order: it was the value's ValueError, here and on a GPU (held memory: the mask's)
+    x, a = dlt.zeros((2, 3)), np.zeros((2, 3))
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        a[np.array(mask)] = np.ones((2, 2, 3))
+    with pytest.raises(IndexError, match="boolean index of shape"):
+        x[dlt.asarray(mask)] = dlt.ones((2, 2, 3))
+    with pytest.raises(ValueError, match="does not broadcast"):  # (of the right shape)
+        x[dlt.asarray([True, False])] = dlt.ones((2, 2, 3))
+
+
 @pytest.mark.parametrize("value_shape", [(2,), (2, 2), (3, 4)])
 @pytest.mark.parametrize("key", [(5, [0], 0), (5, [], slice(None)), ([True, False], 5, 0),
                                  (0, [1], -9)], ids=repr)

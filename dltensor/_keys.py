@@ -348,13 +348,17 @@ def _count(m: ndarray) -> int:
 
 def _selected_shape(x: ndarray, key: list[Any], lone_mask: bool) -> tuple[int, ...] | None:
     """The shape ``x[key]`` selects, told from the shapes of its index arrays and the
-    elements of a lone mask (counted on its device); None where a held mask's would."""
+    elements of its masks (counted on their device); None where a held mask's would."""
     if lone_mask:
         m = key[0]
         return None if held(m) else (_count(m), *x.shape[m.ndim:])
-    if any(isinstance(k, ndarray) and k.dtype.kind == "b" for k in key):
-        return None  # (masks beside other indices)
-    return selection_shape(x.shape, tuple(key))
+    masks = [isinstance(k, ndarray) and k.dtype.kind == "b" for k in key]
+    if any(m and held(k) for m, k in zip(masks, key)):
+        return None
+    parts: list[Any] = []
+    for m, k in zip(masks, key):  # (a mask beside other indices: its nonzero() arrays, one
+        parts += [np.broadcast_to(0, (_count(k),))] * k.ndim if m else [k]  # per axis)
+    return selection_shape(x.shape, tuple(parts))
 
 
 _MOST_INDEX_ARRAYS = 63  # (NumPy's: "the number of index arrays cannot be above 63")

@@ -217,6 +217,8 @@ CASES: list[Case] = [
         f8(d, R), (a(d, False),), f8(d, np.zeros((0, 1)))), ValueError),
     Case("setitem-held-dtype-mask-value-of-another-shape", lambda d: _setitem(
         f8(d, R), a(d, [True, False, True]), f8(d, np.zeros(5))), ValueError),
+    Case("setitem-held-dtype-mask-beside-a-slice-value-of-another-shape", lambda d: _setitem(
+        f8(d, R), (a(d, [True, False, True]), slice(1, None)), f8(d, np.zeros(5))), ValueError),
     Case("getitem-mask", lambda d: a(d, R)[a(d, R) > 4]),
     Case("getitem-slices", lambda d: a(d, R)[1:, ::-2]),
     Case("setitem-int-array", lambda d: _setitem(a(d, R), (a(d, [0, 2]), a(d, [1, 3])), -1.0)),

@@ -465,6 +465,11 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
         write(([0], 5), lambda x: _like(x, np.ones(2, np.float32))),  # shape, as NumPy
         write(([True, False, True],),                          # a lone mask's shape before
               lambda x: _like(x, np.ones((2, 2, 3), np.float32))),  # a value of more axes
+        write(([True, False], slice(1, None)),                # a mask beside a slice: the
+              lambda x: _like(x, np.ones(5, np.float32))),  # value's shape (its count told)
+        write(([[True, False, True], [True, True, False]], ...),  # a 2-D one, two axes
+              lambda x: _like(x, np.ones(3, np.float32))),
+        write(([True, True], [0, 1, 2]), 1.0),                # its count does not broadcast
     ]
     cpu = dt.asarray(np.zeros((2, 3), np.float32))
     h = _held(np.zeros((2, 3), np.float32), device)
@@ -478,7 +483,10 @@ def test_badly_formed_keys_and_values_get_the_cpus_error_before_any_refusal(devi
               write((0, ...), lambda x: _like(x, np.ones(3, np.float32))),
               write(([0, 1], 0), lambda x: _like(x, np.ones(2, np.float32))),
               write(([True, False],), lambda x: _like(x, np.ones(3, np.float32))),
-              write(True, 1.0), lambda x: x[True]):
+              write(True, 1.0), lambda x: x[True],
+              write(([True, False], slice(1, None)), lambda x: _like(x, np.ones(2, np.float32))),
+              write(([[True, False, True], [True, True, False]], ...),
+                    lambda x: _like(x, np.ones(4, np.float32)))):
         assert _outcome(f, cpu) is None
         assert issubclass(_outcome(f, h), RuntimeError)
 

@@ -28,7 +28,7 @@ from ._dtypes import INTEGER_KINDS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTH
 from ._held import held_view
 from ._moves import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
-from ._keys import NUMPY_CHECKS_ALL, _check_mask, basic_key, check_range, check_ints
+from ._keys import NUMPY_CHECKS_ALL, basic_key, check_ints, check_mask, check_range
 from ._keys import check_slice, in_int64, index_arrays, numpy_key, out_of_bounds
 from ._keys import selection_shape
 from ._keys import written_ndim
@@ -532,7 +532,7 @@ def _check_fits(a: Any, key: Any, v: Any) -> tuple[int, ...] | None:
         # (NumPy's order: an int out of bounds first, or a lone mask of another shape)
         check_ints(a.shape, key)
         if type(key) is tuple and len(key) == 1 and getattr(key[0], "dtype", None) == bool:
-            _check_mask(key[0], a, 0)
+            check_mask(key[0], a, 0)
         raise ValueError(f"a value of shape {v.shape} does not broadcast to the {n}-D "
                          "selection it is written into")
     return target
@@ -550,7 +550,7 @@ def _check_mask_fits(xp: Any, shape: tuple[int, ...], mask: Any, value: tuple[in
     if mask.shape != shape[:mask.ndim]:
         if mask.ndim <= len(shape) and all(n in (0, d) for n, d in zip(mask.shape, shape)):
             _check_broadcasts(value, (0,) + shape[mask.ndim:])  # (of no elements: NumPy's
-        return  # rule, _keys._check_mask's: each axis the array's length or 0)
+        return  # rule, _keys.check_mask's: each axis the array's length or 0)
     rest = shape[mask.ndim:]
     if len(value) <= len(rest) or value[0] == 1:
         try:

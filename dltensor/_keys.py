@@ -145,7 +145,7 @@ def backend_key(x: ndarray, key: Any, setting: bool,
     if beside:  # (their shapes checked before any array is read: held ones too)
         for i in arrays or ():
             if out[i].dtype.spec_kind == "bool":
-                _check_mask(out[i], x, axis_at[i])
+                check_mask(out[i], x, axis_at[i])
     if arrays and unread and (held(x) or any(held(out[i]) for i in arrays)):
         _check_held_key(x, out, len(parts) == 1 and mask, check_value)  # (the CPU's order)
         if held(x) and any(out[i].ndim or out[i].dtype.kind == "b" or held(out[i])
@@ -291,10 +291,11 @@ def _foreign_index(k: Any, x: ndarray) -> ndarray:
                          "any axis") from None
 
 
-def _check_mask(m: ndarray, x: ndarray, axis: int) -> None:
+def check_mask(m: Any, x: Any, axis: int) -> None:
     """IndexError unless mask ``m`` beside other indices has the shape of the axes of ``x`` it
     indexes from ``axis``, each length that axis's or 0, as NumPy asks of any mask and the
-    conformance suite of a sole one (its nonzero() indices are then in bounds)."""
+    conformance suite of a sole one (its nonzero() indices are then in bounds). (Shapes alone
+    are read: dltensor arrays or their backend's.)"""
     shape = m.shape
     want = x.shape[axis:axis + len(shape)]
     if shape != want and (len(want) != len(shape) or any(
@@ -316,7 +317,7 @@ def _check_held_key(x: ndarray, key: list[Any], lone_mask: bool,
     if check_value is not None:
         check_value(None)
     if lone_mask:
-        _check_mask(key[0], x, 0)
+        check_mask(key[0], x, 0)
     else:
         broadcast_indices(*(k.shape for k in key if isinstance(k, ndarray)
                             and k.dtype.kind != "b"))

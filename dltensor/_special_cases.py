@@ -371,7 +371,14 @@ def in_float32(ufunc: str) -> Callable[..., Any]:
         dt = next(v.dtype for v in args if hasattr(v, "dtype") and v.dtype.kind not in "biu")
         r = getattr(xp, ufunc)(*(v.astype(np.float32) if hasattr(v, "dtype") else v
                                  for v in args))
-        return r.astype(dt)
+        back = r.astype(dt)
+        if ufunc != "copysign" or dt.name.endswith(("fnuz", "fnu")):  # (no sign bit for NaN)
+            return back
+        # A GPU's float32-to-bfloat16 conversion drops a NaN's sign (an H200, CuPy 14.2;
+        # ml_dtypes' keeps it): the sign set on the bits, which holds for every value
+        bits = back.view(np.dtype(f"u{dt.itemsize}"))
+        sign = bits.dtype.type(1 << (8 * dt.itemsize - 1))
+        return xp.where(xp.signbit(r), bits | sign, bits & ~sign).view(dt)
     return fix
 
 

@@ -409,6 +409,42 @@ def _complex_pow(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
     return want, _with(g[0], gv)
 
 
+def _transform_of_non_finite(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """An FFT of values holding a NaN or an infinity: which parts of its non-finite results
+    are NaN (an H200, CuPy 14.2: cuFFT multiplies by twiddle factors where NumPy's pocketfft
+    adds and subtracts, so NaN + 1j times -1j is NaN + NaN j on the GPU, -1 - NaN j... on the
+    CPU, and a sum with it NaN in one part or both). An element not finite on both devices is
+    taken as the same; one finite on either is compared, as for any call."""
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    if w is None or g is None or w[0][:2] != g[0][:2] or \
+            np.isfinite(np.asarray(_host_draw(draws[0][0]))).all():
+        return want, got
+    wv, gv = w[0][2], g[0][2].copy()
+    unbounded = ~np.isfinite(wv) & ~np.isfinite(gv)
+    gv[unbounded] = wv[unbounded]
+    return want, _with(g[0], gv)
+
+
+def _cast_past_the_dtype(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """A float cast to an integer dtype that cannot hold it: NaN and infinities (the spec:
+    "not specified and implementation-dependent"), and values past the dtype's range (C's
+    undefined behaviour, which NumPy keeps): on an H200 the GPU saturates (inf to int64 is
+    2**63 - 1) where the CPU gives -2**63. Those elements are taken as the same."""
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    x = np.asarray(_host_draw(draws[0][0])) if draws[0] else None
+    if w is None or g is None or w[0][:2] != g[0][:2] or x is None or \
+            x.dtype.kind not in "fc" or w[0][2].dtype.kind not in "iu" or x.shape != w[0][1]:
+        return want, got
+    info = np.iinfo(w[0][2].dtype)
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(x.real)
+        past = ~np.isfinite(t) | (t < info.min) | (t > info.max)
+    gv = g[0][2].copy()
+    gv[past] = w[0][2][past]
+    return want, _with(g[0], gv)
+
+
+_FFTS = ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft")
 # name: (what the spec leaves open, the allowance)
 ALLOWED: dict[str, tuple[str, Callable[[Any, Any, Any], tuple[Any, Any]]]] = {
     # (eigh's and eigvalsh's eigenvalues stay compared in order: dltensor says ascending)
@@ -425,6 +461,10 @@ ALLOWED: dict[str, tuple[str, Callable[[Any, Any, Any], tuple[Any, Any]]]] = {
     "searchsorted": ("the result for an x1 that is not sorted", _searchsorted),
     "pow": ("complex pow's accuracy: a zero's sign, non-finite results", _complex_pow),
     "ipow": ("complex pow's accuracy: a zero's sign, non-finite results", _complex_pow),
+    "asarray": ("casts of floats an integer dtype cannot hold", _cast_past_the_dtype),
+    "astype": ("casts of floats an integer dtype cannot hold", _cast_past_the_dtype),
+    **{f"fft.{name}": ("which parts of a transform of non-finite values are NaN",
+                       _transform_of_non_finite) for name in _FFTS},
 }
 
 

@@ -40,7 +40,7 @@ PARTS = [
     ("  PyTorch's device and flags", "where(t)"),
     ("  PyTorch's current_work_stream", "stream_of(2, 0)"),
     ("  CuPy's current stream", "gpus.consumer_stream(0)"),
-    ("  exchange API take, own, wrap, release", "from_tensor(own(take(t)))"),
+    ("  exchange API take, CuPy's consumer, wrap, release", "adopted(gpus, take(t), 0)"),
     ("cupy.from_dlpack(xt)", "cp.from_dlpack(xt)"),
     ("  xt.__dlpack__(as CuPy asks), release", "xt.__dlpack__(**asked)"),
     ("  c.__dlpack__(as CuPy asks), release", "c.__dlpack__(**asked)"),
@@ -171,17 +171,16 @@ class _Asked:
 def _parts(settings: Settings, cp, dlt, torch) -> dict:
     """{part: seconds or a reason} for PARTS (see there)."""
     from dltensor import _dlpack
-    from dltensor._array import from_tensor
-    from dltensor._interop import _torch_exchangeable
+    from dltensor._interop import _torch_exchangeable, adopted
     from dltensor._moves import cuda_backend
     c, t = cp.zeros(10, cp.float32), torch.zeros(10, device="cuda")
     xt = dlt.asarray(t)
     spy = _Asked(xt)
     cp.from_dlpack(spy)
     env = {"cp": cp, "dlt": dlt, "c": c, "t": t, "xt": xt, "asked": spy.asked,
-           "where": _torch_exchangeable, "gpus": cuda_backend(0), "own": _dlpack.own,
+           "where": _torch_exchangeable, "gpus": cuda_backend(0), "adopted": adopted,
            "stream_of": _dlpack.current_stream_getter(type(t)),
-           "take": _dlpack.managed_tensor_taker(type(t)), "from_tensor": from_tensor}
+           "take": _dlpack.managed_tensor_taker(type(t))}
     out, timed = {}, {}
     for name, stmt in PARTS:
         try:

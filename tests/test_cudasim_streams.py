@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
+import sys
 
 import numpy as np
 import pytest
@@ -144,9 +146,10 @@ def test_a_host_copy_by_the_producer_is_asked_on_its_gpu(log):
 
 # --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
 
-def _exchanging_type(stream: int):
-    """A type whose instances (4 float64s of simulated CUDA memory) come out of its C exchange
-    API with their work on ``stream`` (0: the default stream), and whose __dlpack__ fails."""
+def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = (2, 64, 1)):
+    """A type whose instances (4 float64s of simulated CUDA memory, or their first 4 bytes as
+    ``dtype``) come out of its C exchange API with their work on ``stream`` (0: the default
+    stream) and ``flags``, and whose __dlpack__ fails."""
     live: dict[int, object] = {}
 
     @EXCHANGE_FROM_PY
@@ -155,8 +158,8 @@ def _exchanging_type(stream: int):
         if obj.refused:  # (-1 with no Python error set: a callback in Python cannot set one)
             return -1
         capsule = _dlpack.make_capsule(obj.memory, data=obj.memory.data.ptr, byte_offset=0,
-                                       device=(2, 0), dtype=(2, 64, 1), shape=(4,),
-                                       strides=(1,))
+                                       device=(2, 0), dtype=dtype, shape=(4,),
+                                       strides=(1,), flags=flags)
         address = cap.PyCapsule_GetPointer(capsule, cap.CAPSULE_NAME_VERSIONED)
         cap.PyCapsule_SetName(capsule, cap.USED_CAPSULE_NAME_VERSIONED)  # (handed over)
         ctypes.c_void_p.from_address(out).value = address
@@ -221,3 +224,47 @@ def test_what_the_exchange_api_refuses_is_refused_by_dlpack_in_its_words(log, mo
     with pytest.raises(BufferError, match="in the producer's words"):
         dt.asarray(tp(refused=True))
     assert float(dt.sum(kept)) == 6.0
+
+
+def test_an_exchange_api_import_is_cupys_array_over_the_tensor(monkeypatch):
+    # CuPy's consumer takes the tensor (numpy_backend.adopt's twin): the array computes and
+    # exports as a CuPy array does, with no view or managed tensor of dltensor's made, and
+    # the producer's hold on its memory goes when the array does (the deleter ran).
+    tp = _exchanging_type(0)
+    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
+                        lambda obj: 0)
+    p = tp()
+    ptr, held = p.memory.data.ptr, sys.getrefcount(p.memory)  # (not in asserts: pytest's
+    x = dt.asarray(p)                                          # keeps what they name)
+    alive = sys.getrefcount(p.memory)
+    assert type(x._array) is cupy.ndarray and x._tensor is None and not x.read_only
+    assert x.data_ptr == ptr and alive > held
+    del x
+    gc.collect()  # (the simulator's arrays over capsules are in reference cycles)
+    left = sys.getrefcount(p.memory)
+    assert left == held
+    exported = cupy.from_dlpack(dt.asarray(p)).data.ptr  # (CuPy's producer, CuPy's consumer)
+    assert exported == ptr
+
+
+@pytest.mark.parametrize("flags, dtype", [(1, (2, 64, 1)), (0, (10, 8, 1))],
+                         ids=["read-only", "float8"])
+def test_what_cupy_would_take_wrongly_is_held_by_dltensors_consumer(monkeypatch, flags, dtype):
+    # CuPy ignores READ_ONLY and has no float8: such tensors stay dltensor's managed tensors
+    # (read-only kept; float8 held, computing refused in dltensor's words)
+    tp = _exchanging_type(0, flags, dtype)
+    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
+                        lambda obj: 0)
+    p = tp()
+    ptr, held = p.memory.data.ptr, sys.getrefcount(p.memory)
+    x = dt.asarray(p)
+    alive = sys.getrefcount(p.memory)
+    assert x._tensor is not None and x.read_only == bool(flags)
+    assert x.data_ptr == ptr and alive > held
+    if dtype[0] == 10:
+        with pytest.raises(TypeError, match="float8_e4m3fn on cuda:0"):
+            dt.abs(x)
+    del x
+    gc.collect()  # (the simulator's arrays over capsules are in reference cycles)
+    left = sys.getrefcount(p.memory)
+    assert left == held

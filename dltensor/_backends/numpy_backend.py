@@ -137,11 +137,6 @@ def stand_in(mt: _dlpack.ManagedTensor) -> StandIn:
     return s
 
 
-_capsule_new = _dlpack.capsule.PyCapsule_New
-_VERSIONED_NAME = _dlpack.capsule.CAPSULE_NAME_VERSIONED
-_versioned_destructor: int  # set by harvest_c_release() below
-
-
 class _Handoff:
     """Gives NumPy's from_dlpack one capsule we made, once."""
 
@@ -164,7 +159,7 @@ def adopt(address: int) -> npt.NDArray[Any] | None:
     NumPy refuses it (not CPU memory, a dtype it lacks); the tensor is released then.
     """
     h = _Handoff()
-    h.capsule = _capsule_new(address, _VERSIONED_NAME, _versioned_destructor)
+    h.capsule = _dlpack.owning_capsule(address)
     if not _pointer_at(address + _DATA_OFFSET).value:
         # NumPy reads a NULL data pointer as "allocate": uninitialised values for a tensor
         # with elements (PyTorch's zero tensors export so). Refused, for __dlpack__ to say.
@@ -183,7 +178,6 @@ def harvest_c_release() -> None:
     is exactly the contract the producer needs, with no Python code on a consumer's error path.
     """
     from .._dlpack import capsule as cap
-    global _versioned_destructor
     for versioned, struct in ((True, _dlpack.DLManagedTensorVersioned),
                               (False, _dlpack.DLManagedTensor)):
         offset = struct.deleter.offset
@@ -194,8 +188,6 @@ def harvest_c_release() -> None:
         assert deleter is not None  # (NumPy's exports always carry a deleter)
         destructor = cap.PyCapsule_GetDestructor(c)
         _dlpack.use_c_release(versioned, destructor, deleter)
-        if versioned:
-            _versioned_destructor = destructor
 
 
 harvest_c_release()

@@ -22,7 +22,7 @@ from . import capsule as _cap
 from .abi import DELETER, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLManagedTensor
 from .abi import DLManagedTensorVersioned
 
-__all__ = ["make_capsule", "use_c_release", "c_release_in_use"]
+__all__ = ["make_capsule", "owning_capsule", "use_c_release", "c_release_in_use"]
 
 _HEADER_VERSIONED = struct.Struct("<IIQQQQiiiBBHQQQ")  # 80 bytes, dl_tensor last
 _HEADER_LEGACY = struct.Struct("<QiiiBBHQQQQQ")  # 64 bytes, dl_tensor first
@@ -87,6 +87,15 @@ def _py_capsule_destructor(capsule_address: int) -> None:  # (see _py_deleter)
 _PY_DESTRUCTOR: int = ctypes.cast(  # type: ignore[assignment]
     _py_capsule_destructor, ctypes.c_void_p).value
 _PY_DELETER: int = ctypes.cast(_py_deleter, ctypes.c_void_p).value  # type: ignore[assignment]
+
+
+def owning_capsule(address: int) -> object:
+    """A versioned capsule over a DLManagedTensorVersioned* someone handed us (a C exchange
+    API's), for a consumer to take: its deleter runs once, by the consumer, or by the capsule
+    when it dies unconsumed."""
+    c_pair = _c_release.get(True)
+    return _cap.PyCapsule_New(address, _cap.CAPSULE_NAME_VERSIONED,
+                              c_pair[0] if c_pair is not None else _PY_DESTRUCTOR)
 
 
 def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[int, int],

@@ -37,6 +37,16 @@ def or_flags(cap, bit):
     ctypes.c_uint64.from_address(p + 24).value |= bit
 
 
+def device(cap):
+    """The (device type, id) a capsule's tensor says, as CuPy reads a capsule given itself."""
+    for name, at in ((b"dltensor_versioned", 32), (b"dltensor", 0)):
+        if _IsValid(cap, name):
+            t = _DLTensor.from_address(_GetPointer(cap, name) + at)
+            return t.device.device_type, t.device.device_id
+    raise ValueError("A DLPack tensor object cannot be consumed multiple times (or object was "
+                     "not a DLPack capsule)")
+
+
 def read(cap, device):
     """A NumPy array over a capsule's memory, which it keeps alive (CuPy ignores READ_ONLY).
     Refuses what CuPy 14.2's from_dlpack refuses."""

@@ -120,6 +120,9 @@ def test_torch_cupy_jax_chain_keeps_the_pointer(cupy, torch, jax):
     ptr = t.data_ptr()
     x = dt.asarray(t)
     assert x.device == as_device("cuda:0") and x.data_ptr == ptr
+    # (PyTorch's C exchange API hands the tensor to CuPy's consumer: a CuPy array, which
+    # CuPy's producer exports; as on the H200, 2026-11-30)
+    assert type(x._array) is cupy.ndarray and x._tensor is None
     c = cupy.from_dlpack(x)
     assert c.data.ptr == ptr
     y = dt.asarray(c)
@@ -137,7 +140,9 @@ def test_jax_takes_what_dltensor_holds_from_pytorch_and_jax(cupy, torch, jax):
     # cudaStreamWaitEvent refused it (cudaErrorContextIsDestroyed) after PyTorch and JAX had
     # both run; dltensor now waits on the host then. The values must arrive either way.
     t = torch.arange(1024, dtype=torch.float32, device="cuda") * 2
-    held = dt.asarray(t)
+    # (a capsule: held by dltensor's consumer; taken from the tensor itself, through PyTorch's
+    # C exchange API, it is CuPy's array, exported by CuPy's producer)
+    held = dt.asarray(t.__dlpack__(max_version=(1, 0), stream=1))
     assert held._array is None  # (a managed tensor dltensor holds: its own export)
     j = jax.numpy.from_dlpack(held)
     assert j.unsafe_buffer_pointer() == t.data_ptr()
@@ -773,7 +778,7 @@ def test_copied_exports(cupy, computed):
 
 def test_read_only_exports(cupy, torch):
     t = torch.arange(4.0, device="cuda")
-    held = dt.from_dlpack(t)
+    held = dt.from_dlpack(t.__dlpack__(max_version=(1, 0), stream=1))  # (a capsule: held)
     held._tensor.flags |= _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY  # as a read-only producer says
     out = dt.from_dlpack(held.__dlpack__(max_version=(1, 0), stream=1))
     assert out.read_only and out.data_ptr == t.data_ptr()

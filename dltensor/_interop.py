@@ -377,7 +377,7 @@ def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Dev
     # releases it in C (~1 us less than ours in Python; the array's managed tensor then lives
     # as the base of its NumPy view). Its CUDA tensor, when the producer says which stream
     # its work is on, goes to CuPy's consumer (ours for what CuPy would not take) once CuPy's
-    # current stream there is ordered after that one, as its __dlpack__ would order it (6.1 us
+    # current stream there is ordered after that one, as its __dlpack__ would order it (7.6 us
     # an import on the H200, from 50 us through PyTorch's __dlpack__, which makes Python
     # stream and event objects on every call).
     # Anything else (bfloat16, which NumPy refuses; no CuPy) comes through __dlpack__ and our

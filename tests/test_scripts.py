@@ -61,6 +61,9 @@ def test_gpu_checks_run_their_steps_and_summarise(tmp_path):
     assert "exit 0" in summary[0] and "skipped" in summary[0]
     assert "exit 0" in summary[1] and "not run" in summary[2]
     assert (results / "gpu-tests.log").is_file() and list(results.glob("bench-*.json"))
+    # (nothing else: the device tool brings back 8 files, and a marker file once took the
+    # sweep log's place)
+    assert not list(results.glob(".*")), list(results.glob(".*"))
 
 
 def test_gpu_checks_keep_to_their_deadline(tmp_path):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._array import held, inherit_read_only, ndarray, wrap
 from ._dispatch import check_axis, check_device, namespace_for, strict_int, wrap_result
-from ._devices import CPU, Device
+from ._devices import CPU, CUDA_TYPE, Device
 from ._dtypes import FROM_NUMPY, PROMOTION, no_promotion
 from ._held import held_view
 from ._elementwise import _matmul
@@ -137,6 +137,15 @@ def vecdot(x1: ndarray, x2: ndarray, /, *, axis: int = -1) -> ndarray:
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: x1 and x2 have {x1.shape[axis]} and {x2.shape[axis]} "
                          f"elements along axis {axis}; the contracted axis does not broadcast")
-    result: ndarray = wrap_result(
-        namespace_for(dev).vecdot(x1._compute(), x2._compute(), axis=axis), dev)
+    ns, arrays = namespace_for(dev), (x1._compute(), x2._compute())
+    if max(x1.ndim, x2.ndim) >= 64 and dev.device_type == CUDA_TYPE:
+        # array-api-compat's vecdot for CuPy multiplies x1[..., None, :] by x2[..., None]: 65
+        # axes, past CuPy's 64 (IndexError; NumPy's own, the CPU's, takes 64). The other axes
+        # folded into one.
+        from ._indexing import along_axis
+        folded = along_axis(ns, lambda a, b: ns.vecdot(a, b)[:, None], arrays, axis)
+        vectors = ns.squeeze(folded, axis=axis)
+    else:
+        vectors = ns.vecdot(*arrays, axis=axis)
+    result: ndarray = wrap_result(vectors, dev)
     return result

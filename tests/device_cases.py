@@ -1045,6 +1045,8 @@ CASES: list[Case] = [
         dt.stack([m(d), dt.zeros((3, 3), device=d)]), -1), ValueError),
     Case("vecdot-of-33-axes", lambda d: dt.vecdot(  # (compat's broadcasts with CuPy's
         a(d, np.ones((1,) * 32 + (2,))), a(d, np.ones((3,) + (1,) * 31 + (2,))))),  # up to 64)
+    Case("vecdot-of-64-axes", lambda d: dt.vecdot(  # (compat's multiplies x1[..., None, :]
+        a(d, np.ones((1,) * 62 + (2, 3))), a(d, np.arange(3.0)), axis=-1)),  # by x2[..., None])
     Case("inv-of-a-singular-stack-of-33-axes", lambda d: dt.linalg.inv(  # (folded: NumPy's
         dt.reshape(a(d, [[1.0, 2.0], [2.0, 4.0]]), (1,) * 31 + (2, 2))), ValueError),  # 32)
     # (NumPy refuses infinities and NaNs in eig and eigvals, and its LAPACK's SVD does not

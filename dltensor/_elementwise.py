@@ -30,7 +30,8 @@ from ._devices import CPU, CUDA_TYPE
 from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import array_module, type_name, wrap_result
-from ._dtype_functions import KEEPING_SCALARS, int_bounds, python_scalar, scalar_dtype, scalar_into
+from ._dtype_functions import KEEPING_SCALARS, finfo, int_bounds, python_scalar, scalar_dtype
+from ._dtype_functions import scalar_into
 from ._manipulation import broadcast_of, by_the_first  # (ours: NumPy's stops at 32 dimensions)
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
 from ._dtypes import DType, no_promotion
@@ -234,7 +235,14 @@ def _operands(name: str, category: str, x1: Any, x2: Any, operator: bool) -> Any
             # infinity on its side (NumPy compares such ints so; CuPy's full refuses them)
             scalar = array_module(a).full((), np.inf if scalar > 0 else -np.inf)
         else:
+            value = scalar
             scalar = array_module(a).full((), scalar_into(scalar, rt), dtype=rt)
+            if rt in EXTENSION_FLOATS and name in _COMPARISONS and type(value) is not complex \
+                    and value == value and scalar != scalar:
+                # Past the range of a float8 with no infinity (float8_e4m3fn, and below 2**-127
+                # for float8_e8m0fnu): the conversion made NaN, which no element is less than,
+                # where 448 < 1e6. Compared as the infinity on its side, as ints above.
+                scalar = np.full((), np.inf if value > finfo(FROM_NUMPY[rt]).max else -np.inf)
     return (scalar, a, rt, array._device) if swap else (a, scalar, rt, array._device)
 
 

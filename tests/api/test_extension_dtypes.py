@@ -230,3 +230,20 @@ def test_promotion_refusals_say_why():
                       (dt.int64, dt.float64, "promotes no kind to another")):
         with pytest.raises(TypeError, match=why):
             one(a) + one(b)
+
+
+@pytest.mark.parametrize("dtype", [ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e4m3fnuz,
+                                   ml_dtypes.float8_e8m0fnu], ids=lambda t: np.dtype(t).name)
+def test_comparisons_with_scalars_past_a_float8_without_infinity(dtype):
+    # (the scalar became the dtype's NaN: x < 1e6 was all False for x holding 1 and 2, and
+    # x > -1 of float8_e8m0fnu, which has no negative values, too; NumPy: True for floats)
+    x = a([1.0, 2.0], dtype)
+    for big in (1e6, 2**70, 470):
+        assert host(x < big).tolist() == host(big > x).tolist() == [1.0, 1.0]
+        assert host(dt.less_equal(x, big)).tolist() == [1.0, 1.0]
+        assert host(x == big).tolist() == [0.0, 0.0] and host(x != big).tolist() == [1.0, 1.0]
+    for small in (-1e6, -1.0, 0, 1e-50):
+        if small >= -1.0 and dtype is not ml_dtypes.float8_e8m0fnu:
+            continue  # (in the dtype's range: compared as it is)
+        assert host(x > small).tolist() == host(dt.greater(x, small)).tolist() == [1.0, 1.0]
+    assert host(x < math.nan).tolist() == [0.0, 0.0]  # (a NaN stays one)

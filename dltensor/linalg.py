@@ -487,6 +487,8 @@ def solve(x1: ndarray, x2: ndarray, /) -> ndarray:
             # the checks below pass)
             return wrap(np.linalg.solve(a1, a2), CPU)
     dev = require_pair("solve", x1, x2, FLOATING)
+    for x in (x1, x2):  # (as its kin: NumPy's and CuPy's refusals are in other words)
+        _lapack_dtype("solve", x)
     if x1.size == 0 and not held(x1) and not held(x2):  # (x1 of elements: each matrix's
         # factorisation is NumPy's to refuse, where singular)
         solved: ndarray | None = by_the_first(solve, (x1, x2), (2, 1 if x2.ndim == 1 else 2),

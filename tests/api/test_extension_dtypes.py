@@ -259,3 +259,16 @@ def test_trace_of_an_extension_float_is_refused_as_the_rest_of_linalg(dtype):
     ext = x.dtype
     assert float(host(dt.linalg.trace(dt.ones((300, 300)), dtype=ext))) == \
         float(np.float32(300).astype(dtype))
+
+
+def test_solve_refuses_float16_as_the_other_lapack_functions():
+    # (NumPy's "array type float16 is unsupported in linalg" came through, where inv, det and
+    # the rest say which dtypes they take; either operand, matrices of no elements too)
+    f16 = dt.float16
+    for x1, x2 in ((dt.eye(2, dtype=f16), dt.ones(2, dtype=f16)),
+                   (dt.eye(2), dt.ones(2, dtype=f16)), (dt.eye(2, dtype=f16), dt.ones(2)),
+                   (dt.zeros((0, 0), dtype=f16), dt.zeros(0, dtype=f16))):
+        with pytest.raises(TypeError, match=r"solve needs float32 or float64 \(float16"):
+            dt.linalg.solve(x1, x2)
+        with pytest.raises(TypeError, match=r"inv needs float32 or float64 \(float16"):
+            dt.linalg.inv(dt.astype(x1, f16))

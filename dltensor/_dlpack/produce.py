@@ -42,9 +42,18 @@ def _block(versioned: bool, ndim: int) -> struct.Struct:
 _c_release: dict[bool, tuple[int, int]] = {}
 
 
+# The versioned C capsule destructor, kept apart from _c_release (which tests clear to force
+# the Python fallback): owning_capsule's capsules always die through it. Their deleter is a
+# producer's, and NumPy destroys a capsule it refuses (bfloat16) with its error set, where the
+# Python destructor cannot run (SystemError, and the tensor leaked).
+_owning_destructor: list[int] = []
+
+
 def use_c_release(versioned: bool, capsule_destructor: int, deleter: int) -> None:
     """Register C functions that release exports (see the module docstring for the contract)."""
     _c_release[versioned] = (capsule_destructor, deleter)
+    if versioned:
+        _owning_destructor[:] = [capsule_destructor]
 
 
 def c_release_in_use(versioned: bool = True) -> bool:
@@ -93,9 +102,8 @@ def owning_capsule(address: int) -> object:
     """A versioned capsule over a DLManagedTensorVersioned* someone handed us (a C exchange
     API's), for a consumer to take: its deleter runs once, by the consumer, or by the capsule
     when it dies unconsumed."""
-    c_pair = _c_release.get(True)
     return _cap.PyCapsule_New(address, _cap.CAPSULE_NAME_VERSIONED,
-                              c_pair[0] if c_pair is not None else _PY_DESTRUCTOR)
+                              _owning_destructor[0] if _owning_destructor else _PY_DESTRUCTOR)
 
 
 def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[int, int],

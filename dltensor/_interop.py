@@ -419,7 +419,7 @@ def adopted(gpus: Any, address: int, device: int) -> ndarray | None:
     consumer's where CuPy would not take it; None if CuPy refused it after all (released by
     then: the caller asks __dlpack__)."""
     try:
-        a = gpus.adopt(address)
+        a = gpus.adopt(address, device)
     except (BufferError, RuntimeError, TypeError, ValueError, NotImplementedError):
         return None
     if a is None:

@@ -146,10 +146,11 @@ def test_a_host_copy_by_the_producer_is_asked_on_its_gpu(log):
 
 # --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
 
-def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = (2, 64, 1)):
-    """A type whose instances (4 float64s of simulated CUDA memory, or their first 4 bytes as
-    ``dtype``) come out of its C exchange API with their work on ``stream`` (0: the default
-    stream) and ``flags``, and whose __dlpack__ fails."""
+def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = (2, 64, 1),
+                     gpu: int = 0):
+    """A type whose instances (4 float64s of simulated CUDA memory on GPU ``gpu``, or their
+    first 4 bytes as ``dtype``) come out of its C exchange API with their work on ``stream``
+    (0: the default stream) and ``flags``, and whose __dlpack__ fails."""
     live: dict[int, object] = {}
 
     @EXCHANGE_FROM_PY
@@ -158,7 +159,7 @@ def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = 
         if obj.refused:  # (-1 with no Python error set: a callback in Python cannot set one)
             return -1
         capsule = _dlpack.make_capsule(obj.memory, data=obj.memory.data.ptr, byte_offset=0,
-                                       device=(2, 0), dtype=dtype, shape=(4,),
+                                       device=(2, gpu), dtype=dtype, shape=(4,),
                                        strides=(1,), flags=flags)
         address = cap.PyCapsule_GetPointer(capsule, cap.CAPSULE_NAME_VERSIONED)
         cap.PyCapsule_SetName(capsule, cap.USED_CAPSULE_NAME_VERSIONED)  # (handed over)
@@ -180,7 +181,9 @@ def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = 
         keep = (api, from_py, current_work_stream)
 
         def __init__(self, refused=False):
-            self.memory, self.refused = cupy.arange(4.0), refused
+            with cupy.cuda.Device(gpu):
+                self.memory = cupy.arange(4.0)
+            self.refused = refused
             live[id(self)] = self
 
         def __dlpack_device__(self):
@@ -266,5 +269,22 @@ def test_what_cupy_would_take_wrongly_is_held_by_dltensors_consumer(monkeypatch,
             dt.abs(x)
     del x
     gc.collect()  # (the simulator's arrays over capsules are in reference cycles)
+    left = sys.getrefcount(p.memory)
+    assert left == held
+
+
+def test_an_exchange_api_tensor_on_another_gpu_than_its_guard_said_keeps_its_own(monkeypatch):
+    # CuPy's consumer made the array over GPU 1's tensor, which was labelled with the guard's
+    # GPU 0 (before CuPy's consumer, and at d5b2309: cuda:1, the tensor's own)
+    tp = _exchanging_type(0, gpu=1)
+    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
+                        lambda obj: 0)
+    p = tp()
+    held = sys.getrefcount(p.memory)
+    x = dt.asarray(p)
+    assert x.device == dt.Device(2, 1) and x.data_ptr == p.memory.data.ptr
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), [0.0, 1.0, 2.0, 3.0])
+    del x
+    gc.collect()
     left = sys.getrefcount(p.memory)
     assert left == held

@@ -465,18 +465,19 @@ _FLAGS_TO_DTYPE = struct.Struct("<QQiiiBBH")
 _FLAGS_AT = _dlpack.DLManagedTensorVersioned.flags.offset
 
 
-def adopt(address: int) -> Any:
-    """CuPy's consumer takes an owning DLManagedTensorVersioned* of CUDA memory (from a trusted C
-    producer's exchange API, its stream already ordered): a CuPy array over it, whose memory
-    calls the deleter, in C, once (numpy_backend.adopt's twin). The export of such an array is
-    then CuPy's producer (0.4 us on an H200, where a managed tensor dltensor builds with
-    ctypes took 4.3), and computing on it needs no view made. None, the tensor untouched, for
-    what CuPy would take wrongly or refuse: read-only (CuPy ignores the flag), NULL data,
-    dtypes it has not."""
-    flags, data, device_type, _, _, code, bits, lanes = _FLAGS_TO_DTYPE.unpack(
+def adopt(address: int, device_id: int) -> Any:
+    """CuPy's consumer takes an owning DLManagedTensorVersioned* of GPU ``device_id``'s memory
+    (from a trusted C producer's exchange API, its stream already ordered): a CuPy array over
+    it, whose memory calls the deleter, in C, once (numpy_backend.adopt's twin). The export of
+    such an array is then CuPy's producer (0.4 us on an H200, where a managed tensor dltensor
+    builds with ctypes took 4.3), and computing on it needs no view made. None, the tensor
+    untouched, for what CuPy would take wrongly or refuse: read-only (CuPy ignores the flag),
+    NULL data, dtypes it has not, another GPU's memory (the caller would label it ours)."""
+    flags, data, device_type, dev_id, _, code, bits, lanes = _FLAGS_TO_DTYPE.unpack(
         ctypes.string_at(address + _FLAGS_AT, _FLAGS_TO_DTYPE.size))
     if flags & _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY or not data or lanes != 1 or \
-            device_type != _dlpack.DLDeviceType.kDLCUDA or not can_view(code, bits):
+            device_type != _dlpack.DLDeviceType.kDLCUDA or dev_id != device_id or \
+            not can_view(code, bits):
         return None
     # (a capsule itself: CuPy 14 reads it as it is, with no stream asked and no device switch)
     return _load().from_dlpack(_dlpack.owning_capsule(address))

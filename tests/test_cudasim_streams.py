@@ -17,7 +17,8 @@ import pytest
 import dltensor as dt
 from dltensor import _dlpack, _interop
 from dltensor._dlpack import capsule as cap
-from producers import EXCHANGE_FROM_PY, EXCHANGE_STREAM, ExchangeAPI, Producer
+from producers import (EXCHANGE_FROM_PY, EXCHANGE_STREAM, ExchangeAPI, Producer, capsule_name,
+                       make_capsule)
 
 try:
     import cupy
@@ -288,3 +289,29 @@ def test_an_exchange_api_tensor_on_another_gpu_than_its_guard_said_keeps_its_own
     gc.collect()
     left = sys.getrefcount(p.memory)
     assert left == held
+
+
+@pytest.mark.parametrize("fields, error", [
+    ({}, None), (dict(version=(2, 0)), BufferError), (dict(device=(1, 0)), RuntimeError),
+    (dict(dtype=(2, 32, 2), shape=(2,)), ValueError), (dict(dtype=(10, 8, 1)), TypeError),
+], ids=["taken", "major 2", "cpu", "lanes 2", "float8"])
+def test_cupy_takes_a_capsule_given_itself_as_cupy_14_2_does(fields, error):
+    # (cupy/_core/dlpack.pyx, DLPackMemory: the capsule renamed used_* before anything is
+    # checked, a refusal's deleter run then, in C. The simulator read the capsule without
+    # taking it: a second from_dlpack made a second array over one tensor, and a refused
+    # tensor was released only when its capsule died.)
+    memory = cupy.arange(4.0)
+    fields = dict(dict(data=memory.data.ptr, device=(2, 0), dtype=(2, 64, 1), shape=(4,)),
+                  **fields)
+    capsule, export = make_capsule(keep=(memory,), **fields)
+    if error is None:
+        a = cupy.from_dlpack(capsule)
+        assert a.data.ptr == memory.data.ptr and export.deleter_calls == 0
+        with pytest.raises(ValueError, match="consumed multiple times"):
+            cupy.from_dlpack(capsule)
+        del a
+        gc.collect()
+    else:
+        with pytest.raises(error):
+            cupy.from_dlpack(capsule)
+    assert capsule_name(capsule) == b"used_dltensor_versioned" and export.deleter_calls == 1

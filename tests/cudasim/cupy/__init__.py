@@ -783,13 +783,10 @@ def _from_cai(obj):
 def from_dlpack(x, *, device=None, copy=None):
     """CuPy 14's consumer: asks a CUDA producer with the current stream, reads the capsule
     (validated independently of dltensor's own reader), keeps the capsule as the owner."""
-    if not hasattr(x, "__dlpack_device__"):  # a capsule itself: read as it is (CuPy 14)
-        dev_type, dev_id = _capsule.device(x)
-        if dev_type not in (2, 13):
-            raise RuntimeError("CuPy is built against CUDA, different from the backend that "
-                               "backs the incoming DLPack tensor")
+    if not hasattr(x, "__dlpack_device__"):  # a capsule itself: taken as it is (CuPy 14)
         r = object.__new__(ndarray)
-        r._a, r._dev, r._base = _capsule.read(x, (dev_type, dev_id)), dev_id, None
+        r._a, r._dev = _capsule.take(x)
+        r._base = None
         return r
     dev_type, dev_id = x.__dlpack_device__()
     if dev_type == 2:

@@ -460,9 +460,9 @@ def can_view(code: int, bits: int) -> bool:
     return False
 
 
-# A DLManagedTensorVersioned from its flags on: flags, data, device type and id, ndim, dtype
-_FLAGS_TO_DTYPE = struct.Struct("<QQiiiBBH")
-_FLAGS_AT = _dlpack.DLManagedTensorVersioned.flags.offset
+# A DLManagedTensorVersioned up to its dtype: version, manager_ctx, deleter, flags, data,
+# device type and id, ndim, dtype
+_HEADER = struct.Struct("<IIQQQQiiiBBH")
 
 
 def adopt(address: int, device_id: int) -> Any:
@@ -472,10 +472,12 @@ def adopt(address: int, device_id: int) -> Any:
     such an array is then CuPy's producer (0.4 us on an H200, where a managed tensor dltensor
     builds with ctypes took 4.3), and computing on it needs no view made. None, the tensor
     untouched, for what CuPy would take wrongly or refuse: read-only (CuPy ignores the flag),
-    NULL data, dtypes it has not, another GPU's memory (the caller would label it ours)."""
-    flags, data, device_type, dev_id, _, code, bits, lanes = _FLAGS_TO_DTYPE.unpack(
-        ctypes.string_at(address + _FLAGS_AT, _FLAGS_TO_DTYPE.size))
-    if flags & _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY or not data or lanes != 1 or \
+    NULL data, dtypes it has not, another GPU's memory (the caller would label it ours), a
+    major version other than 1 (whose fields past the version may lie elsewhere: our
+    consumer's BufferError)."""
+    major, _, _, _, flags, data, device_type, dev_id, _, code, bits, lanes = _HEADER.unpack(
+        ctypes.string_at(address, _HEADER.size))
+    if major != 1 or flags & _dlpack.DLPACK_FLAG_BITMASK_READ_ONLY or not data or lanes != 1 or \
             device_type != _dlpack.DLDeviceType.kDLCUDA or dev_id != device_id or \
             not can_view(code, bits):
         return None

@@ -645,11 +645,14 @@ def _export(x: ndarray, stream: Any, max_version: tuple[int, int] | None,
         if backend is not None:
             # CUDA memory with CuPy: its work is on CuPy's current stream (an import ordered
             # that stream after the producer's), so the consumer's stream must wait for it.
-            if x._array is not None and not copy and not x.read_only:
+            a = x._array
+            if a is not None and not copy and not x.read_only and min(a.strides, default=0) >= 0:
                 # CuPy's producer, for what CuPy computed (its flags say writable, so not for
-                # read-only arrays), recording on this GPU's current stream
+                # read-only arrays), recording on this GPU's current stream; not for a negative
+                # stride, which CuPy 14.2 divides by an unsigned itemsize (cupy#10172: -8 bytes
+                # of float64 became 2**61 - 1 elements; a flip's export read garbage)
                 with backend.on(dev.device_id):
-                    return x._array.__dlpack__(stream=stream, max_version=max_version)
+                    return a.__dlpack__(stream=stream, max_version=max_version)
             if copy:
                 copied = _copy_for_export(x)
                 backend.order_consumer(stream, dev.device_id)

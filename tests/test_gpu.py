@@ -776,6 +776,20 @@ def test_copied_exports(cupy, computed):
     assert not ro.read_only
 
 
+def test_exports_of_negative_strides_say_them(cupy):
+    # CuPy 14.2's producer divides a byte stride by an unsigned itemsize (cupy#10172): a flip's
+    # -1 was exported as 2**61 - 1 elements, which CuPy's own consumer wraps back and any other
+    # reads as garbage (dltensor's refused it). Such arrays go through dltensor's producer.
+    from producers import tensor_fields
+    x = dt.flip(dt.reshape(dt.asarray(cupy.arange(6.0)), (2, 3)), axis=1)
+    assert tensor_fields(x.__dlpack__(max_version=(1, 0), stream=1))["strides"] == (3, -1)
+    for capsule in (x.__dlpack__(max_version=(1, 0), stream=1), x.__dlpack__(stream=1)):
+        back = dt.asarray(capsule)  # (dltensor's own consumer)
+        assert back.data_ptr == x.data_ptr
+        np.testing.assert_array_equal(np.asarray(back.to_device("cpu")), [[2, 1, 0], [5, 4, 3]])
+    np.testing.assert_array_equal(cupy.from_dlpack(x).get(), [[2, 1, 0], [5, 4, 3]])
+
+
 def test_read_only_exports(cupy, torch):
     t = torch.arange(4.0, device="cuda")
     held = dt.from_dlpack(t.__dlpack__(max_version=(1, 0), stream=1))  # (a capsule: held)

@@ -376,6 +376,7 @@ class ndarray:
             cap = a.__dlpack__()
         if not to_cpu:
             _capsule.set_device(cap, versioned, 2, self._dev)
+            _capsule.strides_as_cupy_14_2(cap, versioned)
         if to_cpu and versioned:
             _capsule.or_flags(cap, 2)  # DLPACK_FLAG_BITMASK_IS_COPIED
         return cap

@@ -37,6 +37,18 @@ def set_device(cap, versioned, device_type, device_id):
     device.device_type, device.device_id = device_type, device_id
 
 
+def strides_as_cupy_14_2(cap, versioned):
+    """CuPy 14.2's producer divides each byte stride by an unsigned itemsize (cupy#10172, fixed
+    after 14.2): a negative stride of -1 float64 is written 2**61 - 1. Its own consumer
+    multiplies back with a wrap to -8 (see _array); other consumers read garbage."""
+    p = _GetPointer(cap, b"dltensor_versioned" if versioned else b"dltensor")
+    t = _DLTensor.from_address(p + (32 if versioned else 0))
+    size = t.dtype.bits // 8
+    for i in range(t.ndim if t.strides else 0):
+        if t.strides[i] < 0:
+            t.strides[i] = (t.strides[i] * size % 2**64) // size
+
+
 def or_flags(cap, bit):
     p = _GetPointer(cap, b"dltensor_versioned")
     ctypes.c_uint64.from_address(p + 24).value |= bit
@@ -117,8 +129,8 @@ def _array(t, owner):
     if t.ndim and not t.shape:
         raise BufferError("NULL shape")
     shape = tuple(t.shape[i] for i in range(t.ndim))
-    strides = None if not t.strides else tuple(t.strides[i] * dtype.itemsize
-                                               for i in range(t.ndim))
+    strides = None if not t.strides else tuple(  # (CuPy's int64 product: it wraps)
+        (t.strides[i] * dtype.itemsize + 2**63) % 2**64 - 2**63 for i in range(t.ndim))
     size = int(_np.prod(shape)) if shape else 1
     if size and not t.data:
         raise BufferError("NULL data with elements")

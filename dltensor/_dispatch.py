@@ -255,9 +255,12 @@ def cpu_error_first(call: Callable[..., Any], args: tuple[Any, ...], kwargs: dic
         # counts as large there, is the CPU's AxisError: max(x, axis=2**31) was refused)
         return axis_past_c_int(getattr(call, "__name__", "?"), (), kwargs.get("axis")) \
             or refusal
+    # (a dtype held on a GPU that computes on others: its arrays' neighbours there, a where's
+    # condition, a take's indices, stand in too, or the check's error is their devices)
+    devices = {v._device for v in _arrays((args, kwargs)) if held(v)}
     try:
-        args = tuple(_stand_in(a) for a in args)
-        kwargs = {k: _stand_in(v) for k, v in kwargs.items()}
+        args = tuple(_stand_in(a, devices) for a in args)
+        kwargs = {k: _stand_in(v, devices) for k, v in kwargs.items()}
     except _NoStandIn:
         return refusal
     _checking.on = True
@@ -325,15 +328,36 @@ def _scan(v: Any, counts: bool, ints: list[int], shapes: list[tuple[int, ...]]) 
         ints.append(abs(v))
 
 
-def _stand_in(v: Any) -> Any:
-    """A CPU array for a held one (zeros of its dtype and shape); others as they are."""
+def _arrays(v: Any) -> Iterable[ndarray]:
+    """The arrays in ``v``, nested containers too."""
+    if isinstance(v, dict):
+        v = tuple(v.values())
+    if isinstance(v, (list, tuple)):
+        for e in v:
+            yield from _arrays(e)
+    elif isinstance(v, ndarray):
+        yield v
+
+
+def _stand_in(v: Any, devices: set[Device]) -> Any:
+    """A CPU array for a held one (zeros of its dtype and shape), and for one computed on
+    beside held ones on their device (a copy of it); others as they are."""
     if isinstance(v, (list, tuple)):  # (a subclass, a namedtuple: as a plain one)
-        return (list if isinstance(v, list) else tuple)(_stand_in(e) for e in v)
-    if not isinstance(v, ndarray) or not held(v):
+        return (list if isinstance(v, list) else tuple)(_stand_in(e, devices) for e in v)
+    if not isinstance(v, ndarray):
         return v
-    if v.dtype.numpy is None or v.size > _CHECKED_SIZE:
+    if not held(v):
+        if v._device not in devices or v._device is CPU:
+            return v
+        if v.size > _CHECKED_SIZE:
+            raise _NoStandIn
+        a = v._compute()
+        with on(v._device):  # (its values, copied to the host: a take's indices out of bounds)
+            a = a.copy() if type(a) is _np_ndarray else a.get()
+    elif v.dtype.numpy is None or v.size > _CHECKED_SIZE:
         raise _NoStandIn
-    a = np.zeros(v.shape, v.dtype.numpy)
+    else:
+        a = np.zeros(v.shape, v.dtype.numpy)
     a.flags.writeable = not v.read_only
     return wrap(a, CPU)
 

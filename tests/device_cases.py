@@ -223,6 +223,22 @@ CASES: list[Case] = [
         f8(d, R), a(d, [True, False, True]), f8(d, np.zeros(5))), ValueError),
     Case("setitem-held-dtype-mask-beside-a-slice-value-of-another-shape", lambda d: _setitem(
         f8(d, R), (a(d, [True, False, True]), slice(1, None)), f8(d, np.zeros(5))), ValueError),
+    # (and a bad argument of any other call is the CPU's error, not the dtype's TypeError: the
+    # call is checked on CPU stand-ins first, a GPU neighbour's values copied for it)
+    Case("sum-held-dtype-axis-out-of-bounds", lambda d: dt.sum(f8(d, R), axis=5), IndexError),
+    Case("sum-held-dtype-duplicate-axes", lambda d: dt.sum(f8(d, R), axis=(0, 0)), ValueError),
+    Case("max-held-dtype-of-no-elements", lambda d: dt.max(f8(d, np.zeros(0))), ValueError),
+    Case("argmax-held-dtype-of-no-elements", lambda d: dt.argmax(f8(d, np.zeros(0))),
+         ValueError),
+    Case("concat-held-dtype-shapes-mismatched", lambda d: dt.concat(
+        [f8(d, R), f8(d, np.zeros((3, 2)))]), ValueError),
+    Case("where-held-dtype-shapes-mismatched", lambda d: dt.where(
+        a(d, [True, False]), f8(d, [1, 2, 3]), f8(d, [1, 2])), ValueError),
+    Case("diff-held-dtype-negative-n", lambda d: dt.diff(f8(d, [1, 2, 3]), n=-1), ValueError),
+    Case("matmul-held-dtype-shapes-mismatched", lambda d: dt.matmul(f8(d, R), f8(d, R)),
+         ValueError),
+    Case("take-along-axis-held-dtype-gpu-index-out-of-bounds", lambda d: dt.take_along_axis(
+        f8(d, [1, 2, 3]), a(d, [0, 7])), IndexError),
     Case("getitem-mask", lambda d: a(d, R)[a(d, R) > 4]),
     Case("getitem-slices", lambda d: a(d, R)[1:, ::-2]),
     Case("setitem-int-array", lambda d: _setitem(a(d, R), (a(d, [0, 2]), a(d, [1, 3])), -1.0)),

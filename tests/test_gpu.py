@@ -274,6 +274,24 @@ def test_a_dtype_cupy_has_not_is_neither_computed_nor_made_on_the_gpu(cupy):
         dt.asarray(np.ones(2), dtype=f8, device="cuda:0", copy=False)
 
 
+def test_good_calls_on_a_dtype_cupy_has_not_are_still_refused_where_held(cupy):
+    # (bad arguments are the CPU's errors, checked on CPU stand-ins first: the held-dtype
+    # device cases; good ones, with the GPU arrays beside them too, the dtype's TypeError,
+    # which is also a NoBackendError, not a device error of the check's stand-ins)
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from dltensor._backends import NoBackendError
+    x = dt.asarray(np.ones((2, 3), ml_dtypes.float8_e4m3fn), device="cuda:0")
+    cond = dt.asarray([True, False, True], device="cuda:0")
+    for call in (lambda: dt.sum(x, axis=1), lambda: dt.concat([x, x]), lambda: x @ x.mT,
+                 lambda: dt.where(cond, x, x), lambda: dt.where(cond, x, 1.0),
+                 lambda: dt.take(x, dt.asarray([0, 2], device="cuda:0"), axis=1),
+                 lambda: dt.diff(x, n=1)):
+        with pytest.raises(TypeError, match="cannot compute on dtype float8_e4m3fn on cuda:0") \
+                as e:
+            call()
+        assert isinstance(e.value, NoBackendError)
+
+
 def test_index_arrays_selecting_nothing_from_a_dtype_cupy_has_not_are_not_bounds_checked(cupy):
     # (its bad keys are the CPU's IndexError, the GPU's index arrays read for them: see the
     # held-dtype device cases; where they broadcast to no elements NumPy checks none, so a

@@ -11,11 +11,17 @@ from types import ModuleType
 from .._dlpack.abi import DLDeviceType
 from .._devices import Device
 
-__all__ = ["backend_for", "backend_or_none", "NoBackendError"]
+__all__ = ["backend_for", "backend_or_none", "NoBackendError", "NoDtypeError"]
 
 
 class NoBackendError(RuntimeError):
     """Raised when asked to compute on memory no installed backend can reach."""
+
+
+class NoDtypeError(NoBackendError, TypeError):
+    """Raised when asked to compute on a dtype the device's backend has not (float8 on CUDA):
+    a TypeError, as such a refusal has always been, and memory held as any other device's, so
+    a bad argument gets the CPU's error first (cpu_error_first) wherever NoBackendError does."""
 
 
 # device type -> name of the backend module computing on it. CPU-readable memory (pinned and

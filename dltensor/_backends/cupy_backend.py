@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dlpack
 from .._devices import check_stream
 from .._dtypes import EXTENSION_FLOATS, dtype_from_dlpack
+from . import NoDtypeError
 from .cupy_departures import halves_in_float32
 
 __all__ = ["missing_reason", "device_count", "namespace", "view", "can_view", "on",
@@ -538,10 +539,11 @@ def view(mt: _dlpack.ManagedTensor, raw: bool = False) -> Any:
     its bytes, as unsigned integers of its dtype's width (for dtypes CuPy has not)."""
     if not raw and not can_view(mt.code, mt.bits):
         # (as the CPU says it for dtypes NumPy has not; CuPy's own words name a code number)
-        raise TypeError(f"dltensor cannot compute on dtype "
-                        f"{dtype_from_dlpack(mt.code, mt.bits).name} on cuda:{mt.device_id} "
-                        "(CuPy has not that dtype); it can still be held, moved with "
-                        "to_device(), and handed on with from_dlpack()")
+        # (a TypeError that is also a NoBackendError: memory held, the CPU's error first)
+        raise NoDtypeError(f"dltensor cannot compute on dtype "
+                           f"{dtype_from_dlpack(mt.code, mt.bits).name} on cuda:{mt.device_id} "
+                           "(CuPy has not that dtype); it can still be held, moved with "
+                           "to_device(), and handed on with from_dlpack()")
     cupy = _load()
     with cupy.cuda.Device(mt.device_id):
         return cupy.from_dlpack(_Export(mt, 1 if raw else None))

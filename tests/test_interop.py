@@ -1061,3 +1061,21 @@ def test_pytorch_0d_masks_beside_other_indices_index_as_in_numpy():
                         ((0, torch.tensor(False), 1, slice(None)), (0, False, 1, slice(None)))):
         got = x[key]
         assert np.array_equal(np.asarray(got), A[np_key]) and got.shape == A[np_key].shape
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float8_e4m3fn"])
+def test_an_exchange_api_tensor_numpy_refuses_is_released_under_the_python_fallback(
+        monkeypatch, dtype):
+    # owning_capsule's capsule over a PyTorch tensor (its C exchange API's) went to NumPy with
+    # the Python destructor when the C pair was cleared; NumPy refused the dtype and destroyed
+    # it with its error set: SystemError, and the tensor was never released
+    import gc
+
+    from dltensor._dlpack import produce
+    monkeypatch.setattr(produce, "_c_release", {})
+    t = torch.zeros(3, dtype=getattr(torch, dtype))
+    x = dltensor.asarray(t)  # (held by dltensor's consumer, through __dlpack__)
+    assert str(x.dtype) == f"dltensor.{dtype}" and x.shape == (3,)
+    del x
+    gc.collect()
+    assert t._use_count() == 1  # (every export of it released)

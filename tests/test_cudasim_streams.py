@@ -199,6 +199,20 @@ def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = 
     return Exchanging
 
 
+def _guarded(monkeypatch, tp):
+    """``tp`` (an _exchanging_type), its tensors all on GPU 0 by the exchange importer's guard."""
+    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
+                        lambda obj: 0)
+    return tp
+
+
+def _released(memory, held: int) -> None:
+    """The producer's hold on ``memory`` is gone: every tensor over it released, once."""
+    gc.collect()  # (the simulator's arrays over capsules are in reference cycles)
+    left = sys.getrefcount(memory) - 1  # (less this frame's; not in the assert: pytest
+    assert left == held                  # keeps what asserts name)
+
+
 @pytest.mark.parametrize("producer_stream, current, waits", [
     (0, None, []),  # both on the legacy default stream: nothing to order
     (0xABC, None, [(0, 0xABC)]),  # CuPy's null stream waits for the producer's
@@ -206,9 +220,7 @@ def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = 
 ])
 def test_an_exchange_api_import_orders_cupys_stream_after_the_producers(
         log, monkeypatch, producer_stream, current, waits):
-    tp = _exchanging_type(producer_stream)
-    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
-                        lambda obj: 0)  # (its tensors are all on GPU 0)
+    tp = _guarded(monkeypatch, _exchanging_type(producer_stream))
     p = tp()
     s = cupy.cuda.Stream()
     with s if current else contextlib.nullcontext():
@@ -223,9 +235,7 @@ def test_an_exchange_api_import_orders_cupys_stream_after_the_producers(
 def test_what_the_exchange_api_refuses_is_refused_by_dlpack_in_its_words(log, monkeypatch):
     # (its work on a stream, 0xABC: the thread's out-slot holds that handle before the refusal,
     # which the consumer once read as a tensor's address, as any value a failed call left)
-    tp = _exchanging_type(0xABC)
-    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
-                        lambda obj: 0)
+    tp = _guarded(monkeypatch, _exchanging_type(0xABC))
     kept = dt.asarray(tp())  # (a tensor taken first: the refusal must not reuse its slot)
     with pytest.raises(BufferError, match="in the producer's words"):
         dt.asarray(tp(refused=True))
@@ -236,9 +246,7 @@ def test_an_exchange_api_import_is_cupys_array_over_the_tensor(monkeypatch):
     # CuPy's consumer takes the tensor (numpy_backend.adopt's twin): the array computes and
     # exports as a CuPy array does, with no view or managed tensor of dltensor's made, and
     # the producer's hold on its memory goes when the array does (the deleter ran).
-    tp = _exchanging_type(0)
-    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
-                        lambda obj: 0)
+    tp = _guarded(monkeypatch, _exchanging_type(0))
     p = tp()
     ptr, held = p.memory.data.ptr, sys.getrefcount(p.memory)  # (not in asserts: pytest's
     x = dt.asarray(p)                                          # keeps what they name)
@@ -246,9 +254,7 @@ def test_an_exchange_api_import_is_cupys_array_over_the_tensor(monkeypatch):
     assert type(x._array) is cupy.ndarray and x._tensor is None and not x.read_only
     assert x.data_ptr == ptr and alive > held
     del x
-    gc.collect()  # (the simulator's arrays over capsules are in reference cycles)
-    left = sys.getrefcount(p.memory)
-    assert left == held
+    _released(p.memory, held)
     exported = cupy.from_dlpack(dt.asarray(p)).data.ptr  # (CuPy's producer, CuPy's consumer)
     assert exported == ptr
 
@@ -258,9 +264,7 @@ def test_an_exchange_api_import_is_cupys_array_over_the_tensor(monkeypatch):
 def test_what_cupy_would_take_wrongly_is_held_by_dltensors_consumer(monkeypatch, flags, dtype):
     # CuPy ignores READ_ONLY and has no float8: such tensors stay dltensor's managed tensors
     # (read-only kept; float8 held, computing refused in dltensor's words)
-    tp = _exchanging_type(0, flags, dtype)
-    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
-                        lambda obj: 0)
+    tp = _guarded(monkeypatch, _exchanging_type(0, flags, dtype))
     p = tp()
     ptr, held = p.memory.data.ptr, sys.getrefcount(p.memory)
     x = dt.asarray(p)
@@ -271,41 +275,31 @@ def test_what_cupy_would_take_wrongly_is_held_by_dltensors_consumer(monkeypatch,
         with pytest.raises(TypeError, match="float8_e4m3fn on cuda:0"):
             dt.abs(x)
     del x
-    gc.collect()  # (the simulator's arrays over capsules are in reference cycles)
-    left = sys.getrefcount(p.memory)
-    assert left == held
+    _released(p.memory, held)
 
 
 def test_an_exchange_api_tensor_on_another_gpu_than_its_guard_said_keeps_its_own(monkeypatch):
     # CuPy's consumer made the array over GPU 1's tensor, which was labelled with the guard's
     # GPU 0 (before CuPy's consumer, and at d5b2309: cuda:1, the tensor's own)
-    tp = _exchanging_type(0, gpu=1)
-    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
-                        lambda obj: 0)
+    tp = _guarded(monkeypatch, _exchanging_type(0, gpu=1))
     p = tp()
     held = sys.getrefcount(p.memory)
     x = dt.asarray(p)
     assert x.device == dt.Device(2, 1) and x.data_ptr == p.memory.data.ptr
     np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), [0.0, 1.0, 2.0, 3.0])
     del x
-    gc.collect()
-    left = sys.getrefcount(p.memory)
-    assert left == held
+    _released(p.memory, held)
 
 
 def test_an_exchange_api_tensor_of_another_major_version_is_refused_and_released(monkeypatch):
     # (its fields past the version may lie elsewhere: not read for CuPy, our consumer's
     # BufferError, as before CuPy's consumer took such tensors; the deleter run once)
-    tp = _exchanging_type(0, major=2)
-    monkeypatch.setitem(_interop._EXCHANGE_GUARDS, f"{tp.__module__}.{tp.__qualname__}",
-                        lambda obj: 0)
+    tp = _guarded(monkeypatch, _exchanging_type(0, major=2))
     p = tp()
     held = sys.getrefcount(p.memory)
     with pytest.raises(BufferError, match="version 2"):
         dt.asarray(p)
-    gc.collect()
-    left = sys.getrefcount(p.memory)
-    assert left == held
+    _released(p.memory, held)
 
 
 @pytest.mark.parametrize("fields, error", [

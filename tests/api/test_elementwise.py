@@ -993,11 +993,18 @@ def test_complex_sign_of_huge_and_subnormal_values_is_on_the_unit_circle(dtype, 
               complex(3 * tiny, -tiny), complex(big, 0.0), complex(0.0, -tiny),
               complex(-big * 0.6, big * 0.6),
               complex(np.finfo(dtype).max, 1e35 if dtype == "complex64" else 3e300)):
-        r = complex(dt.sign(dt.asarray(np.array(v, dtype))))
         m = max(abs(v.real), abs(v.imag))
         w = complex(v.real / m, v.imag / m)
         want = w / abs(w)
-        assert abs(abs(r) - 1) < 1e-6 and abs(r - want) < 1e-6, (v, r, want)
+        # alone, among ordinary values, and so in a strided view (found by each its own pass)
+        mixed = np.array([[1 + 2j, v, -3j], [0j, 4.0, v]], dtype)
+        for x, at in ((np.array(v, dtype), ()), (mixed, (0, 1)), (mixed.T, (1, 0)),
+                      (mixed[:, 1::-1], (0, 0))):
+            got = np.asarray(dt.sign(dt.asarray(x)))
+            r = complex(got[at])
+            assert abs(abs(r) - 1) < 1e-6 and abs(r - want) < 1e-6, (v, x, r, want)
+            ordinary = x != v
+            assert (got[ordinary] == np.sign(x[ordinary])).all(), (v, x, got)
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])

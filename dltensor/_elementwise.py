@@ -858,20 +858,38 @@ def _rmatmul_operator(self: ndarray, other: object, /) -> Any:
     return _matmul(other, self) if _matmul_other("__rmatmul__", other) else NotImplemented
 
 
+def _refuse_shape_change(dtype: DType, shape: tuple[int, ...], x: ndarray) -> NoReturn:
+    raise ValueError(f"__imatmul__: the result ({dtype.name}, shape {shape}) cannot be "
+                     f"written into the {x.dtype.name} array of shape {x.shape}; use @ instead")
+
+
+def _product_shape(s: tuple[int, ...], o: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape of ``x @ y`` for shapes ``s`` and ``o``; None where they do not multiply (the
+    product's error says why)."""
+    if not s or not o or s[-1] != o[-2 if len(o) > 1 else 0] or \
+            any(1 != d != e != 1 for d, e in zip(s[-3::-1], o[-3::-1])):
+        return None
+    return broadcast_of(s[:-2], o[:-2]) + s[-2:-1] + o[-1:] if len(o) > 1 else s[:-1]
+
+
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if not _matmul_other("__imatmul__", other):
         return NotImplemented
     rt = PROMOTION.get((self.dtype, cast(ndarray, other).dtype))
     if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)
         _refuse_dtype_change("__imatmul__", rt, self, "@")
+    shape = _product_shape(self.shape, cast(ndarray, other).shape)
+    if rt is self.dtype and shape is not None and shape != self.shape:  # (and the shapes:
+        _refuse_shape_change(rt, shape, self)  # (n, 1) @= (1, n) made n * n to refuse them)
     try:
         r = _imatmul(self, other)  # (its errors name @=, not @)
     except NoBackendError as e:  # held memory: the CPU's error first for bad operands
         raise cpu_error_first(_imatmul_operator, (self, other), {}, e) from None
-    if r.dtype is not self.dtype or r.shape != self.shape:
-        raise (TypeError if r.dtype is not self.dtype else ValueError)(
-            f"__imatmul__: the result ({r.dtype.name}, shape {r.shape}) cannot be written into "
-            f"the {self.dtype.name} array of shape {self.shape}; use @ instead")
+    if r.dtype is not self.dtype:
+        raise TypeError(f"__imatmul__: the result ({r.dtype.name}) cannot be written into the "
+                        f"{self.dtype.name} array; use @ instead")
+    if r.shape != self.shape:
+        _refuse_shape_change(r.dtype, r.shape, self)
     if self.read_only:
         raise read_only_error(self, "__imatmul__")
     a = self._compute()

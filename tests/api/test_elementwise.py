@@ -723,6 +723,29 @@ def test_imatmul_refuses_a_dtype_change_before_the_product(monkeypatch):
     assert calls and int(y[0, 0]) == 300
 
 
+def test_imatmul_refuses_a_shape_change_before_the_product(monkeypatch):
+    # (n, 1) @= (1, n) computed the n * n product to refuse it: 8 TiB here, or a MemoryError
+    # in place of the ValueError. Shapes that do not multiply keep the product's own error.
+    calls = []
+    matmul = np.matmul
+    monkeypatch.setattr(np, "matmul", lambda *a, **k: calls.append(1) or matmul(*a, **k))
+    n = 2**20
+    col, row = dt.ones((n, 1)), dt.ones((1, n))
+    with pytest.raises(ValueError, match=rf"result \(float64, shape \({n}, {n}\)\) cannot be"):
+        col @= row
+    for x, y in (((3, 3), (2, 3, 3)), ((3,), (1, 3, 3)), ((2, 3), (3,)), ((1, 2, 2), (3, 2, 2))):
+        with pytest.raises(ValueError, match="cannot be written into"):
+            z = dt.ones(x)
+            z @= dt.ones(y)
+    assert calls == []
+    with pytest.raises(ValueError):  # (NumPy's words: a mismatch in its core dimension)
+        z = dt.ones((2, 3))
+        z @= dt.ones((2, 3))
+    z = dt.ones((2, 3, 3))
+    z @= dt.asarray(np.full((1, 3, 3), 2.0))  # (a stack broadcast into x's is computed)
+    assert calls and np.asarray(z).tolist() == np.full((2, 3, 3), 6.0).tolist()
+
+
 def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():
     x = dt.asarray([1.0, 2.0])
     # == with a list or tuple: TypeError as for +, not Python's identity answer (False)

@@ -208,13 +208,18 @@ class ndarray:
         if held(self):
             return (f"dltensor.ndarray(<{self._device} memory>, shape={self.shape}, "
                     f"dtype={dt.name}, device={self._device})")
-        body = "[]" if self.size == 0 else np.array2string(  # (no view needed: NumPy cannot
-            _host(self._compute()), separator=", ", prefix="dltensor.ndarray(")  # (2**62, 0))
-        dev = "" if self._device == CPU else f", device={self._device}"
         # An empty array prints as [] whatever its shape, a summarised one as its corners: say
         # the shape, as NumPy 2.2 does (under its printoptions: threshold, legacy)
         opts = np.get_printoptions()
         summarised = self.size > opts["threshold"] and opts["legacy"] is False
+        a = self._compute()
+        if summarised and not isinstance(a, np.ndarray):
+            body = np.array2string(_host(a, opts["edgeitems"]), threshold=0, separator=", ",
+                                   prefix="dltensor.ndarray(")
+        else:
+            body = "[]" if self.size == 0 else np.array2string(  # (no view needed: NumPy
+                _host(a), separator=", ", prefix="dltensor.ndarray(")  # cannot (2**62, 0))
+        dev = "" if self._device == CPU else f", device={self._device}"
         shape = f", shape={self.shape}" if summarised or self.size == 0 and self.shape != (0,) \
             else ""
         return f"dltensor.ndarray({body}{shape}, dtype={dt.name}{dev})"
@@ -477,12 +482,24 @@ def held(x: ndarray) -> bool:
     return not _computable(x)
 
 
-def _host(a: Any) -> npt.NDArray[Any]:
+def _host(a: Any, edge: int | None = None) -> npt.NDArray[Any]:
     """A NumPy array for printing (CuPy arrays are copied to the host for repr only, on
-    their own GPU's current stream)."""
+    their own GPU's current stream). With ``edge``, of a summarised GPU array only what NumPy
+    prints: along each axis longer than 2 * edge its first and last ``edge`` elements, and
+    one between for NumPy to summarise as "..." (printed with threshold 0, it formats those
+    alone, as it formats the original's corners). The whole array was copied, as CuPy's repr
+    copies it (PyTorch's copies the corners)."""
     if isinstance(a, np.ndarray):
         return a
     with backend_for(Device(DLDeviceType.kDLCUDA, a.data.device_id)).on(a.data.device_id):
+        if edge is not None:
+            import cupy
+            for axis, n in enumerate(a.shape):
+                if n > 2 * edge:  # (slices joined: a take of a broadcast array copied it all)
+                    before = (slice(None),) * axis
+                    a = cupy.concatenate([a[before + (slice(start, stop),)] for start, stop in
+                                          ((0, edge), (n // 2, n // 2 + 1), (n - edge, n))],
+                                         axis=axis)
         host: npt.NDArray[Any] = a.get()
         return host
 

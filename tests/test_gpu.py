@@ -391,6 +391,22 @@ def test_compute_stays_on_the_device(cupy):
     np.testing.assert_allclose(np.asarray(results[0].to_device("cpu")), np.exp(np.arange(10.0)) + 1)
 
 
+def test_repr_copies_only_the_corners_it_prints(cupy):
+    # repr copied the whole array to the host, as CuPy's does: a broadcast of 2**40 elements
+    # was an 8 TiB copy (MemoryError), a large one seconds. It prints as the CPU's does.
+    huge = dt.broadcast_to(dt.asarray([1.5], device="cuda:0"), (2**40,))
+    assert repr(huge) == repr(dt.broadcast_to(dt.asarray([1.5]), (2**40,)))[:-1] + \
+        ", device=cuda:0)"
+    rng = np.random.default_rng(0)
+    for shape, options in (((5000,), {}), ((3, 2000), {}), ((40, 50), {}), ((1001,), {}),
+                           ((30, 40, 50), {"edgeitems": 1, "precision": 2}),
+                           ((7, 7, 7, 7), {"threshold": 100}), ((3, 0, 2000), {})):
+        x = rng.standard_normal(shape) * 10.0 ** rng.integers(-5, 5, shape)
+        with np.printoptions(**options):
+            assert repr(dt.asarray(x, device="cuda:0")) == repr(dt.asarray(x))[:-1] + \
+                ", device=cuda:0)", shape
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_cuda_agrees_with_the_cpu(cupy, case):
     # The same call on both devices (tests/device_cases.py): the same error class, or the same

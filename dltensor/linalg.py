@@ -169,15 +169,14 @@ _NORMS = ("vector_norm", "matrix_norm")
 
 
 # What the checks of _floating leave to NumPy's own on the CPU, for its fast path: the
-# decompositions array-api-compat's wrappers of only rename (cholesky's transposes its upper).
-_ON_NUMPY_FAST = {name: f for name, f in _ON_NUMPY.items() if name in _PER_MATRIX}
-_ON_NUMPY_FAST["cholesky"] = lambda a, upper: np.linalg.cholesky(a, upper=upper)
+# functions array-api-compat's wrappers of only rename (cholesky's transposes its upper).
+_ON_NUMPY_FAST = {**_ON_NUMPY, "cholesky": lambda a, upper: np.linalg.cholesky(a, upper=upper)}
 
 
 def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     a = x._array if type(x) is ndarray and x._device is CPU else None
-    if type(a) is _np_ndarray and a.dtype in _LAPACK and a.size and 2 <= a.ndim <= 32 and \
-            type(kwargs.get("rtol")) is not ndarray:
+    if type(a) is _np_ndarray and a.dtype in _LAPACK and a.size and \
+            (2 <= a.ndim <= 32 or name == "vector_norm") and type(kwargs.get("rtol")) is not ndarray:
         fast = _ON_NUMPY_FAST.get(name)
         # (the common call: NumPy's own, where each check below passes; ~5-15 us less)
         if fast is not None and (not _of_an_svd(name, kwargs.get("ord"))

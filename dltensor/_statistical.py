@@ -100,6 +100,12 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
                 widen: frozenset[np.dtype[Any]] = EXTENSION_FLOATS, **kwargs: Any) -> ndarray:
     """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's (``x`` of
     a dtype in ``widen`` computed in float32: see in_float32)."""
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and dtype is None and a.ndim and a.dtype not in widen and \
+            all(type(kwargs.get(k, False)) is bool for k in ("keepdims", "include_initial")):
+        # (the common call: NumPy's own, where each check below passes; ~3 us less)
+        r = _NUMPY_OWN[name](a, **kwargs)
+        return wrap(r if type(r) is _np_ndarray else _asarray(r))
     expect_array(name, x)
     for k in ("keepdims", "include_initial"):
         if k in kwargs:
@@ -136,8 +142,10 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
 
 # NumPy's own where it is the spec's (2.1+): array-api-compat's cumulative_* find the
 # namespace and concatenate the initial zero (~2 us a call over NumPy's 1).
+# (Their sum and prod are NumPy's: the arrays' methods, a Python call less.)
 _NUMPY_OWN: dict[str, Callable[..., Any]] = {"cumulative_sum": np.cumulative_sum,
-                                             "cumulative_prod": np.cumulative_prod}
+                                             "cumulative_prod": np.cumulative_prod,
+                                             "sum": _np_ndarray.sum, "prod": _np_ndarray.prod}
 
 
 @axis_checked

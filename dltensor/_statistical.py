@@ -102,7 +102,8 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
     a dtype in ``widen`` computed in float32: see in_float32)."""
     a = x._array if type(x) is ndarray and x._device is CPU else None
     if type(a) is _np_ndarray and dtype is None and a.ndim and a.dtype not in widen and \
-            all(type(kwargs.get(k, False)) is bool for k in ("keepdims", "include_initial")):
+            type(kwargs.get("keepdims", False)) is bool and \
+            type(kwargs.get("include_initial", False)) is bool:
         # (the common call: NumPy's own, where each check below passes; ~3 us less)
         r = _NUMPY_OWN[name](a, **kwargs)
         return wrap(r if type(r) is _np_ndarray else _asarray(r))

@@ -169,8 +169,11 @@ _NORMS = ("vector_norm", "matrix_norm")
 
 
 # What the checks of _floating leave to NumPy's own on the CPU, for its fast path: the
-# functions array-api-compat's wrappers of only rename (cholesky's transposes its upper).
-_ON_NUMPY_FAST = {**_ON_NUMPY, "cholesky": lambda a, upper: np.linalg.cholesky(a, upper=upper)}
+# functions array-api-compat's wrappers of only rename, and its cholesky (the upper factor the
+# lower's conjugate transpose, as on a GPU: NumPy's upper=True has +0.0 imaginary parts where
+# that has -0.0)
+_ON_NUMPY_FAST = {**_ON_NUMPY, "cholesky": lambda a, upper: (
+    np.linalg.cholesky(a).mT.conj() if upper else np.linalg.cholesky(a))}
 
 
 def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:

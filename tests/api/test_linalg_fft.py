@@ -5,6 +5,7 @@ must agree exactly. Also: the dtype and shape rules the spec sets where NumPy is
 """
 
 import math
+import re
 import warnings
 
 import array_api_strict as strict
@@ -1179,3 +1180,41 @@ def test_cross_solve_and_matrix_rank_commonest_calls_answer_as_the_checked_paths
               G[0, 0]):
         alike(lambda: dlt.linalg.matrix_rank(dlt.asarray(a)),
               lambda: dlt.linalg.matrix_rank(pinned(a)), a.shape)
+
+
+def test_decompositions_commonest_calls_answer_as_the_checked_paths():
+    # NumPy's own linalg for NumPy arrays on the CPU where _floating's checks would pass (the
+    # checked path: pinned memory): the same results to the bit, the same errors
+    def pinned(a):
+        return dlt.from_dlpack(P.from_numpy(np.array(a, order="K"), device=(P.CUDA_HOST, 0)))
+
+    def parts(r):
+        return tuple(r) if isinstance(r, tuple) else (r,)
+
+    nan, singular, indefinite = G.copy(), np.ones((3, 3)), -SPD
+    nan[1, 2, 3] = np.nan
+    calls = [(dlt.linalg.cholesky, {}), (dlt.linalg.cholesky, {"upper": True}),
+             (dlt.linalg.det, {}), (dlt.linalg.slogdet, {}), (dlt.linalg.inv, {}),
+             (dlt.linalg.eigh, {}), (dlt.linalg.eigvalsh, {}), (dlt.linalg.svdvals, {}),
+             (dlt.linalg.svd, {}), (dlt.linalg.svd, {"full_matrices": False}),
+             (dlt.linalg.qr, {}), (dlt.linalg.qr, {"mode": "complete"}),
+             (dlt.linalg.pinv, {}), (dlt.linalg.pinv, {"rtol": 0.5}),
+             (dlt.linalg.matrix_norm, {"ord": 2}), (dlt.linalg.vector_norm, {}),
+             (dlt.linalg.vector_norm, {"axis": -1, "ord": 1, "keepdims": True})]
+    for a in (G, SPD, HPD, R, R.astype(np.float32), SPD.astype(np.complex64), nan, singular,
+              indefinite, np.asfortranarray(SPD[0]), R[:, ::2], G[0, 0], np.array(2.0)):
+        for f, kwargs in calls:
+            def fast():
+                return parts(f(dlt.asarray(a), **kwargs))
+
+            def checked():
+                return parts(f(pinned(a), **kwargs))
+            try:
+                got = fast()
+            except Exception as e:
+                with pytest.raises(type(e), match=re.escape(str(e))):
+                    checked()
+                continue
+            for g, w in zip(got, checked(), strict=True):
+                assert g.device == dlt.Device("cpu")
+                bits(g, w, (f.__name__, kwargs, a.shape, a.dtype))

@@ -52,7 +52,11 @@ def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTyp
                 if a.dtype not in _WIDEN:
                     if axis is not None and a.ndim == 0:
                         refuse_axes_of_0d("sum", axis)
-                    r = a.sum(axis=axis, keepdims=keepdims)
+                    try:
+                        r = a.sum(axis=axis, keepdims=keepdims)
+                    except (TypeError, ValueError):  # (as _with_dtype's)
+                        reduction_axes("sum", axis, a.ndim)
+                        raise
                     return wrap(r if type(r) is _np_ndarray else _asarray(r))
             elif dev.device_type == CUDA_TYPE and x._array is not None \
                     and x._array.dtype not in _WIDEN and (axis is None or type(axis) is int):
@@ -105,7 +109,11 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
             type(kwargs.get("keepdims", False)) is bool and \
             type(kwargs.get("include_initial", False)) is bool:
         # (the common call: NumPy's own, where each check below passes; ~3 us less)
-        r = _NUMPY_OWN[name](a, **kwargs)
+        try:
+            r = _NUMPY_OWN[name](a, **kwargs)
+        except (TypeError, ValueError):  # (an axis NumPy refuses: in the checked path's words)
+            reduction_axes(name, kwargs.get("axis"), a.ndim)
+            raise
         return wrap(r if type(r) is _np_ndarray else _asarray(r))
     expect_array(name, x)
     for k in ("keepdims", "include_initial"):
@@ -134,7 +142,7 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         reduction_axes(name, kwargs.get("axis"), a.ndim)  # cast: the axis first, as CuPy)
     if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
         refuse_complex_to_real(name, x.dtype, dtype)
-    fn: Callable[..., Any] = (_NUMPY_OWN.get(name) if dev is CPU else None) or \
+    fn: Callable[..., Any] = (_NUMPY_OWN.get(name) if type(a) is _np_ndarray else None) or \
         getattr(namespace_for(dev), name)
     r = fn(a, dtype=nd, **kwargs)
     result: ndarray = wrap_result(r, dev)

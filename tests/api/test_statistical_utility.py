@@ -398,3 +398,35 @@ def test_diff_with_edges_of_xs_dtype_and_ndim_is_numpys():
     big = dlt.asarray(np.broadcast_to(np.zeros(1), (2**59,)))  # (2**62 bytes, a view)
     with pytest.raises(ValueError, match="past the largest array"):
         dlt.diff(big, prepend=big)
+
+
+def test_products_and_running_sums_commonest_calls_answer_as_the_checked_paths():
+    # NumPy's own prod, cumulative_sum and cumulative_prod for NumPy arrays on the CPU with no
+    # dtype= (the checked path: pinned memory): the same results to the bit, the same errors
+    import re
+
+    def pinned(a):
+        return dlt.from_dlpack(P.from_numpy(np.array(a, order="K"), device=(P.CUDA_HOST, 0)))
+
+    rng = np.random.default_rng(7)
+    m = rng.standard_normal((3, 4))
+    with np.errstate(all="ignore"):
+        for a in (m, m.T, m.astype(np.float32), m + 1j * m[::-1], (m * 9).astype(np.int8),
+                  m > 0, (m * 1e4).astype(np.uint16), np.array([1e300, 1e300, -0.0]),
+                  np.array(3.5), m[:, :0], m.astype(np.float16)):
+            for f, kwargs in ((dlt.prod, {}), (dlt.prod, {"axis": 0, "keepdims": True}),
+                              (dlt.sum, {"axis": (True,)}), (dlt.sum, {"axis": [0]}),
+                              (dlt.sum, {"axis": -3}), (dlt.prod, {"axis": (0, 0)}),
+                              (dlt.prod, {"axis": (0, 1)}), (dlt.prod, {"axis": True}),
+                              (dlt.prod, {"axis": 2}), (dlt.cumulative_sum, {}),
+                              (dlt.cumulative_sum, {"axis": -1, "include_initial": True}),
+                              (dlt.cumulative_prod, {"axis": 0}), (dlt.cumulative_sum, {"axis": 5}),
+                              (dlt.cumulative_prod, {"axis": 1, "include_initial": 1})):
+                try:
+                    got = f(dlt.asarray(a), **kwargs)
+                except Exception as e:
+                    with pytest.raises(type(e), match=re.escape(str(e))):
+                        f(pinned(a), **kwargs)
+                    continue
+                assert got.device == dlt.Device("cpu")
+                oracle.bits(got, f(pinned(a), **kwargs), (f.__name__, kwargs, a.shape, a.dtype))

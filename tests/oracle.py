@@ -45,12 +45,18 @@ def bits(got, want, where):
 
 
 def alike(fast, checked, where):
-    """The same result (see bits), or the same error in the same words."""
+    """The same result (see bits; a tuple's, each), or the same error in the same words."""
     try:
         got = fast()
     except Exception as e:
         with pytest.raises(type(e), match=re.escape(str(e))):
             checked()
         return
-    bits(got, checked(), where)
+    want = checked()
+    if isinstance(got, tuple):
+        assert isinstance(want, tuple) and len(got) == len(want), where
+        for g, w in zip(got, want):
+            bits(g, w, where)
+    else:
+        bits(got, want, where)
 

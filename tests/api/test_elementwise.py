@@ -183,9 +183,12 @@ def test_floor_divide_warns_of_the_elements_numpy_would_and_not_of_the_infinitie
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = [x // 2.0, 2 // x, x // dt.asarray([2.0, 3.0, inf, -inf], dtype=dtype),
-               dt.floor_divide(-inf, x[2:])]
+               dt.floor_divide(-inf, x[2:]), x[2:] // inf, x[2:] // -inf]
     assert [np.asarray(r).tolist() for r in got] == [
-        [inf, -inf, 3.0, -1.0], [0.0, -0.0, 0.0, -2.0], [inf, -inf, 0.0, 0.0], [-inf, inf]]
+        [inf, -inf, 3.0, -1.0], [0.0, -0.0, 0.0, -2.0], [inf, -inf, 0.0, 0.0], [-inf, inf],
+        [0.0, -0.0], [-0.0, 0.0]]
+    assert [math.copysign(1, v) for v in np.asarray(got[4]).tolist() + np.asarray(
+        got[5]).tolist()] == [1, -1, -1, 1]  # (the true quotient's zeros; NumPy's -1 // inf: -1)
     wide = dt.asarray([2.0, 2.0, 2.0, 2.0]) // x  # (float64, the promoted dtype, mended so)
     assert wide.dtype == dt.float64 and np.asarray(wide).tolist() == [0.0, -0.0, 0.0, -2.0]
     for a, b, warned in ((x, 0.0, "divide by zero"), (dt.asarray([0.0, inf], dtype=dtype),

@@ -212,13 +212,14 @@ class ndarray:
         # the shape, as NumPy 2.2 does (under its printoptions: threshold, legacy)
         opts = np.get_printoptions()
         summarised = self.size > opts["threshold"] and opts["legacy"] is False
-        a = self._compute()
-        if summarised and not isinstance(a, np.ndarray):
-            body = np.array2string(_host(a, opts["edgeitems"]), threshold=0, separator=", ",
-                                   prefix="dltensor.ndarray(")
+        if self.size == 0:
+            body = "[]"  # (no view needed: NumPy cannot make one of (2**62, 0))
         else:
-            body = "[]" if self.size == 0 else np.array2string(  # (no view needed: NumPy
-                _host(a), separator=", ", prefix="dltensor.ndarray(")  # cannot (2**62, 0))
+            a = self._compute()
+            gpu = summarised and not isinstance(a, np.ndarray)
+            body = np.array2string(_host(a, opts["edgeitems"] if gpu else None),
+                                   threshold=0 if gpu else None, separator=", ",
+                                   prefix="dltensor.ndarray(")
         dev = "" if self._device == CPU else f", device={self._device}"
         shape = f", shape={self.shape}" if summarised or self.size == 0 and self.shape != (0,) \
             else ""

@@ -27,7 +27,8 @@ _NUMPY_KINDS = {int(C.kDLInt): "i", int(C.kDLUInt): "u", int(C.kDLFloat): "f",
 
 
 class DType:
-    """An array data type. Compares equal only to itself; ``name`` is the spec's name.
+    """An array data type. Compares equal to itself and to NumPy's dtype and scalar type of it
+    (not to another dltensor dtype, nor to a string); ``name`` is the spec's name.
 
     ``spec_kind`` is its kind as the spec's ``isdtype`` names them ("bool", "signed integer",
     "unsigned integer", "real floating", "complex floating"; None for a dtype outside the
@@ -35,19 +36,21 @@ class DType:
     NumPy's dtypes reads it (``x.dtype.kind in "fc"``; xarray, pandas): a float of ml_dtypes
     or one dltensor only holds is "f", as PyTorch and JAX call those floats."""
 
-    __slots__ = ("name", "spec_kind", "kind", "code", "bits", "numpy")
+    __slots__ = ("name", "spec_kind", "kind", "code", "bits", "numpy", "_hash")
     name: str
     spec_kind: str | None
     kind: str
     code: int
     bits: int
     numpy: np.dtype[Any] | None
+    _hash: int
 
     def __init__(self, name: str, spec_kind: str | None, code: int, bits: int,
                  numpy_dtype: np.dtype[Any] | None = None):
         self.name, self.spec_kind, self.code, self.bits = name, spec_kind, code, bits
         self.kind = _NUMPY_KINDS.get(code, "f")  # (DLPack's other codes are all floats)
         self.numpy = numpy_dtype  # the NumPy dtype computing on it, or None when held only
+        self._hash = hash(numpy_dtype if numpy_dtype is not None else (code, bits))
 
     @property
     def itemsize(self) -> int:
@@ -63,6 +66,20 @@ class DType:
         if self.numpy is None:
             raise AttributeError(f"{self.name} has no NumPy dtype (dltensor holds it only)")
         return self.numpy
+
+    def __eq__(self, other: object) -> builtins.bool:
+        # Itself; and NumPy's dtype or scalar type of it, as NumPy's dtypes compare with ours
+        # (np.dtype("float32") == dltensor.float32 reads __numpy_dtype__): code written for
+        # NumPy's arrays tests `x.dtype == np.float32`, which was False.
+        if other is self or type(other) is DType:
+            return other is self
+        if self.numpy is not None and (isinstance(other, np.dtype) or isinstance(
+                other, type) and issubclass(other, np.generic)):
+            return builtins.bool(self.numpy == other)
+        return NotImplemented
+
+    def __hash__(self) -> int:  # (NumPy's dtype's, as it compares equal to it)
+        return self._hash
 
     def __repr__(self) -> str:
         return f"dltensor.{self.name}"

@@ -320,6 +320,24 @@ def test_isdtype_checks_every_kind_of_a_tuple():
     assert dt.isdtype(dt.float32, ("numeric", dt.int8))
 
 
+def test_a_dtype_equals_numpys_dtype_and_scalar_type_of_it_and_hashes_as_it():
+    # Code written for NumPy's arrays asks `x.dtype == np.float32`: it was False, where
+    # np.dtype("float32") == dltensor.float32 was True (NumPy reads __numpy_dtype__) with
+    # another hash, so a dict keyed by one did not find the other.
+    import ml_dtypes
+    for d in (dt.bool, dt.int8, dt.int64, dt.uint8, dt.uint64, dt.float16, dt.float32,
+              dt.float64, dt.complex64, dt.complex128, dt.bfloat16):
+        npdt = np.dtype(ml_dtypes.bfloat16 if d is dt.bfloat16 else d.name)
+        assert d == npdt and npdt == d and d == npdt.type and not d != npdt.type
+        assert hash(d) == hash(npdt) and {npdt: d}[d] is d and d in {npdt}
+        assert d != d.name and d != np.dtype(np.int16 if d is not dt.int16 else np.int8)
+        assert [e for e in (dt.bool, dt.int8, dt.float32, dt.bfloat16) if e == d] in ([d], [])
+    assert dt.asarray([1.5]).dtype == np.float64 and dt.asarray([1]).dtype != np.float64
+    from dltensor._dtypes import dtype_from_dlpack
+    held = dtype_from_dlpack(0, 4)  # (int4: held only, no NumPy dtype to equal)
+    assert held == held and held != np.int8 and hash(held) == hash(dtype_from_dlpack(0, 4))
+
+
 def test_a_dtypes_kind_is_numpys_letter_and_spec_kind_the_standards_name():
     # (code written for NumPy's dtypes asks `x.dtype.kind in "fc"`: it was "real floating",
     # so every dltensor dtype read as no float; xarray's interp refused float64 arrays)

@@ -878,9 +878,13 @@ def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     rt = PROMOTION.get((self.dtype, cast(ndarray, other).dtype))
     if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)
         _refuse_dtype_change("__imatmul__", rt, self, "@")
-    shape = _product_shape(self.shape, cast(ndarray, other).shape)
-    if rt is self.dtype and shape is not None and shape != self.shape:  # (and the shapes:
-        _refuse_shape_change(rt, shape, self)  # (n, 1) @= (1, n) made n * n to refuse them)
+    o = cast(ndarray, other)
+    shape = _product_shape(self.shape, o.shape)
+    if rt is self.dtype and rt.spec_kind != "bool" and o._device == self._device and \
+            shape is not None and shape != self.shape:  # (and the shapes, where the product
+        # would refuse neither the dtype nor the devices: (n, 1) @= (1, n) made n * n to
+        # refuse them)
+        _refuse_shape_change(rt, shape, self)
     try:
         r = _imatmul(self, other)  # (its errors name @=, not @)
     except NoBackendError as e:  # held memory: the CPU's error first for bad operands

@@ -1182,6 +1182,14 @@ def test_repeat_of_no_elements_checks_the_devices_of_its_counts(cupy):
                 dt.repeat(dt.asarray([1.0, 2.0], device=xd), dt.asarray(counts, device=rd))
 
 
+def test_imatmul_of_arrays_on_two_devices_says_so_before_the_shapes(cupy):
+    # (the shape change refused before the product: not where the product refuses the devices)
+    for xd, yd in (("cuda:0", "cpu"), ("cpu", "cuda:0")):
+        x = dt.ones((2, 1), device=xd)
+        with pytest.raises(ValueError, match="different devices"):
+            x @= dt.ones((1, 2), device=yd)
+
+
 def _free_gib(cupy) -> float:
     return cupy.cuda.Device(0).mem_info[0] / 2**30
 

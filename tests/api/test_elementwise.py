@@ -747,6 +747,9 @@ def test_imatmul_refuses_a_shape_change_before_the_product(monkeypatch):
     z = dt.ones((2, 3, 3))
     z @= dt.asarray(np.full((1, 3, 3), 2.0))  # (a stack broadcast into x's is computed)
     assert calls and np.asarray(z).tolist() == np.full((2, 3, 3), 6.0).tolist()
+    b = dt.ones((2, 1), dtype=dt.bool)  # (the product's dtype error first, as before)
+    with pytest.raises(TypeError, match="takes arrays of numeric dtypes, not bool"):
+        b @= dt.ones((1, 2), dtype=dt.bool)
 
 
 def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():

@@ -216,7 +216,9 @@ class ndarray:
             body = "[]"  # (no view needed: NumPy cannot make one of (2**62, 0))
         else:
             a = self._compute()
-            gpu = summarised and not isinstance(a, np.ndarray)
+            # (not for edgeitems 0: NumPy then formats the whole array and prints its last
+            # elements, as a[-0:] is all of it)
+            gpu = summarised and not isinstance(a, np.ndarray) and opts["edgeitems"] > 0
             body = np.array2string(_host(a, opts["edgeitems"] if gpu else None),
                                    threshold=0 if gpu else None, separator=", ",
                                    prefix="dltensor.ndarray(")

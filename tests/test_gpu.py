@@ -400,7 +400,8 @@ def test_repr_copies_only_the_corners_it_prints(cupy):
     rng = np.random.default_rng(0)
     for shape, options in (((5000,), {}), ((3, 2000), {}), ((40, 50), {}), ((1001,), {}),
                            ((30, 40, 50), {"edgeitems": 1, "precision": 2}),
-                           ((7, 7, 7, 7), {"threshold": 100}), ((3, 0, 2000), {})):
+                           ((7, 7, 7, 7), {"threshold": 100}), ((3, 0, 2000), {}),
+                           ((1001,), {"edgeitems": 0}), ((3, 2000), {"edgeitems": 0})):
         x = rng.standard_normal(shape) * 10.0 ** rng.integers(-5, 5, shape)
         with np.printoptions(**options):
             assert repr(dt.asarray(x, device="cuda:0")) == repr(dt.asarray(x))[:-1] + \

@@ -138,8 +138,8 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
         return wide
     if a.ndim == 0:
         refuse_axes_of_0d(name, kwargs.get("axis"))
-    elif dev is not CPU or dtype is not None:  # (NumPy checks its own, after the dtype's
-        reduction_axes(name, kwargs.get("axis"), a.ndim)  # cast: the axis first, as CuPy)
+    else:  # (NumPy checks its own, after the dtype's cast: the axis first, as CuPy, and in
+        reduction_axes(name, kwargs.get("axis"), a.ndim)  # the fast path's words above)
     if dtype is not None:  # (x "should be cast to" dtype: as astype casts it)
         refuse_complex_to_real(name, x.dtype, dtype)
     fn: Callable[..., Any] = (_NUMPY_OWN.get(name) if type(a) is _np_ndarray else None) or \

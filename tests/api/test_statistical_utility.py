@@ -419,6 +419,8 @@ def test_products_and_running_sums_commonest_calls_answer_as_the_checked_paths()
                               (dlt.prod, {"axis": 2}), (dlt.cumulative_sum, {}),
                               (dlt.cumulative_sum, {"axis": -1, "include_initial": True}),
                               (dlt.cumulative_prod, {"axis": 0}), (dlt.cumulative_sum, {"axis": 5}),
-                              (dlt.cumulative_prod, {"axis": 1, "include_initial": 1})):
+                              (dlt.cumulative_prod, {"axis": 1, "include_initial": 1}),
+                              (dlt.prod, {"axis": 5, "keepdims": np.True_}),
+                              (dlt.cumulative_sum, {"axis": 5, "include_initial": np.True_})):
                 oracle.alike(lambda: f(dlt.asarray(a), **kwargs), lambda: f(pinned(a), **kwargs),
                              (f.__name__, kwargs, a.shape, a.dtype))

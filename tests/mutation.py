@@ -7,6 +7,7 @@ is a test to write, or a change that is equivalent (docs/reliability.md, "Mutati
 
     python tests/mutation.py dltensor/_keys.py "python -m pytest -q -x tests/api/test_indexing.py"
     python tests/mutation.py MODULE COMMAND --workers 2 --only LOG   # rerun a log's survivors
+    python tests/mutation.py MODULE COMMAND --lines 120-140          # a change's lines only
 
 The command runs in the copy with PYTHONPATH set to it (so the mutant is what it imports);
 it must exit non-zero to kill a mutant. Source is rewritten with ast.unparse (comments go;
@@ -73,6 +74,7 @@ def main() -> None:
     ap.add_argument("command", help="the test command, run with the copy as working directory")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", help="a log of an earlier run: rerun its survivors only")
+    ap.add_argument("--lines", help="FIRST-LAST: only the sites on these lines (a change's)")
     args = ap.parse_args()
     source = open(os.path.join(ROOT, args.module)).read()
     tree, lines = ast.parse(source), source.splitlines()
@@ -81,6 +83,9 @@ def main() -> None:
         wanted = {ast.literal_eval(m) for m in
                   re.findall(r"SURVIVED (\(.*?\))", open(args.only).read())}
         todo = [s for s in todo if s in wanted]
+    if args.lines:
+        first, _, last = args.lines.partition("-")
+        todo = [s for s in todo if int(first) <= s[0] <= int(last or first)]
     print(len(todo), "mutants", flush=True)
     survived: list[Site] = []
     lock = threading.Lock()
@@ -102,11 +107,22 @@ def main() -> None:
                     print("SURVIVED", site, lines[site[0] - 1].strip()[:100], flush=True)
         shutil.rmtree(where, ignore_errors=True)
 
-    threads = [threading.Thread(target=work, args=(w,)) for w in range(args.workers)]
+    failed: list[BaseException] = []
+
+    def guarded(w: int) -> None:  # (a worker that dies would leave its mutants counted killed)
+        try:
+            work(w)
+        except BaseException as e:
+            failed.append(e)
+            raise
+
+    threads = [threading.Thread(target=guarded, args=(w,)) for w in range(args.workers)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if failed:
+        sys.exit(f"a worker failed ({failed[0]!r}): no count")
     print(f"killed {len(todo) - len(survived)} survived {len(survived)}")
     sys.exit(0)
 

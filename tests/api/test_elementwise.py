@@ -184,11 +184,14 @@ def test_floor_divide_warns_of_the_elements_numpy_would_and_not_of_the_infinitie
         warnings.simplefilter("error")
         got = [x // 2.0, 2 // x, x // dt.asarray([2.0, 3.0, inf, -inf], dtype=dtype),
                dt.floor_divide(-inf, x[2:]), x[2:] // inf, x[2:] // -inf]
+        # (a Python number infinite in the dtype: 1e39 in float32, 70000 in float16)
+        past = {dt.float16: 70000, dt.float32: 1e39, dt.float64: inf}[dtype]
+        got.append(x[2:] // past)
     assert [np.asarray(r).tolist() for r in got] == [
         [inf, -inf, 3.0, -1.0], [0.0, -0.0, 0.0, -2.0], [inf, -inf, 0.0, 0.0], [-inf, inf],
-        [0.0, -0.0], [-0.0, 0.0]]
-    assert [math.copysign(1, v) for v in np.asarray(got[4]).tolist() + np.asarray(
-        got[5]).tolist()] == [1, -1, -1, 1]  # (the true quotient's zeros; NumPy's -1 // inf: -1)
+        [0.0, -0.0], [-0.0, 0.0], [0.0, -0.0]]
+    assert [math.copysign(1, v) for r in got[4:] for v in np.asarray(r).tolist()] == \
+        [1, -1, -1, 1, 1, -1]  # (the true quotient's zeros; NumPy's -1 // inf: -1)
     wide = dt.asarray([2.0, 2.0, 2.0, 2.0]) // x  # (float64, the promoted dtype, mended so)
     assert wide.dtype == dt.float64 and np.asarray(wide).tolist() == [0.0, -0.0, 0.0, -2.0]
     for a, b, warned in ((x, 0.0, "divide by zero"), (dt.asarray([0.0, inf], dtype=dtype),
@@ -752,6 +755,37 @@ def test_imatmul_refuses_a_shape_change_before_the_product(monkeypatch):
         b @= dt.ones((1, 2), dtype=dt.bool)
 
 
+def test_imatmul_of_every_small_pair_of_shapes_keeps_the_shape_or_refuses_before_the_product(
+        monkeypatch):
+    # Every pair of shapes of up to 3 axes of 1 to 3 (and of 4 and 5 of 1 and 2): where
+    # NumPy's product keeps x's shape it is written; where it has another, refused before
+    # computing it, naming that shape; where the shapes do not multiply, the product's own
+    # ValueError.
+    import itertools
+    calls = []
+    matmul = np.matmul
+    monkeypatch.setattr(np, "matmul", lambda *a, **k: calls.append(1) or matmul(*a, **k))
+    shapes = [s for n in range(1, 4) for s in itertools.product((1, 2, 3), repeat=n)] + \
+        [s for n in (4, 5) for s in itertools.product((1, 2), repeat=n)] + \
+        [(2, 1, 3, 3), (3, 1, 3, 3), (3, 2, 1, 3, 3), (2, 2, 1, 3, 3)]  # (stacks apart afar)
+    for s, o in itertools.product(shapes, repeat=2):
+        try:
+            want = matmul(np.ones(s), np.ones(o)).shape
+        except ValueError:
+            want = None
+        x = dt.ones(s)
+        calls.clear()
+        if want == s:
+            x @= dt.ones(o)
+            assert calls and np.asarray(x).tolist() == np.full(s, float(o[-2] if len(o) > 1
+                                                                         else o[0])).tolist()
+            continue
+        with pytest.raises(ValueError) as e:
+            x @= dt.ones(o)
+        assert (calls == []) == (want is not None), (s, o, want, str(e.value))
+        assert want is None or f"shape {want})" in str(e.value), (s, o, want, str(e.value))
+
+
 def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():
     x = dt.asarray([1.0, 2.0])
     # == with a list or tuple: TypeError as for +, not Python's identity answer (False)
@@ -1051,9 +1085,10 @@ def test_complex_sign_with_an_infinite_part_is_the_specs_division_by_abs(dtype):
     nan_parts = [(True, False), (False, True), (True, False), (False, True), (True, False),
                  (True, True), (True, True)]
     assert [(bool(np.isnan(r.real)), bool(np.isnan(r.imag))) for r in got] == nan_parts
-    assert [bool(np.signbit(p)) for r, (a, b) in zip(got, nan_parts)
-            for p, nan in ((r.real, a), (r.imag, b)) if not nan] == [False, False, True, True,
-                                                                     False]
+    finite = [p for r, (a, b) in zip(got, nan_parts) for p, nan in ((r.real, a), (r.imag, b))
+              if not nan]
+    assert [bool(np.signbit(p)) for p in finite] == [False, False, True, True, False]
+    assert all(p == 0 for p in finite)  # (zeros: a finite part over |x| = inf)
 
 
 def test_clip_special_cases():

@@ -875,10 +875,10 @@ def _product_shape(s: tuple[int, ...], o: tuple[int, ...]) -> tuple[int, ...] | 
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if not _matmul_other("__imatmul__", other):
         return NotImplemented
-    rt = PROMOTION.get((self.dtype, cast(ndarray, other).dtype))
+    o = cast(ndarray, other)
+    rt = PROMOTION.get((self.dtype, o.dtype))
     if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)
         _refuse_dtype_change("__imatmul__", rt, self, "@")
-    o = cast(ndarray, other)
     shape = _product_shape(self.shape, o.shape)
     if rt is self.dtype and rt.spec_kind != "bool" and o._device == self._device and \
             shape is not None and shape != self.shape:  # (and the shapes, where the product

@@ -178,8 +178,8 @@ _ON_NUMPY_FAST = {**_ON_NUMPY, "cholesky": lambda a, upper: (
 
 def _floating(name: str, x: ndarray, **kwargs: Any) -> Any:
     a = x._array if type(x) is ndarray and x._device is CPU else None
-    if type(a) is _np_ndarray and a.dtype in _LAPACK and a.size and \
-            (2 <= a.ndim <= 32 or name == "vector_norm") and type(kwargs.get("rtol")) is not ndarray:
+    if type(a) is _np_ndarray and a.dtype in _LAPACK and a.size and (
+            2 <= a.ndim <= 32 or name == "vector_norm") and type(kwargs.get("rtol")) is not ndarray:
         fast = _ON_NUMPY_FAST.get(name)
         # (the common call: NumPy's own, where each check below passes; ~5-15 us less)
         if fast is not None and (not _of_an_svd(name, kwargs.get("ord"))

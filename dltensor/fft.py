@@ -383,7 +383,13 @@ def ifftshift(x: ndarray, /, *, axes: int | Sequence[int] | None = None) -> ndar
 def _shift(name: str, x: ndarray, axes: int | Sequence[int] | None) -> ndarray:
     if axes is not None and not isinstance(axes, Sequence):
         axes = (strict_int(axes, f"{name}'s axes"),)  # one axis (a NumPy int too)
-    return _transform(name, x, FLOATING, axes=axes)
+    # A shift moves values, computing none: an extension float (bfloat16, float8) is moved as
+    # roll moves it (PyTorch's fftshift takes bfloat16), where the transforms refuse it
+    extension = type(x) is ndarray and x.dtype.spec_kind is None and x.dtype.kind == "f"
+    return _transform(name, x, _EXTENDED if extension else FLOATING, axes=axes)
+
+
+_EXTENDED = frozenset({None})  # (require's kinds for an extension float: spec_kind None)
 
 
 def __dir__() -> list[str]:  # the extension's names, not the helpers imported to build it

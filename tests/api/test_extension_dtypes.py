@@ -6,6 +6,7 @@ float32 (which holds their values exactly) and casts back. Each case here failed
 """
 
 import math
+import re
 import warnings
 
 import ml_dtypes
@@ -272,3 +273,25 @@ def test_solve_refuses_float16_as_the_other_lapack_functions():
             dt.linalg.solve(x1, x2)
         with pytest.raises(TypeError, match=r"inv needs float32 or float64 \(float16"):
             dt.linalg.inv(dt.astype(x1, f16))
+
+
+@pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
+def test_fft_shifts_move_an_extension_float_as_float32_is_moved(dtype):
+    # A shift moves values and computes none (PyTorch's fftshift takes bfloat16): it was
+    # refused with the transforms, "needs a floating-point array, not bfloat16"
+    f = np.arange(30.0).reshape(5, 6)
+    x = a(f, dtype)
+    x32 = dt.asarray(host(x).astype(np.float32))  # (its values, exactly)
+    for shift in (dt.fft.fftshift, dt.fft.ifftshift):
+        for axes in (None, 0, 1, -1, (0, 1), (1, 1), ()):
+            got = shift(x, axes=axes)
+            assert got.dtype == x.dtype, (shift, axes)
+            assert np.array_equal(host(got), host(shift(x32, axes=axes))), (shift, axes)
+        for bad in (2, (0, -3), 1.0):  # (the same refusals as float32's, in its words)
+            with pytest.raises(Exception) as want:
+                shift(x32, axes=bad)
+            with pytest.raises(type(want.value), match=re.escape(str(want.value))):
+                shift(x, axes=bad)
+    with pytest.raises(TypeError, match=f"rfft needs a real floating-point array, not "
+                       f"{x.dtype.name}"):
+        dt.fft.rfft(x)  # (the transforms compute: refused, as docs/api.md says)

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, cast
 import numpy as np
 
 from . import _special_cases as special
-from ._array import ndarray, read_only_error, wrap
-from ._devices import CPU, CUDA_TYPE
+from ._array import CPU_READABLE, ndarray, read_only_error, wrap
+from ._devices import CPU, CUDA_TYPE, Device
 from ._backends import NoBackendError, cupy_departures
 from ._dispatch import common_device, cpu_error_first, native_or_cpu_error, on
 from ._dispatch import array_module, type_name, wrap_result
@@ -863,6 +863,12 @@ def _refuse_shape_change(dtype: DType, shape: tuple[int, ...], x: ndarray) -> No
                      f"written into the {x.dtype.name} array of shape {x.shape}; use @ instead")
 
 
+def _one_device(a: Device, b: Device) -> bool:
+    """Whether arrays on ``a`` and ``b`` compute together (check_device's rule): one device,
+    or CPU memory and pinned or managed memory, which NumPy reads as the CPU's."""
+    return a == b or a.device_type in CPU_READABLE and b.device_type in CPU_READABLE
+
+
 def _product_shape(s: tuple[int, ...], o: tuple[int, ...]) -> tuple[int, ...] | None:
     """The shape of ``x @ y`` for shapes ``s`` and ``o``; None where they do not multiply (the
     product's error says why)."""
@@ -880,10 +886,10 @@ def _imatmul_operator(self: ndarray, other: object, /) -> Any:
     if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)
         _refuse_dtype_change("__imatmul__", rt, self, "@")
     shape = _product_shape(self.shape, o.shape)
-    if rt is self.dtype and rt.spec_kind != "bool" and o._device == self._device and \
-            shape is not None and shape != self.shape:  # (and the shapes, where the product
-        # would refuse neither the dtype nor the devices: (n, 1) @= (1, n) made n * n to
-        # refuse them)
+    if rt is self.dtype and rt.spec_kind != "bool" and shape is not None and \
+            shape != self.shape and _one_device(self._device, o._device):  # (and the shapes,
+        # where the product would refuse neither the dtype nor the devices: (n, 1) @= (1, n)
+        # made n * n to refuse them)
         _refuse_shape_change(rt, shape, self)
     try:
         r = _imatmul(self, other)  # (its errors name @=, not @)

@@ -753,6 +753,12 @@ def test_imatmul_refuses_a_shape_change_before_the_product(monkeypatch):
     b = dt.ones((2, 1), dtype=dt.bool)  # (the product's dtype error first, as before)
     with pytest.raises(TypeError, match="takes arrays of numeric dtypes, not bool"):
         b @= dt.ones((1, 2), dtype=dt.bool)
+    pinned = dt.from_dlpack(P.from_numpy(np.ones((1, 2**12)), device=(P.CUDA_HOST, 0)))
+    calls.clear()
+    with pytest.raises(ValueError, match=r"result \(float64, shape \(4096, 4096\)\) cannot be"):
+        col = dt.ones((2**12, 1))
+        col @= pinned  # (pinned memory computes with the CPU's: refused before it too)
+    assert calls == []
 
 
 def test_imatmul_of_every_small_pair_of_shapes_keeps_the_shape_or_refuses_before_the_product(

@@ -410,6 +410,37 @@ def test_outer_commonest_call_answers_as_the_checked_path():
             assert r is None or not r.read_only and np.asarray(r).flags.c_contiguous
 
 
+def test_tensordot_commonest_calls_answer_as_the_checked_path():
+    # Two CPU arrays of one numeric dtype with an int count of axes, or a pair of tuples of
+    # axes that pass the checks, are NumPy's own tensordot at once (the checked path: arrays
+    # not yet computed): the same bits, the same errors in the same words
+    def lazy(a):
+        return dlt.from_dlpack(P.from_numpy(np.array(a)))
+
+    v = np.array([1.0, -0.0, np.nan, np.inf, -3e300, 5e-324])
+    m = np.arange(12.0).reshape(3, 4) - 5.5
+    t = np.arange(24).reshape(2, 3, 4)
+    pairs = [(v, v), (v[::-1], v), (m, m.T), (m, m), (t, t), (t, m), (m, t.transpose(2, 1, 0)),
+             (m + 1j * m, m - 1j), (t.astype(np.uint8), t.astype(np.uint8)), (v, v[:3]),
+             (np.array(2.0), v), (np.array(2.0), np.array(-0.0)), (m[:0], m[:0].T),
+             (t.astype(np.int8), t.astype(np.int16)), (m, m.astype(np.float32)), (m > 0, m > 1),
+             (m.astype(np.float16), m.T.astype(np.float16)), (v, v.astype(np.int64))]
+    axes = [0, 1, 2, 3, -1, True, 2**63, np.int64(1), 1.0, None, "1", ((0,), (0,)),
+            ((1,), (0,)), ((-1,), (-2,)), ((0, 1), (1, 0)), ((1, 0), (0, 1)), ((), ()),
+            ((0, 0), (0, 1)), ((5,), (0,)), ((0,), (-9,)), ((0,), (0, 1)), [[1], [0]],
+            ((1,), [0]), ((True,), (0,)), ((np.int64(1),), (0,)), ((2**63,), (0,)), ((0,),),
+            ((0,), (0,), (0,)), (0, 0), ((0.0,), (0,)), ((0,), (True,)),
+            ((0,), (np.int64(0),)), (0, (0,))]
+    for n in range(1, 5):  # (each axis at and past the ends of 1-D to 3-D arrays)
+        axes += [((n,), (0,)), ((0,), (n,)), ((-n,), (0,)), ((0,), (-n,))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (inf * 0, overflow)
+        for a, b in pairs:
+            for ax in axes:
+                alike(lambda: dlt.tensordot(dlt.asarray(a), dlt.asarray(b), axes=ax),
+                      lambda: dlt.tensordot(lazy(a), lazy(b), axes=ax), (a, b, ax))
+
+
 def test_fft_argument_rules():
     with pytest.raises(TypeError, match="real floating-point"):
         dlt.fft.rfft(dlt.asarray([1j, 2j]))

@@ -22,12 +22,13 @@ from ._dispatch import cpu_error_first, delegate
 from ._dispatch import delegate_first, expect_array, fresh, ints, namespace_for, native, on
 from ._dispatch import native_or_cpu_error
 from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
-from ._dispatch import within_dimensions, wrap_result
+from ._dispatch import undispatched, within_dimensions, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
 
 _np_ndarray = np.ndarray
 _np_broadcast_to = np.broadcast_to
+_np_roll = undispatched(np.roll)
 _INT = frozenset({int})
 
 __all__ = [
@@ -507,6 +508,12 @@ _reshape = delegate_first("reshape")
 def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
          axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with elements shifted along ``axis`` (flattened when None), wrapping around."""
+    a = x._array if type(x) is ndarray and x._device is CPU and type(shift) is int else None
+    if type(a) is _np_ndarray and -1 << 63 < shift < 1 << 63 and \
+            (axis is None or type(axis) is int and -a.ndim <= axis < a.ndim):
+        # (the common call: NumPy's own roll, which the delegate ends in, where the checks
+        # below pass)
+        return wrap(_np_roll(a, shift, axis), CPU)
     shift, axis = ints("roll", "shift", shift), ints("roll", "axis", axis, none=True)
     if type(shift) is tuple and type(axis) is tuple and len(shift) != len(axis):
         # (NumPy broadcasts one against the other: (1,) for two axes shifted both)

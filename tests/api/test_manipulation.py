@@ -351,6 +351,25 @@ def test_diffs_commonest_call_answers_as_the_checked_path():
                           (a, axis, n))
 
 
+def test_roll_commonest_call_answers_as_the_checked_path():
+    # An int shift within int64 and no axis or an int one of x's is NumPy's own roll at once
+    # (the checked path: x imported, not yet computed on): the same arrays, the same errors
+    f = np.array([[1.5, -0.0, np.inf, 2.0], [np.nan, 0.0, -np.inf, 1e308]])
+    with np.errstate(all="ignore"):
+        arrays = [f, f.astype(np.float16), f[0] + 1j * f[1], np.array([[True, False, False]]),
+                  np.arange(24, dtype=np.uint8).reshape(2, 3, 4), f[:, :0], np.array(1.0),
+                  f[0, ::-1], np.broadcast_to(f[0], (3, 4))]
+    shifts = [0, 1, -1, 3, -7, 2**62, 2**63 - 1, -2**63 + 1, 2**63, -2**63, 10**30, True,
+              np.int64(2), 1.0]
+    for a in arrays:
+        x = dlt.asarray(a)
+        for axis in [None, True, np.int64(0), 2**63, *range(-a.ndim - 1, a.ndim + 1)]:
+            for shift in shifts:
+                alike(lambda: dlt.roll(x, shift, axis=axis),
+                      lambda: dlt.roll(dlt.from_dlpack(P.from_numpy(a)), shift, axis=axis),
+                      (a, shift, axis))
+
+
 def test_diff_of_an_order_past_the_axis_is_empty_at_once():
     # NumPy and CuPy difference n times whatever the length: n = 10**20 never returned
     x = dlt.reshape(dlt.arange(12.0), (3, 4))

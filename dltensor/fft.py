@@ -19,7 +19,7 @@ from ._dlpack.abi import DLDeviceType
 from ._creation import zeros
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_axis, delegate, fresh, namespace_for, on, strict_int
-from ._dispatch import within_largest
+from ._dispatch import undispatched, within_largest
 from ._moves import copied
 from ._dtype_functions import astype
 from ._dtypes import DType, float16, float32, float64 as _DEFAULT_REAL_FLOAT
@@ -39,7 +39,7 @@ def _transform_on_backend(name: str) -> Callable[..., ndarray]:
     """The backend's transform ``name`` of an array: NumPy's own on the CPU (NumPy 2 keeps
     single precision, which array-api-compat's wrappers are for; they and the generic delegate
     cost ~1.8 us a call), array-api-compat's elsewhere."""
-    delegated, numpy_transform = delegate(name, "fft"), getattr(np.fft, name)
+    delegated, numpy_transform = delegate(name, "fft"), undispatched(getattr(np.fft, name))
 
     def transform(x: ndarray, **kwargs: Any) -> ndarray:
         if x.dtype is float16 and name not in _SHIFTS:  # (rfft's, ihfft's: in float32, as

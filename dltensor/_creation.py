@@ -383,6 +383,9 @@ _FILL_DEFAULTS = ((bool, np.dtype(np.bool_)), (int, np.dtype(np.int64)),
                   (float, np.dtype(np.float64)), (complex, np.dtype(np.complex128)))
 
 
+_FILL_OF = {t: dt for t, dt in _FILL_DEFAULTS}  # (by a Python scalar's exact type)
+
+
 def _fill_dtype(fill_value: object) -> np.dtype[Any]:
     for t, dt in _FILL_DEFAULTS:
         if isinstance(fill_value, t):
@@ -396,6 +399,12 @@ def full(shape: int | tuple[int, ...], fill_value: bool | int | float | complex,
          device: Device | str | tuple[int, int] | None = None) -> ndarray:
     """An array filled with ``fill_value``; its dtype is inferred from a Python scalar as the
     spec says (bool, int64, float64, complex128) when ``dtype`` is None."""
+    npdt = _FILL_OF.get(type(fill_value))
+    if npdt is not None and (type(shape) is int or type(shape) is tuple) and \
+            _default_cpu(dtype, device):
+        # (the commonest call: NumPy's own full of a Python scalar into its default dtype, the
+        # call the checked path ends in, whose errors, such as an int past int64, are NumPy's)
+        return wrap(np.full(shape, fill_value, npdt))
     value = python_scalar(fill_value)  # (NumPy would parse a string, broadcast a list)
     npdt = _fill_dtype(value if value is not None else fill_value)
     if dtype is not None:

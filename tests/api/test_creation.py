@@ -593,6 +593,19 @@ def test_full_converts_its_value_as_asarray_does():
     assert np.asarray(dlt.full(2, 1j, dtype=dlt.complex64)).tolist() == [1j, 1j]
 
 
+def test_full_commonest_call_answers_as_the_checked_path():
+    # A Python scalar into its default dtype, no dtype or device asked for, is NumPy's own full
+    # at once (device="cpu" takes the checked path): the same arrays, the same errors
+    shapes = [3, 0, (), (2, 3), (0, 2), -1, (2, -1), 2**62, (2**40, 2**40), True, (2, True),
+              np.int64(2), (np.int64(2),), 2.0, (2, 3.0), [2], None, "3"]
+    values = [True, False, 0, -1, 2**63 - 1, 2**63, -2**63, -2**63 - 1, 10**30, 1.5, -0.0,
+              float("nan"), float("inf"), 1e308, 1j, complex(float("nan"), -0.0)]
+    for shape in shapes:
+        for value in values:
+            alike(lambda: dlt.full(shape, value), lambda: dlt.full(shape, value, device="cpu"),
+                  (shape, value))
+
+
 def test_linspace_starts_at_start():
     # NumPy's first value is 0 * step + start: NaN for an infinite step, +0.0 for -0.0
     with np.errstate(invalid="ignore"):

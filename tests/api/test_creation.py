@@ -234,6 +234,33 @@ def test_sequences_of_unsigned_arrays_and_scalars_keep_their_dtype():
     assert int(dlt.asarray([np.uint64(2**63)])[0]) == 2**63
 
 
+def test_flat_sequences_commonest_call_answers_as_the_checked_path():
+    # A flat list or tuple of Python numbers of one type, nothing asked for, is NumPy's array
+    # at once (copy=True takes the checked path): the same arrays, the same errors
+    import enum
+
+    class Flag(enum.IntEnum):
+        A = 1
+
+    class F(float):
+        pass
+
+    nan, inf = float("nan"), float("inf")
+    sequences = [[1.0, 2.5], [-0.0, nan, inf, 1e308], [True, False], [1, -2, 3], [2**63 - 1],
+                 [-2**63], [2**63], [1, 2**64], [-2**63 - 1], [10**30], [1j, -0.0j],
+                 [complex(nan, -0.0)], [], [1.0], [1, 2.0], [True, 1], [1, 1j], [Flag.A, 2],
+                 [Flag.A], [F(1.5)], [np.float64(1.5)], [1.5, np.float64(2.5)], [[1.0, 2.0]],
+                 [1.0, [2.0]], [1.0, "2"], [1.0, None], [np.int64(1)], [2**63, 1.5]]
+    for seq in sequences:
+        for v in (seq, tuple(seq)):
+            alike(lambda: dlt.asarray(v), lambda: dlt.asarray(v, copy=True), v)
+    dlt.set_default_device("metal:0")  # (made on the default device: the checked path's)
+    try:
+        alike(lambda: dlt.asarray([1.0]), lambda: dlt.asarray([1.0], copy=True), "metal")
+    finally:
+        dlt.set_default_device(None)
+
+
 def test_float_lists_with_nan_make_no_warning():
     import warnings
     with warnings.catch_warnings():

@@ -17,7 +17,7 @@ from ._array import held, ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
 from ._dispatch import flag, fresh, namespace_for, native, native_dtype, on, shape_tuple
-from ._dispatch import strict_int, type_name, within_largest, wrap_result
+from ._dispatch import strict_int, type_name, undispatched, within_largest, wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, finfo, int_bounds, python_scalar, scalar_into
 from . import _dtypes
@@ -673,6 +673,9 @@ def meshgrid(*arrays: ndarray, indexing: str = "xy") -> tuple[ndarray, ...]:
 
 def tril(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The lower triangle of the matrices in ``x`` (elements above diagonal ``k`` zeroed)."""
+    a = _numpys_triangle(x, k)
+    if a is not None:
+        return wrap(_np_tril(a, k))
     k = _diagonal("tril", x, k)
     result: ndarray = copied(x) if x.size == 0 and not held(x) else _tril(x, k=k)
     return result
@@ -680,14 +683,30 @@ def tril(x: ndarray, /, *, k: int = 0) -> ndarray:
 
 def triu(x: ndarray, /, *, k: int = 0) -> ndarray:
     """The upper triangle of the matrices in ``x`` (elements below diagonal ``k`` zeroed)."""
+    a = _numpys_triangle(x, k)
+    if a is not None:
+        return wrap(_np_triu(a, k))
     k = _diagonal("triu", x, k)
     result: ndarray = copied(x) if x.size == 0 and not held(x) else _triu(x, k=k)
     return result
 
 
+def _numpys_triangle(x: object, k: object) -> Any:
+    """x's NumPy array where tril's or triu's call is NumPy's own (its commonest: a CPU stack of
+    matrices with elements, an int offset within them), the one call the checked path ends in;
+    else None."""
+    if type(x) is ndarray and x._device is CPU and type(k) is int:
+        a = x._array
+        if type(a) is _np_ndarray and a.ndim >= 2 and a.size and \
+                -a.shape[-2] <= k <= a.shape[-1]:
+            return a
+    return None
+
+
 # (an empty x is copied: NumPy's masks its matrices with np.tri(rows, columns), rows * columns
 # booleans for no elements, 1 GiB for a stack of none of 2**15 by 2**15)
 _tril, _triu = delegate_first("tril"), delegate_first("triu")
+_np_tril, _np_triu = undispatched(np.tril), undispatched(np.triu)
 
 
 def _diagonal(name: str, x: ndarray, k: int) -> int:

@@ -814,6 +814,25 @@ def test_float_arange_keeps_numpys_values_where_they_stay_within_a_step():
                               np.arange(*args, dtype=dtype).astype(np.float64))
 
 
+def test_triangles_commonest_call_answers_as_the_checked_path():
+    # A CPU stack of matrices with elements and an int offset within them is NumPy's own tril
+    # or triu at once (the checked path: x imported, not yet computed on): the same arrays,
+    # the same errors
+    f = np.arange(24.0).reshape(2, 3, 4) - 11.5
+    ro = f[0].copy()
+    ro.flags.writeable = False
+    arrays = [f, f[0], f[0].T, f[..., ::-2], ro, np.broadcast_to(f[0, 0], (4, 4)),
+              (f[0] > 0), f[0].astype(np.int8) + 0j, f[:, :0], f[0, 0], np.array(1.0),
+              np.ones((1, 1, 1), np.uint16)]
+    for a in arrays:
+        x = dlt.asarray(a)
+        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 2**63, -2**63 - 1, True, np.int64(1),
+                  1.0, None):
+            for fn in (dlt.tril, dlt.triu):
+                alike(lambda: fn(x, k=k), lambda: fn(dlt.from_dlpack(P.from_numpy(a)), k=k),
+                      (fn, a, k))
+
+
 def test_tril_and_triu_default_to_the_main_diagonal():
     x = dlt.reshape(dlt.arange(1, 10), (3, 3))
     assert np.array_equal(np.asarray(dlt.tril(x)), np.tril(np.arange(1, 10).reshape(3, 3)))

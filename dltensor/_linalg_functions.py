@@ -79,6 +79,9 @@ def matmul(x1: ndarray, x2: ndarray, /) -> ndarray:
 
 def matrix_transpose(x: ndarray, /) -> ndarray:
     """``x`` with its last two axes swapped (a view)."""
+    a = x._array if type(x) is ndarray else None
+    if type(a) is _np_ndarray and a.ndim >= 2:  # (the view below, less its checks: NumPy's
+        return wrap(a.swapaxes(-1, -2), x._device)  # views inherit read-only themselves)
     if type(x) is not ndarray:
         raise TypeError(f"matrix_transpose needs a dltensor array, not {type(x).__name__}")
     if x.ndim < 2:

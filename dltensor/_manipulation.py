@@ -312,6 +312,11 @@ _broadcast_to = delegate_first("broadcast_to")
 
 def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` with new length-one axes at ``axis`` (positions in the result)."""
+    a = x._array if type(x) is ndarray and type(axis) is int and x._device is CPU else None
+    if type(a) is _np_ndarray and -a.ndim - 1 <= axis <= a.ndim < 64:
+        # (the common call: NumPy's expand_dims, a reshape of a, less its Python)
+        at = axis % (a.ndim + 1)
+        return wrap(a.reshape(a.shape[:at] + (1,) + a.shape[at:]), CPU)
     axis = ints("expand_dims", "axis", axis)
     if type(axis) is tuple:
         # A repeated position is an invalid axis, for which the spec asks IndexError; NumPy
@@ -344,6 +349,14 @@ def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray
 def moveaxis(x: ndarray, source: int | tuple[int, ...], destination: int | tuple[int, ...],
              /) -> ndarray:
     """``x`` with axes ``source`` moved to positions ``destination``."""
+    a = x._array if type(x) is ndarray and type(source) is int and \
+        type(destination) is int and x._device is CPU else None
+    if type(a) is _np_ndarray and -a.ndim <= source < a.ndim and \
+            -a.ndim <= destination < a.ndim:
+        # (the common call: NumPy's moveaxis, a transpose of a, less its Python)
+        order = list(range(a.ndim))
+        order.insert(destination % a.ndim, order.pop(source))
+        return wrap(a.transpose(order), CPU)
     result: ndarray = _moveaxis(x, ints("moveaxis", "source", source),
                                 ints("moveaxis", "destination", destination))
     return result
@@ -373,6 +386,9 @@ def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
 
 def squeeze(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` without the length-one axes ``axis`` (ValueError for an axis of another length)."""
+    a = x._array if type(x) is ndarray and type(axis) is int and x._device is CPU else None
+    if type(a) is _np_ndarray and -a.ndim <= axis < a.ndim and a.shape[axis] == 1:
+        return wrap(a.squeeze(axis), CPU)  # (the common call: NumPy's own, less its dispatch)
     result: ndarray = _squeeze(x, ints("squeeze", "axis", axis))
     return result
 

@@ -370,6 +370,39 @@ def test_roll_commonest_call_answers_as_the_checked_path():
                       (a, shift, axis))
 
 
+def test_axis_views_commonest_calls_answer_as_the_checked_path():
+    # An int axis (or two) of a CPU array is NumPy's own squeeze, expand_dims, moveaxis and
+    # matrix transpose at once (the checked path: x imported, not yet computed on): the same
+    # views (strides, read-only flag), the same errors in the same words
+    f = np.arange(24.0).reshape(2, 3, 4)
+    ro = f.copy()
+    ro.flags.writeable = False
+    arrays = [f, f[:1], f[:, :1, ::-2], f[0], ro, np.broadcast_to(f[:1, :1], (1, 1, 4)),
+              f[0, 0], np.array(1.0), f[:0], np.ones((1,) * 63, np.int8),
+              np.ones((1,) * 64, np.uint8), f.astype(np.complex64)[..., :1]]
+    axes = [0, 1, -1, 2, -2, 3, -3, -4, 4, 63, 64, -65, 2**63, True, np.int64(0), 1.0, None,
+            (0,)]
+    calls = [lambda x, i: dlt.squeeze(x, axis=i), lambda x, i: dlt.expand_dims(x, axis=i),
+             lambda x, i: dlt.moveaxis(x, i, 0), lambda x, i: dlt.moveaxis(x, -1, i),
+             lambda x, i: dlt.moveaxis(x, i, i), lambda x, i: x.mT]
+
+    def view(call, x, i):  # (no strides of no elements: an import's are its producer's)
+        r = call(x, i)
+        strides = np.asarray(r).strides if r.size else ()
+        return r, dlt.asarray(np.array(strides, dtype=np.int64)), dlt.asarray(r.read_only), \
+            np.array([r.device.device_type, r.device.device_id])
+
+    for a in arrays:
+        flags = 0 if a.flags.writeable else P.READ_ONLY
+        for device in ((P.CPU, 0), (P.CUDA_HOST, 0)):  # (pinned memory's views keep its label)
+            x = dlt.from_dlpack(P.from_numpy(a, flags=flags, device=device))
+            np.asarray(x)  # (computed on: the fast paths' where they take it)
+            for i in axes:
+                for call in calls:
+                    alike(lambda: view(call, x, i), lambda: view(call, dlt.from_dlpack(
+                        P.from_numpy(a, flags=flags, device=device)), i), (a.shape, i, device))
+
+
 def test_diff_of_an_order_past_the_axis_is_empty_at_once():
     # NumPy and CuPy difference n times whatever the length: n = 10**20 never returned
     x = dlt.reshape(dlt.arange(12.0), (3, 4))

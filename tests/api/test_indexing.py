@@ -1293,3 +1293,194 @@ def test_a_complex_whose_magnitude_is_past_the_floats_is_written_by_every_key():
                 X[key] = v
             got = np.asarray(X)[np.asarray(X) != 0]
             assert got.size and (got == want).all(), (dtype, key, got)
+
+
+# --- the fast paths of writes against the checked path ------------------------------------------
+# (pinned memory is CPU memory NumPy computes on, written by the checked path only: what the
+# fast paths write into CPU memory, or refuse in what words, must be what it writes or says)
+
+def _pinned(a, **flags):
+    return dlt.from_dlpack(P.from_numpy(a, device=(P.CUDA_HOST, 0), **flags))
+
+
+def _write_alike(make, key, value, where):
+    """``x[key] = value(x)`` into CPU memory (the fast paths) and into pinned memory (the
+    checked path), from the same elements (``make``: a NumPy array, and flags): the same
+    elements after, or the same error in the same words, and the same warnings."""
+    said = []
+
+    def write(x):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                x[key] = value(x) if callable(value) else value
+            finally:
+                said.append([(c.category, str(c.message)) for c in w])
+        return np.asarray(x).copy()
+
+    a, flags = make()
+    cpu = dlt.asarray(P.from_numpy(a, **flags)) if flags else dlt.asarray(a)
+    alike(lambda: write(cpu), lambda: write(_pinned(make()[0], **flags)), where)
+    assert said[0] == said[1], where
+    if flags:  # (read-only memory: nothing written)
+        assert np.array_equal(np.asarray(cpu), make()[0], equal_nan=True), where
+
+
+_BASIC_KEYS_2D = [
+    (1, 2), (-1, -5), (1, slice(None)), (slice(None), 2), (Ellipsis,), Ellipsis, (Ellipsis, 1),
+    (1, Ellipsis), (slice(1, None), slice(None, None, 2)), (slice(None, None, -1), 0),
+    (slice(0, 0), 0), (1, slice(3, 1)), (1, 2, Ellipsis), (Ellipsis, 1, 2), (),
+    (slice(2**70, None), 0), (slice(-2**70, 2**70), 1), (slice(True, None), 0),
+    (slice(np.int64(1), None), 0), (np.int64(1), 2),
+    (4, 0), (0, -6), (2**63, 0), (2**100, 0), (1,), (slice(None),), (1, 2, 3),
+    (Ellipsis, Ellipsis), (Ellipsis, 0, 0, 0), (slice(0.5, None), 0), (slice(None, None, 0), 0),
+    (None, 1, 2), (1, None), (True, 0), (0, True), (1.0, 2),
+]
+_BASIC_KEYS_1D = [1, -1, 5, -6, 2**63, slice(1, 3), slice(None), slice(None, None, -2),
+                  slice(3, 1), slice(0.5, 2), Ellipsis, (1,), (Ellipsis,), (), (1, 1), None,
+                  True, np.int64(2)]
+_SCALARS = [1.0, -0.0, 3, -1, 300, 2**63, 2**64, -2**63 - 1, 2**1100, True, False, 1 + 2j,
+            math.nan, 1e300, complex(1.5e308, -1.5e308), np.float32(1.5), np.int64(7),
+            np.uint64(2**64 - 1), np.bool_(True), np.float64(1e300), "a", None, [1, 2]]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int8", "int64", "uint8",
+                                   "uint64", "bool", "complex64", "complex128", "bfloat16"])
+def test_writes_by_ints_slices_and_an_ellipsis_answer_as_the_checked_path(dtype):
+    import ml_dtypes
+    dtype = ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype
+    base = (np.arange(20) % 3).astype(dtype).reshape(4, 5)
+    for shape, keys in (((4, 5), _BASIC_KEYS_2D), ((5,), _BASIC_KEYS_1D)):
+        b = base.reshape(-1)[:5] if shape == (5,) else base
+        for key in keys:
+            for value in _SCALARS:
+                _write_alike(lambda: (b.copy(), {}), key, value, (dtype, key, value))
+
+
+def _values(dtype):
+    """Array values: of x's dtype and others, of every shape about a 4x5 or 5-element
+    selection, and views of x itself (overlapping its target)."""
+    out = []
+    for vdtype in (dtype, "int8", "float32", "float64", "bool", "uint64"):
+        for shape in ((), (5,), (1, 5), (4, 1), (2,), (4, 5), (1, 1), (1,), (1, 4, 5), (0,),
+                      (3, 5), (1, 1, 1)):
+            out.append(dlt.asarray((np.arange(math.prod(shape)) % 4 + 1).astype(vdtype)
+                                   .reshape(shape)))
+    out += [lambda x: x[:-1, ...], lambda x: x[::-1, ...], lambda x: x[..., ::-1],
+            lambda x: x[0, ...] if x.ndim == 1 else x[:, 0], lambda x: x[..., 1:] + 0
+            if x.dtype == dlt.float64 else x[..., 1:], lambda x: x.mT if x.ndim == 2 else x]
+    out.append(dlt.from_dlpack(P.from_numpy(np.ones(5, dtype))))  # (imported, not computed)
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "int64", "bool"])
+def test_array_writes_by_ints_slices_and_an_ellipsis_answer_as_the_checked_path(dtype):
+    base = (np.arange(20) % 3).astype(dtype).reshape(4, 5)
+    keys_2d = [(1, 2), (1, slice(None)), (slice(None), 2), (Ellipsis,), Ellipsis, (1, Ellipsis),
+               (slice(1, None), slice(None)), (slice(None, -1), Ellipsis), (slice(0, 0), 0),
+               (slice(None, None, -1), slice(None, None, 2)), (4, 0), (1,), (1, 2, 3),
+               (slice(None, None, 0), 0), (None, 1, 2)]
+    keys_1d = [1, slice(1, 3), slice(None), slice(None, None, -1), Ellipsis, (1,), 5]
+    for shape, keys in (((4, 5), keys_2d), ((5,), keys_1d)):
+        b = base.reshape(-1)[:5] if shape == (5,) else base
+        for key in keys:
+            for value in _values(dtype):
+                _write_alike(lambda: (b.copy(), {}), key, value, (dtype, key, value))
+
+
+def test_an_overlapping_value_is_written_as_the_checked_path_writes_it():
+    # (the value is read before anything is written, as the checked path copies it)
+    for key, value in (((slice(1, None), slice(None)), lambda x: x[:-1, :]),
+                       ((slice(None, -1), slice(None)), lambda x: x[1:, :]),
+                       ((Ellipsis,), lambda x: x[::-1, ::-1]),
+                       ((slice(None), slice(1, None)), lambda x: x[:, :-1]),
+                       ((1, slice(None)), lambda x: x[1, ::-1])):
+        _write_alike(lambda: (np.arange(20.0).reshape(4, 5), {}), key, value, key)
+        x = dlt.asarray(np.arange(20.0).reshape(4, 5))
+        want = np.arange(20.0).reshape(4, 5)
+        want[key] = np.asarray(value(x)).copy()
+        x[key] = value(x)
+        assert np.array_equal(np.asarray(x), want), key
+    metal = dlt.from_dlpack(P.from_numpy(np.ones(5), device=(P.METAL, 0)))
+    for key in ((1, slice(None)), (1, Ellipsis), (Ellipsis,)):
+        with pytest.raises(ValueError, match="different devices"):
+            x[key] = metal
+
+
+def test_read_only_memory_is_refused_before_the_key_and_the_value_by_every_write():
+    base = np.arange(20.0).reshape(4, 5)
+    for key in ((1, 2), (1, slice(None)), (slice(0, 0), 0), Ellipsis, (4, 0), (1,), (1, 2, 3),
+                (dlt.asarray([0, 1]), 1), dlt.asarray(base > 5), dlt.asarray(np.zeros((4, 5),
+                bool)), (dlt.asarray([9]), 0)):
+        for value in (1.0, 1e300, "a", True, dlt.ones(5), dlt.ones((2, 3)),
+                      dlt.ones(5, dtype=dlt.int64)):
+            _write_alike(lambda: (base.copy(), {"flags": P.READ_ONLY}), key, value, (key, value))
+            with pytest.raises(ValueError, match="read-only"):
+                dlt.broadcast_to(dlt.asarray(base[0]), (4, 5))[key] = value
+    f = dlt.asarray(P.from_numpy(np.zeros((4, 5), np.float32), flags=P.READ_ONLY))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no overflow warning: nothing cast)
+        with pytest.raises(ValueError, match="read-only"):
+            f[1, 2] = 1e300
+
+
+def test_index_array_writes_answer_as_the_checked_path():
+    base = np.arange(20.0).reshape(4, 5)
+    i, j = dlt.asarray([0, 3, 1]), dlt.asarray([4, 0, 4])
+    rows = dlt.asarray([True, False, True, True])
+    keys = [(i, j), (i, 1), (1, j), (slice(None), j), (i, slice(None)), (Ellipsis, j),
+            (rows, slice(None)), (rows, 2), dlt.asarray(base > 7), (dlt.asarray(base > 7),),
+            dlt.asarray(np.zeros((4, 5), bool)), (dlt.asarray([0, 4]), 1), (i, j, 0),
+            (i, slice(None), j), (dlt.asarray([True, False]), 0), dlt.asarray(base[:, :2] > 3),
+            (dlt.asarray(np.array([2**64 - 1], np.uint64)), 0), (i, dlt.asarray([0.5]))]
+    values = [1.0, 3, 2**1100, True, 1e300, np.float32(2.5), dlt.ones(3), dlt.ones(5),
+              dlt.ones((1, 3)), dlt.ones((3, 5)), dlt.ones((2,)), dlt.ones(3, dtype=dlt.int64),
+              dlt.ones(3, dtype=dlt.float32), lambda x: x[0, :3], lambda x: x[:3, 0],
+              lambda x: x[1:4, :]]
+    for key in keys:
+        for value in values:
+            _write_alike(lambda: (base.copy(), {}), key, value, (key, value))
+    f = np.zeros((4, 5), np.float32)
+    for key in ((i, j), rows, (rows, slice(None)), (dlt.asarray([0, 9]), 0)):
+        _write_alike(lambda: (f.copy(), {}), key, 1e300, key)
+
+
+def test_the_commonest_keys_of_a_cpu_array_take_numpys_own_indexing():
+    # (none of the checked path's steps is taken: NumPy's own read or write, where it is the
+    # checked path's; a refusal still reaches it)
+    from unittest import mock
+    import dltensor._indexing as ix
+
+    def unused(*args, **kwargs):
+        raise AssertionError("the checked path was taken")
+
+    X = dlt.asarray(np.zeros((4, 5)))
+    y, i, m = dlt.arange(5.0), dlt.asarray([0, 3]), dlt.asarray(np.eye(4, 5, dtype=bool))
+    with mock.patch.multiple(ix, _value_for=unused, basic_key=unused, backend_key=unused,
+                             _check_fits=unused, read_only_error=unused):
+        X[1, :] = y
+        X[:, 0] = y[:4]
+        X[1:3, ...] = dlt.ones((2, 5), dtype=dlt.float32)
+        X[2, 3] = 7
+        X[..., 4] = 0.5
+        X[3, ::2] = np.float64(2.0)
+        X[i, 1] = 9.0
+        X[m] = -1.0
+        X[(i, i)] = dlt.asarray([3.0, 4.0])
+        dlt.arange(3)[1] = 5
+        dlt.arange(3.0)[...] = -0.0
+        reads = [X[1, 2], X[1, 2:4], X[:, ::2], X[..., None], X[1, ...], X[None, 1, 2], X[i, 1],
+                 X[i, i], X[m], X[(slice(None), i)]]
+        with pytest.raises(AssertionError, match="checked path"):
+            X[1, :] = dlt.ones((1, 5))  # (more axes than the selection: the checked path's)
+    assert [r.shape for r in reads] == [(), (2,), (4, 3), (4, 5, 1), (5,), (1,), (2,), (2,),
+                                        (4,), (4, 2)]
+    want = np.zeros((4, 5))
+    want[1, :] = np.arange(5.0)
+    want[:, 0] = np.arange(4.0)
+    want[1:3, ...] = 1.0
+    want[2, 3], want[..., 4], want[3, ::2] = 7, 0.5, 2.0
+    want[[0, 3], 1] = 9.0
+    want[np.eye(4, 5, dtype=bool)] = -1.0
+    want[[0, 3], [0, 3]] = [3.0, 4.0]
+    assert np.array_equal(np.asarray(X), want)

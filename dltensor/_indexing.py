@@ -307,7 +307,7 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
             # leading length-1 axes to fit), copied where it may share x's memory (see
             # _unaliased). NumPy refuses before it writes (a key out of bounds or of too many
             # indices, a slice of floats, read-only memory, a value of another shape): then
-            # the checked path says it in its words. (X[1, :] = y 6.2 -> 1.6 us)
+            # the checked path says it in its words. (X[1, :] = y: 6.8x -> 2.5x NumPy's time)
             selected = -1  # the selection's axes: -1 for a key of another kind
             if tk is tuple:
                 n = ints = 0

@@ -1344,17 +1344,36 @@ _SCALARS = [1.0, -0.0, 3, -1, 300, 2**63, 2**64, -2**63 - 1, 2**1100, True, Fals
             np.uint64(2**64 - 1), np.bool_(True), np.float64(1e300), "a", None, [1, 2]]
 
 
+_BASIC_KEYS_0D = [(), Ellipsis, (Ellipsis,), 0, (0,), slice(None), None, (None,),
+                  (Ellipsis, Ellipsis), True]
+_BASIC_KEYS_EMPTY = [(slice(None), 1), Ellipsis, (0, 1), (slice(None), slice(None)),
+                     (Ellipsis, 0), (slice(None), 5)]
+_FEW_KEYS_2D = [(1, 2), (1, slice(None)), (slice(None), 2), Ellipsis, (4, 0), (1,),
+                (slice(None, None, -1), slice(1, None))]
+_FEW_SCALARS = [1.0, 3, 300, True, 1 + 2j, np.float32(1.5), 1e300]
+# Layouts of x: a fresh array of b's elements, C-ordered, Fortran-ordered, or strided
+_LAYOUTS = {"C": lambda b: b.copy(), "F": lambda b: np.asfortranarray(b),
+            "strided": lambda b: np.repeat(b, 2, axis=-1)[..., ::2]}
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int8", "int64", "uint8",
                                    "uint64", "bool", "complex64", "complex128", "bfloat16"])
 def test_writes_by_ints_slices_and_an_ellipsis_answer_as_the_checked_path(dtype):
     import ml_dtypes
     dtype = ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype
     base = (np.arange(20) % 3).astype(dtype).reshape(4, 5)
-    for shape, keys in (((4, 5), _BASIC_KEYS_2D), ((5,), _BASIC_KEYS_1D)):
-        b = base.reshape(-1)[:5] if shape == (5,) else base
-        for key in keys:
-            for value in _SCALARS:
-                _write_alike(lambda: (b.copy(), {}), key, value, (dtype, key, value))
+    for b, layouts, keys, values in (
+            (base, "C", _BASIC_KEYS_2D, _SCALARS), (base[0], "C", _BASIC_KEYS_1D, _SCALARS),
+            (base[0, 0], "C", _BASIC_KEYS_0D, _SCALARS),
+            (base[:0], "CF", _BASIC_KEYS_EMPTY, _FEW_SCALARS),
+            (base, "F", _FEW_KEYS_2D, _FEW_SCALARS),
+            (base, ("strided",), _FEW_KEYS_2D, _FEW_SCALARS)):
+        for layout in layouts:
+            fresh = _LAYOUTS[layout]
+            for key in keys:
+                for value in values:
+                    _write_alike(lambda: (fresh(b), {}), key, value,
+                                 (dtype, b.shape, layout, key, value))
 
 
 def _values(dtype):
@@ -1381,11 +1400,14 @@ def test_array_writes_by_ints_slices_and_an_ellipsis_answer_as_the_checked_path(
                (slice(None, None, -1), slice(None, None, 2)), (4, 0), (1,), (1, 2, 3),
                (slice(None, None, 0), 0), (None, 1, 2)]
     keys_1d = [1, slice(1, 3), slice(None), slice(None, None, -1), Ellipsis, (1,), 5]
-    for shape, keys in (((4, 5), keys_2d), ((5,), keys_1d)):
-        b = base.reshape(-1)[:5] if shape == (5,) else base
+    keys_0d = [(), Ellipsis, 0]
+    for b, layout, keys in ((base, "C", keys_2d), (base[0], "C", keys_1d),
+                            (base[0, 0], "C", keys_0d), (base, "F", keys_2d[:6]),
+                            (base, "strided", keys_2d[:6])):
+        fresh = _LAYOUTS[layout]
         for key in keys:
             for value in _values(dtype):
-                _write_alike(lambda: (b.copy(), {}), key, value, (dtype, key, value))
+                _write_alike(lambda: (fresh(b), {}), key, value, (dtype, layout, key, value))
 
 
 def test_an_overlapping_value_is_written_as_the_checked_path_writes_it():
@@ -1473,6 +1495,14 @@ def test_the_commonest_keys_of_a_cpu_array_take_numpys_own_indexing():
                  X[i, i], X[m], X[(slice(None), i)]]
         with pytest.raises(AssertionError, match="checked path"):
             X[1, :] = dlt.ones((1, 5))  # (more axes than the selection: the checked path's)
+        pinned = _pinned(np.zeros((4, 5)))  # (the checked path, which the tests above take)
+        for key, value in (((1, 2), 1.0), ((1, slice(None)), y), (Ellipsis, 0.5), ((i, 1), 9.0),
+                           (m, 1.0)):
+            with pytest.raises(AssertionError, match="checked path"):
+                pinned[key] = value
+        for key in ((i, 1), m):  # (reads of ints and slices are views of it, its device's)
+            with pytest.raises(AssertionError, match="checked path"):
+                pinned[key]
     assert [r.shape for r in reads] == [(), (2,), (4, 3), (4, 5, 1), (5,), (1,), (2,), (2,),
                                         (4,), (4, 2)]
     want = np.zeros((4, 5))

@@ -1514,3 +1514,37 @@ def test_the_commonest_keys_of_a_cpu_array_take_numpys_own_indexing():
     want[np.eye(4, 5, dtype=bool)] = -1.0
     want[[0, 3], [0, 3]] = [3.0, 4.0]
     assert np.array_equal(np.asarray(X), want)
+
+
+def test_index_array_and_mask_reads_answer_as_the_checked_path():
+    # (x[i] of a 1-D array, X[mask] and X[i, j] read by NumPy's own indexing: the elements, or
+    # the error in the words, of the checked path, which pinned memory takes)
+    big = np.array([2**64 - 1], np.uint64)
+    arrays = [np.array([1, 0, 4]), np.array([-1, 2], np.int8), np.array([3], np.uint8),
+              np.array([1, 4], np.uint64), big, np.array([5]), np.array([-6]),
+              np.array([1.0, 0.0]), np.array([[0, 1], [2, 3]]), np.array(2), np.array(True),
+              np.array(False), np.zeros(0, np.intp), np.array([True, False, True, False, True]),
+              np.array([True, False]), np.ones((4, 5), bool), np.ones((5, 1), bool),
+              np.arange(20).reshape(4, 5) % 3 == 0, np.ones((4, 5, 1), bool),
+              np.zeros((4, 0), bool)]
+    for b in (np.arange(5.0), np.arange(20.0).reshape(4, 5), np.array(7.0), np.zeros((0, 5))):
+        for k in arrays:
+            for key in (lambda: dlt.asarray(k), lambda: (dlt.asarray(k),),
+                        lambda: (dlt.asarray(k), 1), lambda: (Ellipsis, dlt.asarray(k)),
+                        lambda: (dlt.asarray(k), dlt.asarray(k))):
+                alike(lambda: np.asarray(dlt.asarray(b)[key()]),
+                      lambda: np.asarray(_pinned(b)[key()]), (b.shape, k, key()))
+
+
+def test_reads_of_a_0d_array_keep_the_checked_rules():
+    # (x[...], x[None] and x[()] of a 0-d array are NumPy's own views; other keys the
+    # checked path's, in its words)
+    x = dlt.asarray(np.array(7.0))
+    for key, shape in ((Ellipsis, ()), (None, (1,)), ((), ()), ((None,), (1,)),
+                       ((Ellipsis, None), (1,)), (True, (1,)), (False, (0,))):
+        assert x[key].shape == shape and float(dlt.sum(x[key])) == 7.0 * math.prod(shape)
+    for key, words in ((1.5, "not an array API index"), (np.int64(0), "too many indices"),
+                       (0, "too many indices"), ("a", "not an array API index"),
+                       (slice(None), "too many indices")):
+        with pytest.raises(IndexError, match=words):
+            x[key]

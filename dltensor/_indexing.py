@@ -237,7 +237,10 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
                         # 1-D mask
                         if k.ndim and (kind == "i" or kind == "b" and k.ndim == 1
                                        or kind == "u" and k.itemsize < 8):
-                            return wrap(a[k], CPU)
+                            try:  # (its refusal the checked path's to say: before NumPy 2.3
+                                return wrap(a[k], CPU)  # it checks bounds in its words)
+                            except IndexError:
+                                pass
                     elif kind == "b" and 0 < k.ndim <= a.ndim:
                         return wrap(a[k], CPU)  # (X[mask]: NumPy's, which checks its shape)
             elif key is Ellipsis or key is None and not a.ndim:  # (x[None] of more axes:

@@ -134,7 +134,7 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
     return result
 
 
-def _numpy_axes(axes: Any, a1: Any, a2: Any) -> bool:
+def _numpy_axes(axes: Any, a1: np.ndarray[Any, Any], a2: np.ndarray[Any, Any]) -> bool:
     """Whether tensordot's ``axes`` for NumPy arrays ``a1`` and ``a2`` pass the checks of
     tensordot's checked path: a count of axes both have, or a pair of tuples of as many axes
     of each, of one length each to each."""

@@ -312,8 +312,8 @@ _broadcast_to = delegate_first("broadcast_to")
 
 def expand_dims(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` with new length-one axes at ``axis`` (positions in the result)."""
-    a = x._array if type(x) is ndarray and type(axis) is int and x._device is CPU else None
-    if type(a) is _np_ndarray and -a.ndim - 1 <= axis <= a.ndim < 64:
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and type(axis) is int and -a.ndim - 1 <= axis <= a.ndim < 64:
         # (the common call: NumPy's expand_dims, a reshape of a, less its Python)
         at = axis % (a.ndim + 1)
         return wrap(a.reshape(a.shape[:at] + (1,) + a.shape[at:]), CPU)
@@ -349,10 +349,9 @@ def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray
 def moveaxis(x: ndarray, source: int | tuple[int, ...], destination: int | tuple[int, ...],
              /) -> ndarray:
     """``x`` with axes ``source`` moved to positions ``destination``."""
-    a = x._array if type(x) is ndarray and type(source) is int and \
-        type(destination) is int and x._device is CPU else None
-    if type(a) is _np_ndarray and -a.ndim <= source < a.ndim and \
-            -a.ndim <= destination < a.ndim:
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and type(source) is int and type(destination) is int and \
+            -a.ndim <= source < a.ndim and -a.ndim <= destination < a.ndim:
         # (the common call: NumPy's moveaxis, a transpose of a, less its Python)
         order = list(range(a.ndim))
         order.insert(destination % a.ndim, order.pop(source))
@@ -386,8 +385,9 @@ def permute_dims(x: ndarray, /, axes: tuple[int, ...]) -> ndarray:
 
 def squeeze(x: ndarray, /, axis: int | tuple[int, ...]) -> ndarray:
     """``x`` without the length-one axes ``axis`` (ValueError for an axis of another length)."""
-    a = x._array if type(x) is ndarray and type(axis) is int and x._device is CPU else None
-    if type(a) is _np_ndarray and -a.ndim <= axis < a.ndim and a.shape[axis] == 1:
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and type(axis) is int and -a.ndim <= axis < a.ndim and \
+            a.shape[axis] == 1:
         return wrap(a.squeeze(axis), CPU)  # (the common call: NumPy's own, less its dispatch)
     result: ndarray = _squeeze(x, ints("squeeze", "axis", axis))
     return result
@@ -524,8 +524,8 @@ _reshape = delegate_first("reshape")
 def roll(x: ndarray, /, shift: int | tuple[int, ...], *,
          axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with elements shifted along ``axis`` (flattened when None), wrapping around."""
-    a = x._array if type(x) is ndarray and x._device is CPU and type(shift) is int else None
-    if type(a) is _np_ndarray and -1 << 63 < shift < 1 << 63 and \
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and type(shift) is int and -1 << 63 < shift < 1 << 63 and \
             (axis is None or type(axis) is int and -a.ndim <= axis < a.ndim):
         # (the common call: NumPy's own roll, which the delegate ends in, where the checks
         # below pass)

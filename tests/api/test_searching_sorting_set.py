@@ -510,3 +510,153 @@ def test_searchsorted_commonest_calls_answer_as_the_checked_path():
                 with np.errstate(over="ignore"):  # (10**20 is float16's inf, warned of)
                     alike(lambda: dlt.searchsorted(x, y, side=side),
                           lambda: dlt.searchsorted(pinned, y, side=side), (a, v, side))
+
+
+
+def _fast_path_arrays():
+    import ml_dtypes
+
+    rng = np.random.default_rng(5)
+    ties = rng.integers(-3, 4, 240).astype(np.float64)
+    ties[::7] = -0.0  # (0.0 and -0.0 tie: an unstable sort's order among them is its own)
+    ties[::11] = np.nan
+    m = ties[:12].reshape(3, 4)
+    ro = m.copy()
+    ro.flags.writeable = False
+    with np.errstate(invalid="ignore"):
+        return [ties, ties.astype(np.float32), ties.astype(np.float16),
+                ties.astype(ml_dtypes.bfloat16), np.nan_to_num(ties).astype(np.int8),
+                np.nan_to_num(ties).astype(np.uint64), ties > 0, ties + 1j * ties[::-1],
+                m, m.T, m[::-1, ::-2], ro, m.reshape(2, 3, 2), m[:, :0], m[:0],
+                np.array(2.5), np.array(0), np.zeros((1,) * 33)]
+
+
+def _fast_path_inputs():
+    """Each of _fast_path_arrays as a CPU array, then as pinned memory (NumPy computes on it,
+    by the checked path)."""
+    for a in _fast_path_arrays():
+        yield a, dlt.asarray(a)
+        yield a, dlt.from_dlpack(P.from_numpy(a.copy(), device=(P.CUDA_HOST, 0)))
+
+
+def test_sorts_commonest_calls_answer_as_the_checked_path():
+    # sort and argsort of a NumPy array on the CPU are NumPy's own calls, as the checked path
+    # makes them: stable or not (the order among ties: 0.0 and -0.0, NaNs, equal elements'
+    # indices), descending by the flipped array, along every axis; the same errors in the
+    # same words for all else (an axis out of range or not an int, flags not bools, 0-d
+    # arrays, more than 32 axes; ml_dtypes' floats sorted in float32)
+    from dltensor._sorting import _checked_argsort, _checked_sort
+
+    for a, x in _fast_path_inputs():
+        for f, checked in ((dlt.sort, _checked_sort), (dlt.argsort, _checked_argsort)):
+            for kw in ({}, {"axis": 0}, {"axis": -1}, {"axis": 1}, {"axis": -2}, {"axis": 2},
+                       {"axis": -3}, {"axis": 3}, {"axis": True}, {"axis": np.int64(0)},
+                       {"axis": None}, {"axis": 0.0}, {"descending": True},
+                       {"descending": True, "axis": 0}, {"descending": True, "axis": -2},
+                       {"stable": False}, {"stable": False, "descending": True},
+                       {"stable": False, "axis": 0, "descending": True},
+                       {"descending": np.True_}, {"stable": np.False_}, {"descending": 1},
+                       {"stable": None}):
+                alike(lambda: f(x, **kw), lambda: checked(x, **kw), (f, a.dtype, a.shape, kw))
+    assert dlt.sort.__name__ == "sort" and dlt.argsort.__name__ == "argsort"
+
+
+def test_searches_commonest_calls_answer_as_the_checked_path():
+    # argmax, argmin, count_nonzero and nonzero of a NumPy array on the CPU: NumPy's own
+    # calls, answering as the checked path does, to the same errors (no elements to search,
+    # a 0-d array's nonzero or axis, an axis out of range or not an int, a keepdims not a
+    # bool)
+    from dltensor import _searching as s
+
+    for a, x in _fast_path_inputs():
+        alike(lambda: dlt.nonzero(x), lambda: s._checked_nonzero(x), (a.dtype, a.shape))
+        for f, checked in ((dlt.argmax, s._checked_argmax), (dlt.argmin, s._checked_argmin),
+                           (dlt.count_nonzero, s._checked_count_nonzero)):
+            for kw in ({}, {"axis": 0}, {"axis": -1}, {"axis": 1}, {"axis": -2}, {"axis": 2},
+                       {"axis": -3}, {"axis": 3}, {"axis": True}, {"axis": np.int64(1)},
+                       {"axis": (0,)}, {"axis": (0, -1)}, {"axis": ()}, {"axis": 2**40},
+                       {"keepdims": True}, {"axis": 0, "keepdims": True},
+                       {"axis": -1, "keepdims": False}, {"keepdims": np.True_},
+                       {"keepdims": 1}, {"axis": None, "keepdims": True}):
+                alike(lambda: f(x, **kw), lambda: checked(x, **kw), (f, a.dtype, a.shape, kw))
+
+
+def test_isin_commonest_calls_answer_as_the_checked_path():
+    # isin of two NumPy arrays of one dtype on the CPU, or of one and a Python scalar that
+    # keeps its dtype, is NumPy's own, the scalar made as the checked path makes it: the
+    # same answers (NaN never found, -0.0 is 0.0, an int at or past an integer dtype's ends,
+    # a float in float32's terms), inverted or not, and the same errors
+    import ml_dtypes
+
+    from dltensor._set import _checked_isin
+
+    ints = np.array([-128, -1, 0, 5, 127], np.int8)
+    floats = np.array([0.1, np.nan, -0.0, 2049.0, np.inf, 3.0])
+    wide = np.array([2**53 + 1, -1, 2**63 - 1, 7])  # (beside float64 or uint64: rounded or
+    # wrapped onto another's value in NumPy's common type, where the checked path masks them)
+    for a in (ints, ints.astype(np.uint64) * 7, floats, floats.astype(np.float32),
+              floats.astype(np.float16), floats + 1j, ints > 0, floats.reshape(2, 3),
+              floats[::-2], np.array(5, np.int8), np.array(0.1, np.float32), floats[:0],
+              floats.astype(ml_dtypes.bfloat16), wide, wide.astype(np.uint64)):
+        x = dlt.asarray(a)
+        r = np.clip(np.nan_to_num(np.real(a).astype(np.float64)), -999, 999)
+        others = [a, a.reshape(-1)[::-1], a.reshape(-1)[:2], r, r.astype(np.int16), ints,
+                  floats, floats.astype(np.float32), wide, wide.astype(np.float64),
+                  wide.astype(np.uint64)]
+        scalars = [0, 5, -1, 127, 128, -129, 2**63, 2**64 - 1, 2**64, 10**400, 0.1, -0.0,
+                   math.nan, 2049, 3.0, True, False, 1j, np.float64(0.1), np.int8(5), "a"]
+        for invert in (False, True, np.True_, 0):
+            for b in others:
+                y = dlt.asarray(b)
+                alike(lambda: dlt.isin(x, y, invert=invert),
+                      lambda: _checked_isin(x, y, invert), (a, b, invert))
+            for v in scalars:
+                with np.errstate(over="ignore"):  # (10**400: float16's inf, warned of)
+                    alike(lambda: dlt.isin(x, v, invert=invert),
+                          lambda: _checked_isin(x, v, invert), (a, v, invert))
+                    alike(lambda: dlt.isin(v, x, invert=invert),
+                          lambda: _checked_isin(v, x, invert), (v, a, invert))
+    # (NumPy's own isin of bfloat16, sorted with ml_dtypes' loops, did not find 2.0 here)
+    bf = np.array([np.nan, 2, np.nan, -0.0, -0.0, 2, 1, 0, 3, 0, 2], ml_dtypes.bfloat16)
+    assert np.asarray(dlt.isin(dlt.asarray(bf[1:2]), dlt.asarray(bf))).tolist() == [True]
+    for x1, x2 in ((floats, floats), (ints, ints[::-1]), (floats, 0.1), (ints, 5), (5, ints)):
+        p1, p2 = (P.from_numpy(v.copy(), device=(P.CUDA_HOST, 0)) if isinstance(v, np.ndarray)
+                  else v for v in (x1, x2))
+        y1, y2 = (dlt.from_dlpack(v) if isinstance(v, P.Producer) else v for v in (p1, p2))
+        alike(lambda: dlt.isin(y1, y2), lambda: _checked_isin(y1, y2, False), (x1, x2))
+
+
+def test_the_commonest_calls_on_the_cpu_take_the_fast_paths(monkeypatch):
+    # (never their checked paths: a fast path lost or narrowed is a slowdown no answer shows)
+    from dltensor import _searching, _set, _sorting
+
+    def checked(*args, **kwargs):
+        raise AssertionError("the checked path")
+
+    for module, name in ((_sorting, "_checked_sort"), (_sorting, "_checked_argsort"),
+                         (_searching, "_checked_argmax"), (_searching, "_checked_argmin"),
+                         (_searching, "_checked_count_nonzero"),
+                         (_searching, "_checked_nonzero"), (_set, "_checked_isin")):
+        monkeypatch.setattr(module, name, checked)
+    m, v = dlt.asarray(np.arange(12.0).reshape(3, 4) % 5), dlt.asarray([3.0, -1.0, 0.0])
+    i, b = dlt.asarray(np.array([[1, 2], [0, 7]], np.int8)), dlt.asarray([True, False])
+    for x in (m, v, i, b, dlt.asarray(np.zeros((1,) * 32))):
+        for axis in range(-x.ndim, x.ndim):
+            for descending in (False, True):
+                for stable in (False, True):
+                    dlt.sort(x, axis=axis, descending=descending, stable=stable)
+                    dlt.argsort(x, axis=axis, descending=descending, stable=stable)
+        for axis in (None, *range(-x.ndim, x.ndim)):
+            for keepdims in (False, True):
+                for f in (dlt.argmax, dlt.argmin, dlt.count_nonzero):
+                    f(x, axis=axis, keepdims=keepdims)
+        dlt.sort(x), dlt.argsort(x), dlt.nonzero(x), dlt.count_nonzero(x), dlt.argmax(x)
+        dlt.isin(x, x), dlt.isin(x, x, invert=True)
+    dlt.argmax(dlt.asarray(2.5)), dlt.count_nonzero(dlt.asarray(0))
+    for x, scalar in ((m, 2.0), (m, 2), (i, 7), (i, -128), (i, 127), (b, True)):
+        dlt.isin(x, scalar), dlt.isin(scalar, x, invert=True)
+    monkeypatch.undo()
+    for f in (dlt.sort, dlt.argsort, dlt.argmax, dlt.argmin, dlt.count_nonzero, dlt.nonzero):
+        for other in (np.array([1.0, 2.0]), [1.0, 2.0]):  # (not arrays: the checked path's)
+            with pytest.raises(TypeError, match="array"):
+                f(other)

@@ -5,7 +5,8 @@ small integers accumulate in the default integer, unsigned in uint64; floats kee
 dtype), so most functions delegate. Those taking ``dtype=`` are written out to turn a dltensor
 dtype into the backend's, and ``sum`` has hand-written paths for the CPU and CUDA: it is the
 reduction called most often on small arrays, where a generic dispatch would cost more than the
-sum itself.
+sum itself. The commonest CPU calls of ``mean``, ``std``, ``var`` and the cumulative functions
+are NumPy's own calls too, made directly where the checked path would make the same.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 
 _np_ndarray = np.ndarray
 _asarray, _add_reduce = np.asarray, np.add.reduce
+_add_accumulate, _multiply_accumulate = np.add.accumulate, np.multiply.accumulate
 # The 16-bit floats, whose sums, products and variances are computed in float32: NumPy adds
 # float16 in float16 too along any axis but the innermost, and in running sums (they stall at
 # 2048; 6e4 + 6e4 - 6e4 was inf), and squares float16 deviations in float16 (var overflowed).
@@ -157,24 +159,41 @@ _NUMPY_OWN: dict[str, Callable[..., Any]] = {"cumulative_sum": np.cumulative_sum
                                              "sum": _np_ndarray.sum, "prod": _np_ndarray.prod}
 
 
-@axis_checked
 def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                    include_initial: bool = False) -> ndarray:
     """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
     ``include_initial``."""
-    return _with_dtype("cumulative_sum", _one_d(x), dtype, _WIDEN,
-                       axis=_running_axis("cumulative_sum", axis),
-                       include_initial=include_initial)
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and dtype is None and include_initial is False and \
+            a.dtype not in _WIDEN and (a.ndim == 1 if axis is None else
+                                       type(axis) is int and -a.ndim <= axis < a.ndim):
+        # The commonest calls: what np.cumulative_sum does with them, without its Python
+        # layer or the checked path's (~2.5 us)
+        return wrap(_add_accumulate(a, 0 if axis is None else axis), CPU)
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
 
 
-@axis_checked
 def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    return _with_dtype("cumulative_prod", _one_d(x), dtype, _WIDEN,
-                       axis=_running_axis("cumulative_prod", axis),
-                       include_initial=include_initial)
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and dtype is None and include_initial is False and \
+            a.dtype not in _WIDEN and (a.ndim == 1 if axis is None else
+                                       type(axis) is int and -a.ndim <= axis < a.ndim):
+        return wrap(_multiply_accumulate(a, 0 if axis is None else axis), CPU)  # (as above)
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
+
+
+def _cumulative(name: str, x: ndarray, axis: Any, dtype: DType | None,
+                include_initial: Any) -> ndarray:
+    """cumulative_sum or cumulative_prod (``name``), checked (an axis past a C int an
+    AxisError, as axis_checked makes it)."""
+    try:
+        return _with_dtype(name, _one_d(x), dtype, _WIDEN, axis=_running_axis(name, axis),
+                           include_initial=include_initial)
+    except (OverflowError, ValueError) as e:
+        raise axis_past_c_int(name, (), axis) or e
 
 
 def _running_axis(name: str, axis: Any) -> int | None:
@@ -265,20 +284,72 @@ def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     return _mean(x, axis=axis, keepdims=keepdims)
 
 
-@axis_checked
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The standard deviation of ``x`` along ``axis``, dividing by N - ``correction`` (NaN
     where that is not positive)."""
-    return _spread("std", x, axis, correction, keepdims)
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray:
+        ddof = _own_ddof(a, axis, correction, keepdims)
+        if ddof is not None:  # (NumPy's own std, as _spread calls it: ~1.5 us less)
+            r = a.std(axis=axis, ddof=ddof, keepdims=keepdims)
+            return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)
+    return _checked_spread("std", x, axis, correction, keepdims)
 
 
-@axis_checked
 def var(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         correction: int | float = 0.0, keepdims: bool = False) -> ndarray:
     """The variance of ``x`` along ``axis``, dividing by N - ``correction`` (NaN where that is
     not positive)."""
-    return _spread("var", x, axis, correction, keepdims)
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray:
+        ddof = _own_ddof(a, axis, correction, keepdims)
+        if ddof is not None:  # (as std's)
+            r = a.var(axis=axis, ddof=ddof, keepdims=keepdims)
+            return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)
+    return _checked_spread("var", x, axis, correction, keepdims)
+
+
+_EXACT_INTS = 1 << 53  # (the float64s that are whole numbers, all of them, up to here)
+_EXACT_FLOATS = float(_EXACT_INTS)
+_WHOLE = {0.0: 0, 1.0: 1}  # (the commonest float corrections, as ints: see _spread)
+
+
+def _own_ddof(a: np.ndarray[Any, Any], axis: Any, correction: Any, keepdims: Any) -> Any:
+    """For the commonest calls of std and var on NumPy array ``a`` (an axis None or an int
+    within its axes, a keepdims that is a bool, an int or float correction within +-2**53
+    that leaves degrees of freedom), the ddof _spread would give NumPy's own std and var,
+    whose answer is then _spread's; else None (_spread's checks and special cases)."""
+    if axis is None:
+        n = a.size
+    elif type(axis) is int and -a.ndim <= axis < a.ndim:
+        n = a.shape[axis]
+    else:
+        return None
+    t = type(correction)
+    if t is float:
+        ddof = _WHOLE.get(correction)
+        if ddof is None:  # (a whole one as an int, as _spread passes it; NaN: None)
+            if not -_EXACT_FLOATS <= correction <= _EXACT_FLOATS:
+                return None
+            ddof = int(correction) if correction.is_integer() else correction
+    elif t is int and -_EXACT_INTS <= correction <= _EXACT_INTS:
+        ddof = correction
+    else:
+        return None
+    if n - correction > 0 and (keepdims is False or keepdims is True) and \
+            a.dtype not in _WIDEN and a.ndim != 64:  # (neither _spread's NaN, nor _method's
+        return ddof  # parts)
+    return None
+
+
+def _checked_spread(name: str, x: ndarray, axis: Any, correction: Any, keepdims: Any) -> ndarray:
+    """std or var (``name``), checked (an axis past a C int an AxisError, as axis_checked
+    makes it)."""
+    try:
+        return _spread(name, x, axis, correction, keepdims)
+    except (OverflowError, ValueError) as e:
+        raise axis_past_c_int(name, (), axis) or e
 
 
 def _method(a: Any, name: str, axis: Any, ddof: int | float, keepdims: bool) -> Any:

@@ -424,3 +424,98 @@ def test_products_and_running_sums_commonest_calls_answer_as_the_checked_paths()
                               (dlt.cumulative_sum, {"axis": 5, "include_initial": np.True_})):
                 oracle.alike(lambda: f(dlt.asarray(a), **kwargs), lambda: f(pinned(a), **kwargs),
                              (f.__name__, kwargs, a.shape, a.dtype))
+
+
+def _commonest_calls_alike(checked, others):
+    """Each function of ``checked`` (-> its checked path) on NumPy arrays on the CPU, and on
+    pinned memory, as its checked path: every axis, and the arguments of ``others``."""
+    import ml_dtypes
+
+    rng = np.random.default_rng(11)
+    m = rng.standard_normal((3, 4)) * 1e3
+    m[0, 1], m[2, 2] = -0.0, np.inf
+    ro = m[:, ::-1].copy()
+    ro.flags.writeable = False
+    with np.errstate(all="ignore"):  # (inf's casts and products)
+        arrays = [m, m.T, m[::-1, ::2], ro, m.astype(np.float32), m.astype(np.float16),
+                  m.astype(ml_dtypes.bfloat16), m + 1j * m[::-1], (m * 9).astype(np.int8),
+                  (m * 1e4).astype(np.uint16), m > 0, np.array([np.nan, 1.0, -0.0]),
+                  m[:, :0], np.array(3.5), np.array(0.0), m.reshape(3, 2, 2),
+                  np.zeros((1,) * 64), np.ones((1,) * 64, np.complex64), m[:1, :1]]
+    axes = ({}, {"axis": None}, {"axis": 0}, {"axis": 1}, {"axis": -1}, {"axis": -2},
+            {"axis": 2}, {"axis": -3}, {"axis": 2**31}, {"axis": True}, {"axis": np.int64(0)},
+            {"axis": (0,)}, {"axis": (0, 1)}, {"axis": ()}, {"axis": 1.0})
+    pinned = [dlt.from_dlpack(P.from_numpy(a.copy(), device=(P.CUDA_HOST, 0)))
+              for a in arrays[:2]]  # (the checked path's own arrays: NumPy computes on them)
+    for a, x in [(a, dlt.asarray(a)) for a in arrays] + list(zip(arrays, pinned)):
+        for f, check in checked.items():
+            for kw in axes + others:
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore", RuntimeWarning)  # (no degrees of freedom)
+                    oracle.alike(lambda: f(x, **kw), lambda: check(x, **kw),
+                                 (f.__name__, a.dtype, a.shape, kw))
+
+
+def test_spreads_and_running_sums_commonest_calls_answer_as_the_checked_paths():
+    # std, var, cumulative_sum and cumulative_prod of a NumPy array on the CPU are NumPy's own
+    # calls where the checked path makes the same: the same results to the bit, the same
+    # errors in the same words (the spread of no more elements than the correction: NaN; a
+    # correction past 2**53 divides as a float; an axis out of range, past a C int or not an
+    # int; flags and corrections of other types; 16-bit floats computed in float32)
+    from dltensor import _statistical as s
+
+    def spread(name):
+        return lambda x, **kw: s._checked_spread(name, x, kw.get("axis"),
+                                                 kw.get("correction", 0.0),
+                                                 kw.get("keepdims", False))
+
+    def running(name):
+        return lambda x, **kw: s._cumulative(name, x, kw.get("axis"), kw.get("dtype"),
+                                             kw.get("include_initial", False))
+
+    _commonest_calls_alike(
+        {dlt.std: spread("std"), dlt.var: spread("var")},
+        ({"correction": 1}, {"correction": 1.0}, {"correction": 0.5}, {"correction": 3},
+         {"correction": 4.0}, {"correction": 12}, {"correction": -2}, {"correction": 2**53},
+         {"correction": 2**53 + 2}, {"correction": -2.0**60},
+         {"correction": -2**53 - 3, "axis": 0}, {"correction": -2**53},
+         {"correction": -2.0**53 - 2}, {"correction": 2**53 + 3, "axis": 0},
+         {"correction": float("nan")}, {"correction": float("inf")},
+         {"correction": np.float64(1.0)}, {"correction": True}, {"correction": 1, "axis": 0},
+         {"correction": 2.5, "axis": -1, "keepdims": True}, {"keepdims": True},
+         {"keepdims": np.True_}, {"keepdims": 0}, {"axis": 0, "keepdims": True}))
+    _commonest_calls_alike(
+        {dlt.cumulative_sum: running("cumulative_sum"),
+         dlt.cumulative_prod: running("cumulative_prod")},
+        ({"include_initial": True}, {"include_initial": np.False_},
+         {"include_initial": False, "axis": 0}, {"dtype": dlt.float64},
+         {"dtype": None, "axis": -1}))
+
+
+def test_spreads_and_running_sums_on_the_cpu_take_the_fast_paths(monkeypatch):
+    # (never their checked paths: a fast path lost or narrowed is a slowdown no answer shows)
+    from dltensor import _statistical
+
+    def checked(*args, **kwargs):
+        raise AssertionError("the checked path")
+
+    monkeypatch.setattr(_statistical, "_checked_spread", checked)
+    monkeypatch.setattr(_statistical, "_cumulative", checked)
+    m = dlt.asarray(np.arange(12.0).reshape(3, 4) % 5)
+    for x in (m, dlt.asarray([3.0, -1.0, 0.0]), dlt.asarray(np.array([[1, 2]], np.int8)),
+              dlt.asarray([True, False]), dlt.asarray(np.ones((1, 3), np.complex64)),
+              dlt.asarray(np.zeros((1,) * 63))):
+        for axis in (None, *range(-x.ndim, x.ndim)):
+            for keepdims in (False, True):
+                for correction in (0, 0.0, -0.0, 0.5, -3, -3.0, -2.0**53, -2**53):
+                    dlt.std(x, axis=axis, correction=correction, keepdims=keepdims)
+                    dlt.var(x, axis=axis, correction=correction, keepdims=keepdims)
+            if axis is not None or x.ndim == 1:
+                dlt.cumulative_sum(x, axis=axis), dlt.cumulative_prod(x, axis=axis)
+        dlt.std(x), dlt.var(x)
+    dlt.std(dlt.asarray([1.0, 2.0]), correction=1.0), dlt.var(dlt.asarray(2.0))
+    monkeypatch.undo()
+    for f in (dlt.std, dlt.var, dlt.cumulative_sum, dlt.cumulative_prod):
+        for other in (np.array([1.0, 2.0]), [1.0, 2.0]):  # (not arrays: the checked path's)
+            with pytest.raises(TypeError, match="array"):
+                f(other)

@@ -519,3 +519,37 @@ def test_spreads_and_running_sums_on_the_cpu_take_the_fast_paths(monkeypatch):
         for other in (np.array([1.0, 2.0]), [1.0, 2.0]):  # (not arrays: the checked path's)
             with pytest.raises(TypeError, match="array"):
                 f(other)
+
+
+def test_any_and_all_commonest_calls_answer_as_the_checked_paths():
+    # any and all of a NumPy array on the CPU are NumPy's own logical reduction into bool,
+    # as np.any and np.all make it: the same results, the same errors in the same words
+    from dltensor import _utility as u
+
+    _commonest_calls_alike({dlt.any: u._checked_any, dlt.all: u._checked_all},
+                           ({"keepdims": True}, {"keepdims": np.True_}, {"keepdims": 1},
+                            {"axis": 1, "keepdims": True},
+                            {"axis": (0, -1), "keepdims": True}))
+
+
+def test_any_and_all_on_the_cpu_take_the_fast_paths(monkeypatch):
+    # (never their checked paths: a fast path lost or narrowed is a slowdown no answer shows)
+    from dltensor import _utility
+
+    def checked(*args, **kwargs):
+        raise AssertionError("the checked path")
+
+    monkeypatch.setattr(_utility, "_checked_any", checked)
+    monkeypatch.setattr(_utility, "_checked_all", checked)
+    for x in (dlt.asarray(np.arange(12.0).reshape(3, 4) % 5), dlt.asarray([True, False]),
+              dlt.asarray(np.zeros((1,) * 64, np.int8)), dlt.asarray(0), dlt.asarray(0.5)):
+        for axis in (None, *range(-x.ndim, x.ndim)):
+            for keepdims in (False, True):
+                dlt.any(x, axis=axis, keepdims=keepdims)
+                dlt.all(x, axis=axis, keepdims=keepdims)
+        dlt.any(x), dlt.all(x)
+    monkeypatch.undo()
+    for f in (dlt.any, dlt.all):
+        for other in (np.array([1.0, 2.0]), [1.0, 2.0]):  # (not arrays: the checked path's)
+            with pytest.raises(TypeError, match="array"):
+                f(other)

@@ -295,6 +295,33 @@ def _torch_refusal(t: Any) -> str | None:
     return None
 
 
+def _torch_numpy(tp: type) -> Callable[[Any], npt.NDArray[Any] | None]:
+    # PyTorch's own NumPy view of a CPU tensor its guard passed: 1 us, where its C exchange API
+    # and NumPy's consumer take 4, and the view keeps the storage (docs/reliability.md: a
+    # DLPack export keeps only the tensor). None for dtypes NumPy has not (bfloat16: .numpy()
+    # raises) and for a NULL data pointer (data_ptr() says 0 for every empty tensor), which
+    # .numpy() hands NumPy: NumPy then allocates, its own pointer for an empty tensor, and
+    # uninitialised values for one with elements but no memory (_efficientzerotensor).
+    torch = sys.modules[tp.__module__]
+    numpys = frozenset(getattr(torch, n) for n in _NUMPY_KINDS if hasattr(torch, n))
+
+    def view(t: Any) -> npt.NDArray[Any] | None:
+        if t.dtype not in numpys or not t.data_ptr():
+            return None
+        try:
+            a = t.numpy()
+        except Exception:  # (nested or sparse tensors: refused through DLPack, in its words)
+            return None
+        return a if type(a) is _np_ndarray else None
+    return view
+
+
+_NUMPY_KINDS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                "float16", "float32", "float64", "complex64", "complex128")
+# Producers with a cheaper view of their CPU tensors as NumPy arrays than any DLPack import:
+# a function of the type, made once, that makes the view, or says None for DLPack to import.
+_HOST_ARRAYS: dict[str, Callable[[type], Callable[[Any], npt.NDArray[Any] | None]]] = {
+    "torch.Tensor": _torch_numpy}
 # Producers whose C exchange API (DLPack 1.3) is used, each with where it may take a tensor from
 # (the CPU, a CUDA GPU's index, or None: through __dlpack__, which makes checks the C path
 # skips). Any other type goes through __dlpack__.
@@ -352,7 +379,9 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
         elif take is None or guard is None:  # (take implies guard: the second for mypy)
             imp = _import_capsule
         else:
-            imp = _exchange_importer(take, guard, _dlpack.current_stream_getter(tp))
+            host = _HOST_ARRAYS.get(name)
+            imp = _exchange_importer(take, guard, _dlpack.current_stream_getter(tp),
+                                     host(tp) if host is not None else None)
         if not issubclass(tp, _np_ndarray) and hasattr(tp, "__dlpack__"):
             # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
             # importer for them, which refuses the byte orders asarray converts; nor types
@@ -372,7 +401,9 @@ def _take_cupy(c: Any) -> ndarray:
 
 
 def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Device | int | None],
-                       stream_of: Callable[[int, int], int] | None) -> Callable[[Any], ndarray]:
+                       stream_of: Callable[[int, int], int] | None,
+                       host_array: Callable[[Any], npt.NDArray[Any] | None] | None
+                       ) -> Callable[[Any], ndarray]:
     # A trusted C producer's CPU tensor goes to NumPy's C consumer, which validates, owns and
     # releases it in C (~1 us less than ours in Python; the array's managed tensor then lives
     # as the base of its NumPy view). Its CUDA tensor, when the producer says which stream
@@ -393,6 +424,10 @@ def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Dev
     def imp(x: Any) -> ndarray:
         device = where(x)
         if device is CPU:
+            if host_array is not None:
+                a = host_array(x)
+                if a is not None:
+                    return wrap(a)
             address = taken(x)
             if address:
                 a = adopt(address)
@@ -439,8 +474,12 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         tp = type(obj)
         if tp is _np_ndarray:
             if obj.dtype in FROM_NUMPY:
-                # (a view's root may lie on pinned memory's capsule: _numpys)
-                return wrap(obj.view()) if obj.base is None else _numpys(obj.view())
+                # (a view's root may lie on pinned memory's capsule, which _numpys looks for;
+                # an array that owns its memory, or the view of one, needs no look)
+                root = obj.base
+                if root is None or type(root) is _np_ndarray and root.base is None:
+                    return wrap(obj.view())
+                return _numpys(obj.view())
         else:
             imp = _importers.get(tp) or python_importers.get(tp)
             if imp is not None:

@@ -292,6 +292,31 @@ def test_torch_writes_are_shared():
     assert t.tolist() == [0, 3, 5, 7]
 
 
+_REPOINTED = """
+import gc, sys, numpy as np, torch, dltensor
+t = torch.arange(10**6).to(getattr(torch, sys.argv[1]))
+xs = [take(t) for take in (dltensor.asarray, dltensor.from_dlpack)]
+t.set_(torch.zeros(3, dtype=t.dtype))
+gc.collect()
+junk = [np.full(10**6, 7.0) for _ in range(4)]  # (what might take the freed memory)
+print([(float(np.asarray(x)[5].real), float(np.asarray(x)[-1].real)) for x in xs])
+"""
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+def test_torch_cpu_tensors_come_in_keeping_their_storage(dtype):
+    # PyTorch's DLPack exports keep the tensor, not its storage: once t.set_() re-points it,
+    # the memory a DLPack consumer holds is freed (reading it crashed). Plain imports of CPU
+    # tensors of NumPy's dtypes are PyTorch's own NumPy view, which keeps the storage. Run
+    # apart: without it, reading may crash the process.
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", _REPOINTED, dtype], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert eval(run.stdout) == [(5.0, float(10**6 - 1))] * 2
+
+
 def test_torch_cpu_tensors_asked_for_on_the_cpu_are_views_found_without_dlpack_device(
         monkeypatch):
     # from_dlpack(t, device="cpu") asks PyTorch's is_cpu, not its __dlpack_device__ (Python

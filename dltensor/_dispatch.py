@@ -684,6 +684,8 @@ def delegating(template: _F, widen: Callable[..., Any] | None = None,
     """Decorator: ``delegate_first`` of the template's name, for a function of one array (its
     first parameter, positional-only) whose other parameters all have defaults, carrying the
     template's spec signature and docstring (callers and the conformance suite inspect them).
+    The template's body is never called: an empty one, or a public function with a fast path
+    whose checked path this is (``_checked_sort = delegating(sort, ...)``, after ``sort``).
     ``widen``: computing ml_dtypes' floats in float32, ``backend``: see ``delegate_first``
     (``functools.partial(delegating, widen=in_float32)`` as the decorator). Functions of
     several arrays are written out (concat, where) or call ``delegate``.

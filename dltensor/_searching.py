@@ -48,34 +48,9 @@ def _one_axis(name: str) -> Callable[[Any], Callable[..., Any]]:
     return backend
 
 
-def _argmax_template(x: ndarray, /, *, axis: int | None = None,
-                     keepdims: bool = False) -> ndarray:
-    """Indices of the first maximum along ``axis`` (of the flattened array when None)."""
-
-
-def _argmin_template(x: ndarray, /, *, axis: int | None = None,
-                     keepdims: bool = False) -> ndarray:
-    """Indices of the first minimum along ``axis`` (of the flattened array when None)."""
-
-
-def _count_nonzero_template(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
-                            keepdims: bool = False) -> ndarray:
-    """The number of non-zero elements along ``axis`` (all axes by default)."""
-
-
-def _nonzero_template(x: ndarray, /) -> tuple[ndarray, ...]:
-    """Indices of the non-zero elements, one array per axis (ValueError for a 0-d array)."""
-
-
-# The checked paths (the delegates, named as the functions whose errors they word), and the
-# fast paths of the commonest calls on the CPU below: NumPy's own calls on a NumPy array,
+# The fast paths of the commonest calls on the CPU below: NumPy's own calls on a NumPy array,
 # where the checked path passes each check and calls the same (~1.5-2.5 us of layers less).
-_argmax_template.__name__, _argmin_template.__name__ = "argmax", "argmin"
-_count_nonzero_template.__name__, _nonzero_template.__name__ = "count_nonzero", "nonzero"
-_checked_argmax = delegating(_argmax_template, backend=_one_axis("argmax"))
-_checked_argmin = delegating(_argmin_template, backend=_one_axis("argmin"))
-_checked_count_nonzero = delegating(_count_nonzero_template)
-_checked_nonzero = delegating(_nonzero_template)
+# Each falls back to its checked path, `delegating` of the function itself (after it).
 _np_argmax: Any = np.ndarray.argmax  # (np.argmax's call: a layer less)
 _np_argmin: Any = np.ndarray.argmin
 _np_count_nonzero: Any = np.count_nonzero
@@ -91,6 +66,9 @@ def argmax(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) ->
     return _checked_argmax(x, axis=axis, keepdims=keepdims)
 
 
+_checked_argmax = delegating(argmax, backend=_one_axis("argmax"))
+
+
 def argmin(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) -> ndarray:
     """Indices of the first minimum along ``axis`` (of the flattened array when None)."""
     a = x._array if type(x) is ndarray and x._device is CPU else None
@@ -99,6 +77,9 @@ def argmin(x: ndarray, /, *, axis: int | None = None, keepdims: bool = False) ->
         r = _np_argmin(a, axis=axis, keepdims=keepdims)
         return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)
     return _checked_argmin(x, axis=axis, keepdims=keepdims)
+
+
+_checked_argmin = delegating(argmin, backend=_one_axis("argmin"))
 
 
 def count_nonzero(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
@@ -117,6 +98,9 @@ def count_nonzero(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     return _checked_count_nonzero(x, axis=axis, keepdims=keepdims)
 
 
+_checked_count_nonzero = delegating(count_nonzero)
+
+
 def nonzero(x: ndarray, /) -> tuple[ndarray, ...]:
     """Indices of the non-zero elements, one array per axis (ValueError for a 0-d array)."""
     a = x._array if type(x) is ndarray and x._device is CPU else None
@@ -128,6 +112,9 @@ def nonzero(x: ndarray, /) -> tuple[ndarray, ...]:
             return wrap(r[0], CPU), wrap(r[1], CPU)
         return tuple([wrap(i, CPU) for i in r])
     return _checked_nonzero(x)
+
+
+_checked_nonzero = delegating(nonzero)
 
 
 def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left",

@@ -53,15 +53,6 @@ def _argsort(ns: Any) -> Callable[..., Any]:
     return argsort
 
 
-def _argsort_template(x: ndarray, /, *, axis: int = -1, descending: bool = False,
-                      stable: bool = True) -> ndarray:
-    """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
-
-
-_argsort_template.__name__ = "argsort"  # (the name its delegate's errors give)
-_checked_argsort = delegating(_argsort_template, widen=in_float32, backend=_argsort)
-
-
 def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
             stable: bool = True) -> ndarray:
     """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
@@ -82,6 +73,9 @@ def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
     return _checked_argsort(x, axis=axis, descending=descending, stable=stable)
 
 
+_checked_argsort = delegating(argsort, widen=in_float32, backend=_argsort)
+
+
 def _stable_sort(ns: Any) -> Callable[..., Any]:
     """The namespace's sort, descending by the ascending sort of the flipped array, flipped
     back: equal elements stay in their order, as stable=True asks. Its axis is an int."""
@@ -98,15 +92,6 @@ def _stable_sort(ns: Any) -> Callable[..., Any]:
         flip = (slice(None),) * (axis % a.ndim) + (slice(None, None, -1),)
         return ns.sort(a[flip], axis=axis, **kwargs)[flip].copy()
     return sort
-
-
-def _sort_template(x: ndarray, /, *, axis: int = -1, descending: bool = False,
-                   stable: bool = True) -> ndarray:
-    """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""
-
-
-_sort_template.__name__ = "sort"  # (the name its delegate's errors give)
-_checked_sort = delegating(_sort_template, widen=in_float32, backend=_stable_sort)
 
 
 def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
@@ -128,3 +113,6 @@ def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
             r.sort(axis=axis, kind=_KINDS[stable])
             return wrap(r[flip].copy())
     return _checked_sort(x, axis=axis, descending=descending, stable=stable)
+
+
+_checked_sort = delegating(sort, widen=in_float32, backend=_stable_sort)

@@ -256,13 +256,6 @@ def _bools_in(axis: Any) -> bool:
     return type(axis) is bool or type(axis) is tuple and any(type(i) is bool for i in axis)
 
 
-def _mean_template(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
-                   keepdims: bool = False) -> ndarray:
-    """The arithmetic mean of ``x`` along ``axis`` (floating-point; complex: of each part)."""
-
-
-_mean_template.__name__ = "mean"  # (the function its delegate calls, and names in errors)
-_mean = delegating(_mean_template, widen=in_float32, backend=_mean_by_parts)
 _SUM_OVER_N = frozenset(np.dtype(f) for f in (np.float32, np.float64))
 
 
@@ -282,6 +275,9 @@ def mean(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
             s = _add_reduce(a, None)
             return wrap(_asarray(s / n if n <= 1 << 24 else s.dtype.type(float(s) / n)))
     return _mean(x, axis=axis, keepdims=keepdims)
+
+
+_mean = delegating(mean, widen=in_float32, backend=_mean_by_parts)
 
 
 def std(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,

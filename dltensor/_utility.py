@@ -18,18 +18,6 @@ from ._manipulation import broadcast_to, concat, result_dtype
 __all__ = ["all", "any", "diff"]
 
 
-def _all_template(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
-                  keepdims: bool = False) -> ndarray:
-    """Whether every element of ``x`` along ``axis`` is true (non-zero)."""
-
-
-def _any_template(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
-                  keepdims: bool = False) -> ndarray:
-    """Whether any element of ``x`` along ``axis`` is true (non-zero)."""
-
-
-_all_template.__name__, _any_template.__name__ = "all", "any"  # (as their errors name them)
-_checked_all, _checked_any = delegating(_all_template), delegating(_any_template)
 # What np.all and np.any call for a NumPy array: the logical reduction into bool
 _and_reduce: Any = np.logical_and.reduce
 _or_reduce: Any = np.logical_or.reduce
@@ -58,6 +46,9 @@ def any(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         r = _or_reduce(a, axis, bool, None, keepdims=keepdims)  # (as all's)
         return wrap(r if type(r) is _np_ndarray else _asarray(r), CPU)
     return _checked_any(x, axis=axis, keepdims=keepdims)
+
+
+_checked_all, _checked_any = delegating(all), delegating(any)
 
 
 _backend_diff = delegate("diff")

@@ -645,6 +645,9 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     if missing:
         raise BufferError(f"__cuda_array_interface__ lacks {', '.join(map(repr, missing))}, "
                           "which version 3 requires")
+    version = cai.get("version", 3)  # (required since version 1; absent, read as today's)
+    if type(version) is not int or not 0 <= version <= 3:  # (a bool, a string: no version)
+        raise BufferError(f"__cuda_array_interface__ version must be 0 to 3, not {version!r}")
     if cai.get("mask") is not None:
         raise BufferError("__cuda_array_interface__ with a mask is not supported")
     stream = cai.get("stream")

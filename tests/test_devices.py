@@ -251,7 +251,8 @@ def test_cuda_array_interface_stream_is_handed_on_when_held():
 
 @pytest.mark.parametrize("bad", [{"stream": 0}, {"stream": "s"}, {"stream": True},
                                  {"stream": -1}, {"stream": -5}, {"stream": 2**64},
-                                 {"mask": object()}])
+                                 {"mask": object()}, {"version": "3"}, {"version": -1},
+                                 {"version": 4}, {"version": True}, {"version": 3.0}])
 def test_cuda_array_interface_bad_keys_are_refused(bad):
     with pytest.raises(BufferError):
         dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", **bad))
@@ -285,6 +286,17 @@ def test_cuda_array_interface_malformed_fields_are_refused_losing_nothing(shape,
         with pytest.raises(BufferError, match="__cuda_array_interface__"):
             dt.asarray(cai)
     assert sys.getrefcount(cai) == before
+
+
+def test_cuda_array_interface_versions_before_3_and_none_are_read():
+    # (versions 0 to 2 lay the same keys out; an interface without one is read as version 3)
+    for version in (0, 1, 2, 3, None):
+        cai = _CAI(FAKE_POINTER, (3,), "<f4")
+        if version is None:
+            del cai.__cuda_array_interface__["version"]
+        else:
+            cai.__cuda_array_interface__["version"] = version
+        assert dt.asarray(cai).data_ptr == FAKE_POINTER
 
 
 def test_cuda_array_interface_read_only_flag_is_read_by_its_truth():

@@ -23,6 +23,7 @@ _FLOAT64, _FLOAT32, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float32), np.dt
 _HALVES_AND_LESS = frozenset({_FLOAT16, *EXTENSION_FLOATS})  # (real floats of 16 bits or less)
 _REAL_SCALARS = frozenset((bool, int, float))
 _np_ndarray, _np_isinf, _max = np.ndarray, np.isinf, np.maximum.reduce
+_np_signbit, _np_square = np.signbit, np.square
 try:  # NumPy's C count_nonzero, which np.count_nonzero calls through a dispatcher
     from numpy._core.multiarray import count_nonzero as _count_nonzero
 except ImportError:  # (a NumPy that moved it)
@@ -124,6 +125,10 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:
+    if type(b) is int and b == 2 and xp is np:
+        # NumPy's own x ** 2: its square (x * x rounded once, as the correctly rounded pow
+        # gives it), at half np.power's cost on a small array
+        return _np_square(a)
     r = xp.power(a, b)
     size = getattr(b, "size", 1)
     if (size == 1 and bool(b == 0.5) or size > 1 and (0 in b.strides or b.shape != r.shape)
@@ -152,14 +157,15 @@ def _a_half_in(b: Any) -> bool:
 
 def _some_at_most_zero(xp: Any, a: Any) -> bool:
     """Whether ``a`` may hold a -0 or -inf for power to mend: asked of NumPy's arrays (a
-    comparison and a reduction, where the mending took five calls and an errstate); on a GPU
-    the answer would wait for it, so it is yes."""
+    sign bit and a reduction, where the mending took five calls and an errstate: the zeros
+    of arange or relu, whose sign bit is clear, need none); on a GPU the answer would wait
+    for it, so it is yes."""
     if type(a) in PYTHON_SCALARS:
         return bool(a <= 0)
     if xp is not np:
         return True
     with quiet(xp) if a.dtype in EXTENSION_FLOATS else NULL_CONTEXT:  # (ml_dtypes' warn of NaN)
-        return bool(_count_nonzero(a <= 0))
+        return bool(_count_nonzero(_np_signbit(a) if a.dtype.kind == "f" else a <= 0))
 
 
 def divide(xp: Any, a: Any, b: Any) -> Any:

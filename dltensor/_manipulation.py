@@ -335,8 +335,18 @@ _expand_dims = delegate_first("expand_dims")
 # The functions of axes below check them as the spec types them (ints); a 0-d array refuses
 # any axis (delegate_first).
 
+_ALL, _REVERSE = slice(None), slice(None, None, -1)
+
+
 def flip(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None) -> ndarray:
     """``x`` with the order of elements reversed along ``axis`` (all axes by default)."""
+    a = x._array if type(x) is ndarray and x._device is CPU else None
+    if type(a) is _np_ndarray and a.ndim:
+        # (the common calls: the view NumPy's flip makes, by the same slices, less its Python)
+        if axis is None:
+            return wrap(a[(_REVERSE,) * a.ndim], CPU)
+        if type(axis) is int and -a.ndim <= axis < a.ndim:
+            return wrap(a[(_ALL,) * (axis % a.ndim) + (_REVERSE,)], CPU)
     axis = ints("flip", "axis", axis, none=True)
     if type(x) is ndarray and x.ndim == 0 and (axis is None or axis == ()) and not held(x):
         a = native(x)  # (a view, as of any other array: NumPy's flip of a 0-d array gave a

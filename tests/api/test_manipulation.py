@@ -371,8 +371,8 @@ def test_roll_commonest_call_answers_as_the_checked_path():
 
 
 def test_axis_views_commonest_calls_answer_as_the_checked_path():
-    # An int axis (or two) of a CPU array is NumPy's own squeeze, expand_dims, moveaxis and
-    # matrix transpose at once (the checked path: x imported, not yet computed on): the same
+    # An int axis (or two) of a CPU array is NumPy's own squeeze, expand_dims, moveaxis,
+    # matrix transpose and flip at once (the checked path: x imported, not yet computed on): the same
     # views (strides, read-only flag), the same errors in the same words
     f = np.arange(24.0).reshape(2, 3, 4)
     ro = f.copy()
@@ -384,7 +384,8 @@ def test_axis_views_commonest_calls_answer_as_the_checked_path():
             (0,)]
     calls = [lambda x, i: dlt.squeeze(x, axis=i), lambda x, i: dlt.expand_dims(x, axis=i),
              lambda x, i: dlt.moveaxis(x, i, 0), lambda x, i: dlt.moveaxis(x, -1, i),
-             lambda x, i: dlt.moveaxis(x, i, i), lambda x, i: x.mT]
+             lambda x, i: dlt.moveaxis(x, i, i), lambda x, i: x.mT,
+             lambda x, i: dlt.flip(x, axis=i), lambda x, i: dlt.flip(x)]
 
     def view(call, x, i):  # (no strides of no elements: an import's are its producer's)
         r = call(x, i)

@@ -53,17 +53,27 @@ def _argsort(ns: Any) -> Callable[..., Any]:
     return argsort
 
 
-def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
-            stable: bool = True) -> ndarray:
-    """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
+def _numpy_sortable(x: ndarray, axis: object, stable: object) -> Any:
+    """x's NumPy array where NumPy's own sorts take the call as the checked path would: an int
+    axis within it (a 0-d x has none: the checked path's AxisError), a bool ``stable``, at
+    most 32 axes (NumPy's sorts refuse more), a dtype NumPy sorts (not ml_dtypes' floats,
+    sorted in float32); None otherwise."""
     a = x._array if type(x) is ndarray and x._device is CPU else None
     if type(a) is _np_ndarray and type(axis) is int and a.ndim <= 32 and \
             -a.ndim <= axis < a.ndim and (stable is True or stable is False) and \
             a.dtype not in EXTENSION_FLOATS:
+        return a
+    return None
+
+
+def argsort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
+            stable: bool = True) -> ndarray:
+    """Indices that sort ``x`` along ``axis`` (ascending unless ``descending``)."""
+    a = _numpy_sortable(x, axis, stable)
+    if a is not None:
         # The commonest calls: NumPy's own argsort, as array-api-compat's calls it (~2.5 us
         # of layers less); descending, of the flipped array, its indices flipped back and
-        # counted from the end, so that equal elements keep their order. (A 0-d x has no
-        # axis within it: the checked path's AxisError; past 32 axes, NumPy's sorts refused.)
+        # counted from the end, so that equal elements keep their order.
         if descending is False:
             return wrap(a.argsort(axis=axis, kind=_KINDS[stable]))
         if descending is True:
@@ -97,10 +107,8 @@ def _stable_sort(ns: Any) -> Callable[..., Any]:
 def sort(x: ndarray, /, *, axis: int = -1, descending: bool = False,
          stable: bool = True) -> ndarray:
     """A sorted copy of ``x`` along ``axis`` (ascending unless ``descending``)."""
-    a = x._array if type(x) is ndarray and x._device is CPU else None
-    if type(a) is _np_ndarray and type(axis) is int and a.ndim <= 32 and \
-            -a.ndim <= axis < a.ndim and (stable is True or stable is False) and \
-            a.dtype not in EXTENSION_FLOATS:
+    a = _numpy_sortable(x, axis, stable)
+    if a is not None:
         # The commonest calls: np.sort's own copy and sort, without its Python layer and the
         # delegation's (~2 us); descending, as _stable_sort sorts the flipped array
         if descending is False:

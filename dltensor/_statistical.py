@@ -159,14 +159,25 @@ _NUMPY_OWN: dict[str, Callable[..., Any]] = {"cumulative_sum": np.cumulative_sum
                                              "sum": _np_ndarray.sum, "prod": _np_ndarray.prod}
 
 
-def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
-                   include_initial: bool = False) -> ndarray:
-    """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
-    ``include_initial``."""
+def _numpy_accumulable(x: ndarray, axis: object, dtype: object, include_initial: object
+                       ) -> Any:
+    """x's NumPy array where its ufunc's accumulate along ``axis`` is the cumulative sum or
+    product the checked path makes: no dtype asked nor initial value, a dtype NumPy keeps
+    (not one _cumulative widens), an int axis within x (optional for a 1-D x); else None."""
     a = x._array if type(x) is ndarray and x._device is CPU else None
     if type(a) is _np_ndarray and dtype is None and include_initial is False and \
             a.dtype not in _WIDEN and (a.ndim == 1 if axis is None else
                                        type(axis) is int and -a.ndim <= axis < a.ndim):
+        return a
+    return None
+
+
+def cumulative_sum(x: ndarray, /, *, axis: int | None = None, dtype: DType | None = None,
+                   include_initial: bool = False) -> ndarray:
+    """Running sums along ``axis`` (optional for 1-D ``x``), starting with 0 when
+    ``include_initial``."""
+    a = _numpy_accumulable(x, axis, dtype, include_initial)
+    if a is not None:
         # The commonest calls: what np.cumulative_sum does with them, without its Python
         # layer or the checked path's (~2.5 us)
         return wrap(_add_accumulate(a, 0 if axis is None else axis), CPU)
@@ -177,10 +188,8 @@ def cumulative_prod(x: ndarray, /, *, axis: int | None = None, dtype: DType | No
                     include_initial: bool = False) -> ndarray:
     """Running products along ``axis`` (optional for 1-D ``x``), starting with 1 when
     ``include_initial``."""
-    a = x._array if type(x) is ndarray and x._device is CPU else None
-    if type(a) is _np_ndarray and dtype is None and include_initial is False and \
-            a.dtype not in _WIDEN and (a.ndim == 1 if axis is None else
-                                       type(axis) is int and -a.ndim <= axis < a.ndim):
+    a = _numpy_accumulable(x, axis, dtype, include_initial)
+    if a is not None:
         return wrap(_multiply_accumulate(a, 0 if axis is None else axis), CPU)  # (as above)
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
 

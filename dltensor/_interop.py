@@ -306,11 +306,12 @@ def _torch_numpy(tp: type) -> Callable[[Any], npt.NDArray[Any] | None]:
     numpys = frozenset(getattr(torch, n) for n in _NUMPY_KINDS if hasattr(torch, n))
 
     def view(t: Any) -> npt.NDArray[Any] | None:
-        if t.dtype not in numpys or not t.data_ptr():
-            return None
-        try:
+        try:  # (a sparse or nested tensor has no data pointer: refused through DLPack, in
+            # its words, as are all .numpy() refuses)
+            if t.dtype not in numpys or not t.data_ptr():
+                return None
             a = t.numpy()
-        except Exception:  # (nested or sparse tensors: refused through DLPack, in its words)
+        except Exception:
             return None
         return a if type(a) is _np_ndarray else None
     return view

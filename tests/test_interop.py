@@ -337,6 +337,15 @@ def test_torch_cpu_tensors_asked_for_on_the_cpu_are_views_found_without_dlpack_d
 def test_torch_refusal_is_a_buffer_error():
     with pytest.raises(BufferError):
         dltensor.from_dlpack(torch.ones(2, requires_grad=True))
+    # (tensors of no memory of their own: PyTorch's RuntimeError from data_ptr(), asked by
+    # the import by t.numpy(), had come through)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (CSR's "beta state")
+        sparse = [torch.eye(3).to_sparse(), torch.eye(3).to_sparse_csr()]
+    for t in sparse:
+        for take in (dltensor.asarray, dltensor.from_dlpack):
+            with pytest.raises(BufferError, match="layout"):
+                take(t)
 
 
 @pytest.mark.parametrize("take", [dltensor.asarray, dltensor.from_dlpack,

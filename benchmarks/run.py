@@ -13,10 +13,10 @@ import platform
 import sys
 import time
 
-from . import gpu, handoff, memory, ops
+from . import calls, gpu, handoff, memory, ops
 from ._timing import Settings, geomean, ratio, table, us, verdict
 
-SECTIONS = ("handoff", "memory", "ops", "gpu")
+SECTIONS = ("handoff", "memory", "ops", "calls", "gpu")
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 MIB = 2**20
 
@@ -258,6 +258,27 @@ def report_gpu(res: dict) -> list:
     ]
 
 
+# --- the wide view: many calls on small arrays -----------------------------------------------
+
+def report_calls(res: dict) -> list[tuple[str, str, bool | None]]:
+    rows = []
+    for row, t in res["times"].items():
+        n, d = t.get("numpy"), t.get("dltensor")
+        why = res["errors"].get(f"{row}|dltensor") or res["errors"].get(f"{row}|numpy")
+        rows.append([row, us(n), us(d) if why is None else f"n/a ({why[:40]})",
+                     ratio(d / n) if n and d else "n/a",
+                     f"+{us(d - n)}" if n and d and d > n else ("~0" if n and d else "")])
+    print(table(["call on 10 elements / 4x4", "numpy", "dltensor", "ratio", "overhead"], rows))
+    r = sorted(calls.ratios(res).values())
+    over = sorted(t["dltensor"] - t["numpy"] for t in res["times"].values()
+                  if t.get("dltensor") and t.get("numpy"))
+    if r:
+        print(f"{len(r)} calls: median {ratio(r[len(r) // 2])} NumPy's time (geometric mean "
+              f"{ratio(geomean(r))}), median overhead {us(max(over[len(over) // 2], 0))}; "
+              f"{sum(v > 2 for v in r)} above 2x")
+    return []  # (no targets: the wide view is read run against run)
+
+
 # --- plot and driver ---------------------------------------------------------------------------
 
 def plot(res: dict, path: str) -> str:
@@ -311,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
             ("handoff", lambda: handoff.run(settings, log=log), report_handoff),
             ("memory", lambda: memory.run(log=log), report_memory),
             ("ops", lambda: ops.run(settings, log=log), report_ops),
+            ("calls", lambda: calls.run(settings, log=log), report_calls),
             ("gpu", lambda: gpu.run(settings, log=log), report_gpu)):
         if section not in sections:
             continue

@@ -229,3 +229,21 @@ def _on_the_simulator(code):
             os.pathsep)).rstrip(os.pathsep))
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
+
+
+def test_every_call_of_the_wide_benchmark_answers_as_numpy():
+    # benchmarks/calls.py times each row only where dltensor's result holds NumPy's values,
+    # dtype and shape (a wrong one is reported instead): every row must be timed
+    sys.path.insert(0, str(ROOT))
+    try:
+        import numpy as np
+
+        import dltensor
+        from benchmarks import calls
+    finally:
+        sys.path.remove(str(ROOT))
+    for row, stmt, check in calls.CALLS:
+        want = calls._outcome("numpy", np, stmt, check)
+        got = calls._outcome("dltensor", dltensor, stmt, check)
+        assert calls._same(got, want) is None, row
+    assert len({row for row, _, _ in calls.CALLS}) == len(calls.CALLS) > 80

@@ -153,6 +153,11 @@ def within_dimensions(name: str, ndim: int) -> None:
 
 
 NULL_CONTEXT = contextlib.nullcontext()
+try:  # NumPy's C count_nonzero, which np.count_nonzero calls through a dispatcher
+    from numpy._core.multiarray import count_nonzero as _c_count_nonzero
+except ImportError:  # (a NumPy that moved it)
+    _c_count_nonzero = np.count_nonzero
+c_count_nonzero: Callable[..., Any] = _c_count_nonzero
 
 
 def on(device: Device) -> contextlib.AbstractContextManager[Any]:

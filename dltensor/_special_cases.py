@@ -18,16 +18,13 @@ import numpy as np
 from ._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS
 from ._dtype_functions import int_bounds
 from ._dispatch import NULL_CONTEXT
+from ._dispatch import c_count_nonzero as _count_nonzero
 
 _FLOAT64, _FLOAT32, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16)
 _HALVES_AND_LESS = frozenset({_FLOAT16, *EXTENSION_FLOATS})  # (real floats of 16 bits or less)
 _REAL_SCALARS = frozenset((bool, int, float))
 _np_ndarray, _np_isinf, _max = np.ndarray, np.isinf, np.maximum.reduce
 _np_signbit, _np_square = np.signbit, np.square
-try:  # NumPy's C count_nonzero, which np.count_nonzero calls through a dispatcher
-    from numpy._core.multiarray import count_nonzero as _count_nonzero
-except ImportError:  # (a NumPy that moved it)
-    _count_nonzero = np.count_nonzero
 
 
 def quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:

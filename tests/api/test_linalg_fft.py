@@ -910,6 +910,27 @@ def test_transforms_commonest_calls_answer_as_the_checked_path():
         dlt.fft.fft(dlt.asarray(arrays["c"][0]), axis=True)
 
 
+def test_vector_norm_commonest_calls_answer_as_the_checked_path():
+    # An int or float ord, a bool keepdims and no axis or an int one in x: NumPy's own
+    # vector_norm at once (the checked path: pinned memory, or an import not yet computed on)
+    arrays = [G, R.astype(np.float32), HPD, R[:, :2], np.array(3.0), G[0, :0],
+              np.array([np.inf, -np.nan, 1.0]), I16, R.astype(np.float16), G.T]
+    for a in arrays:
+        for device in ((P.CPU, 0), (P.CUDA_HOST, 0)):
+            x = dlt.from_dlpack(P.from_numpy(a, device=device))
+            np.asarray(x)  # (computed on: the fast path's, where it takes it)
+            for ord in (2, 1, 0, -1, 3.5, math.inf, -math.inf, 2**63, True, np.float64(2)):
+                for axis in (None, 0, -1, 1, -2, 2, True, (0,)):
+                    for keepdims in (False, True, 1):
+                        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                            alike(lambda: dlt.linalg.vector_norm(x, ord=ord, axis=axis,
+                                                                 keepdims=keepdims),
+                                  lambda: dlt.linalg.vector_norm(
+                                      dlt.from_dlpack(P.from_numpy(a, device=device)),
+                                      ord=ord, axis=axis, keepdims=keepdims),
+                                  (a.dtype, a.shape, device, ord, axis, keepdims))
+
+
 def test_trace_and_norms_commonest_calls_answer_as_the_checked_paths():
     # trace with an int offset and no dtype is NumPy's own trace (the checked path: a NumPy
     # int offset); matrix_norm, vector_norm and pinv of CPU arrays are NumPy's linalg, as

@@ -29,6 +29,7 @@ from ._held import held_view
 _np_ndarray = np.ndarray
 _np_broadcast_to = np.broadcast_to
 _np_roll = undispatched(np.roll)
+_np_stack, _np_concatenate = undispatched(np.stack), undispatched(np.concatenate)
 _INT = frozenset({int})
 
 __all__ = [
@@ -69,8 +70,10 @@ def _joined(name: str, arrays: Sequence[ndarray], axis: int | None) -> ndarray:
         else:
             if (-ndim - 1 <= axis <= ndim < 64 if stacks else ndim and -ndim <= axis < ndim) \
                     and total and total * dtype.itemsize < 1 << 63:  # (see _join_fits)
-                return wrap((np.stack if stacks else np.concat)(natives, axis=axis,
-                                                                dtype=dtype), CPU)
+                # (of one dtype, so no dtype asked: concatenate's keywords and its
+                # __array_function__ dispatch cost ~0.5 us)
+                return wrap(_np_stack(natives, axis) if stacks else
+                            _np_concatenate(natives, axis), CPU)
     if not isinstance(arrays, (list, tuple)):
         raise TypeError(f"{name} takes a list or tuple of arrays, not {type(arrays).__name__}")
     if not arrays:

@@ -372,8 +372,8 @@ def test_roll_commonest_call_answers_as_the_checked_path():
 
 def test_axis_views_commonest_calls_answer_as_the_checked_path():
     # An int axis (or two) of a CPU array is NumPy's own squeeze, expand_dims, moveaxis,
-    # matrix transpose and flip at once (the checked path: x imported, not yet computed on): the same
-    # views (strides, read-only flag), the same errors in the same words
+    # matrix transpose and flip at once (the checked path: x imported, not yet computed on):
+    # the same views (strides, read-only flag), the same errors in the same words
     f = np.arange(24.0).reshape(2, 3, 4)
     ro = f.copy()
     ro.flags.writeable = False
@@ -653,6 +653,22 @@ def test_joins_of_numpy_arrays_of_one_dtype_keep_the_spec_checks():
     pinned = dlt.from_dlpack(P.from_numpy(np.ones(3), device=(P.CUDA_HOST, 0)))
     assert dlt.concat((pinned, pinned)).device == dlt.Device("cpu")
     assert dlt.stack((pinned, dlt.ones(3))).device == dlt.Device("cpu")
+    # the same arrays, values, strides and errors as the checked path (an import not yet
+    # computed on), for every axis around each array's
+    f = np.arange(24.0).reshape(2, 3, 4)
+    for a in (f, f[:, ::-1, ::2], f.astype(np.int8), f.astype(np.complex64)[0], f[:, :0],
+              np.asarray(f, order="F"), np.array(True)):
+        for axis in range(-a.ndim - 2, a.ndim + 2):
+            for join in (dlt.concat, dlt.stack):
+                b = a[::-1] if a.ndim else a
+                alike(lambda: join((dlt.asarray(a), dlt.asarray(b)), axis=axis),
+                      lambda: join((dlt.from_dlpack(P.from_numpy(a)),
+                                    dlt.from_dlpack(P.from_numpy(b))),
+                                   axis=axis),
+                      (a.shape, axis, join))
+                alike(lambda: join([dlt.asarray(a)] * 3, axis=axis),
+                      lambda: join([dlt.from_dlpack(P.from_numpy(a))] * 3, axis=axis),
+                      (a.shape, axis, join))
 
 
 def test_numpys_own_permute_dims_unstack_repeat_and_tile_keep_the_spec_checks():

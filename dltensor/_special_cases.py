@@ -24,7 +24,8 @@ _FLOAT64, _FLOAT32, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float32), np.dt
 _HALVES_AND_LESS = frozenset({_FLOAT16, *EXTENSION_FLOATS})  # (real floats of 16 bits or less)
 _REAL_SCALARS = frozenset((bool, int, float))
 _np_ndarray, _np_isinf, _max = np.ndarray, np.isinf, np.maximum.reduce
-_np_signbit, _np_square = np.signbit, np.square
+_np_signbit, _np_square, _np_sqrt = np.signbit, np.square, np.sqrt
+_NATIVE_FLOATS = frozenset({_FLOAT16, _FLOAT32, _FLOAT64})
 
 
 def quiet(xp: ModuleType) -> contextlib.AbstractContextManager[Any]:
@@ -122,10 +123,16 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
 
 
 def power(xp: Any, a: Any, b: Any) -> Any:
-    if type(b) is int and b == 2 and xp is np:
-        # NumPy's own x ** 2: its square (x * x rounded once, as the correctly rounded pow
-        # gives it), at half np.power's cost on a small array
-        return _np_square(a)
+    if xp is np and type(a) is _np_ndarray:
+        # NumPy's own x ** 2 and x ** 0.5: its square (x * x rounded once, as the correctly
+        # rounded pow gives it) and sqrt (power's own loop for one exponent of 0.5, to the
+        # bit), at half np.power's cost on a small array; sqrt only where no sign bit is set
+        # (-0 and -inf: the mend below)
+        if type(b) is int and b == 2:
+            return _np_square(a)
+        if type(b) is float and b == 0.5 and a.dtype in _NATIVE_FLOATS and \
+                not _count_nonzero(_np_signbit(a)):
+            return _np_sqrt(a)
     r = xp.power(a, b)
     size = getattr(b, "size", 1)
     if (size == 1 and bool(b == 0.5) or size > 1 and (0 in b.strides or b.shape != r.shape)

@@ -125,9 +125,9 @@ def nextafter(xp: Any, a: Any, b: Any) -> Any:
 def power(xp: Any, a: Any, b: Any) -> Any:
     if xp is np and type(a) is _np_ndarray:
         # NumPy's own x ** 2 and x ** 0.5: its square (x * x rounded once, as the correctly
-        # rounded pow gives it) and sqrt (power's own loop for one exponent of 0.5, to the
-        # bit), at half np.power's cost on a small array; sqrt only where no sign bit is set
-        # (-0 and -inf: the mend below)
+        # rounded pow gives it) and sqrt (also power's own loop for one exponent of 0.5 from
+        # NumPy 2.3; before, C's pow, a last bit apart for some values), at half np.power's
+        # cost on a small array; sqrt only where no sign bit is set (-0, -inf: mended below)
         if type(b) is int and b == 2:
             return _np_square(a)
         if type(b) is float and b == 0.5 and a.dtype in _NATIVE_FLOATS and \

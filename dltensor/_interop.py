@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 import sys
 from collections.abc import Callable, Mapping
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -295,34 +296,6 @@ def _torch_refusal(t: Any) -> str | None:
     return None
 
 
-def _torch_numpy(tp: type) -> Callable[[Any], npt.NDArray[Any] | None]:
-    # PyTorch's own NumPy view of a CPU tensor its guard passed: 1 us, where its C exchange API
-    # and NumPy's consumer take 4, and the view keeps the storage (docs/reliability.md: a
-    # DLPack export keeps only the tensor). None for dtypes NumPy has not (bfloat16: .numpy()
-    # raises) and for a NULL data pointer (data_ptr() says 0 for every empty tensor), which
-    # .numpy() hands NumPy: NumPy then allocates, its own pointer for an empty tensor, and
-    # uninitialised values for one with elements but no memory (_efficientzerotensor).
-    torch = sys.modules[tp.__module__]
-    numpys = frozenset(getattr(torch, n) for n in _NUMPY_KINDS if hasattr(torch, n))
-
-    def view(t: Any) -> npt.NDArray[Any] | None:
-        try:  # (a sparse or nested tensor has no data pointer: refused through DLPack, in
-            # its words, as are all .numpy() refuses)
-            if t.dtype not in numpys or not t.data_ptr():
-                return None
-            a = t.numpy()
-        except Exception:
-            return None
-        return a if type(a) is _np_ndarray else None
-    return view
-
-
-_NUMPY_KINDS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                "float16", "float32", "float64", "complex64", "complex128")
-# Producers with a cheaper view of their CPU tensors as NumPy arrays than any DLPack import:
-# a function of the type, made once, that makes the view, or says None for DLPack to import.
-_HOST_ARRAYS: dict[str, Callable[[type], Callable[[Any], npt.NDArray[Any] | None]]] = {
-    "torch.Tensor": _torch_numpy}
 # Producers whose C exchange API (DLPack 1.3) is used, each with where it may take a tensor from
 # (the CPU, a CUDA GPU's index, or None: through __dlpack__, which makes checks the C path
 # skips). Any other type goes through __dlpack__.
@@ -380,9 +353,7 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
         elif take is None or guard is None:  # (take implies guard: the second for mypy)
             imp = _import_capsule
         else:
-            host = _HOST_ARRAYS.get(name)
-            imp = _exchange_importer(take, guard, _dlpack.current_stream_getter(tp),
-                                     host(tp) if host is not None else None)
+            imp = _exchange_importer(take, guard, _dlpack.current_stream_getter(tp))
         if not issubclass(tp, _np_ndarray) and hasattr(tp, "__dlpack__"):
             # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
             # importer for them, which refuses the byte orders asarray converts; nor types
@@ -402,9 +373,7 @@ def _take_cupy(c: Any) -> ndarray:
 
 
 def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Device | int | None],
-                       stream_of: Callable[[int, int], int] | None,
-                       host_array: Callable[[Any], npt.NDArray[Any] | None] | None
-                       ) -> Callable[[Any], ndarray]:
+                       stream_of: Callable[[int, int], int] | None) -> Callable[[Any], ndarray]:
     # A trusted C producer's CPU tensor goes to NumPy's C consumer, which validates, owns and
     # releases it in C (~1 us less than ours in Python; the array's managed tensor then lives
     # as the base of its NumPy view). Its CUDA tensor, when the producer says which stream
@@ -425,10 +394,6 @@ def _exchange_importer(take: Callable[[object], int], where: Callable[[Any], Dev
     def imp(x: Any) -> ndarray:
         device = where(x)
         if device is CPU:
-            if host_array is not None:
-                a = host_array(x)
-                if a is not None:
-                    return wrap(a)
             address = taken(x)
             if address:
                 a = adopt(address)
@@ -646,8 +611,9 @@ def _from_cuda_array_interface(obj: object, cai: dict[str, Any]) -> ndarray:
     if missing:
         raise BufferError(f"__cuda_array_interface__ lacks {', '.join(map(repr, missing))}, "
                           "which version 3 requires")
-    version = cai.get("version", 3)  # (required since version 1; absent, read as today's)
-    if type(version) is not int or not 0 <= version <= 3:  # (a bool, a string: no version)
+    version = cai.get("version")  # (required since version 1; absent or None: read as 3)
+    if version is not None and (isinstance(version, (bool, np.bool_)) or  # (read as shape's
+            not isinstance(version, Integral) or int(version) not in (0, 1, 2, 3)):  # ints)
         raise BufferError(f"__cuda_array_interface__ version must be 0 to 3, not {version!r}")
     if cai.get("mask") is not None:
         raise BufferError("__cuda_array_interface__ with a mask is not supported")

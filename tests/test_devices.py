@@ -252,7 +252,8 @@ def test_cuda_array_interface_stream_is_handed_on_when_held():
 @pytest.mark.parametrize("bad", [{"stream": 0}, {"stream": "s"}, {"stream": True},
                                  {"stream": -1}, {"stream": -5}, {"stream": 2**64},
                                  {"mask": object()}, {"version": "3"}, {"version": -1},
-                                 {"version": 4}, {"version": True}, {"version": 3.0}])
+                                 {"version": 4}, {"version": True}, {"version": 3.0},
+                                 {"version": np.int64(7)}, {"version": [3]}])
 def test_cuda_array_interface_bad_keys_are_refused(bad):
     with pytest.raises(BufferError):
         dt.asarray(_CAI(FAKE_POINTER, (3,), "<f4", **bad))
@@ -289,10 +290,11 @@ def test_cuda_array_interface_malformed_fields_are_refused_losing_nothing(shape,
 
 
 def test_cuda_array_interface_versions_before_3_and_none_are_read():
-    # (versions 0 to 2 lay the same keys out; an interface without one is read as version 3)
-    for version in (0, 1, 2, 3, None):
+    # (versions 0 to 2 lay the same keys out, NumPy's ints as shape's are read; an interface
+    # without one, or with None, is read as version 3)
+    for version in (0, 1, 2, 3, np.int64(3), np.uint8(2), None, "absent"):
         cai = _CAI(FAKE_POINTER, (3,), "<f4")
-        if version is None:
+        if version == "absent":
             del cai.__cuda_array_interface__["version"]
         else:
             cai.__cuda_array_interface__["version"] = version

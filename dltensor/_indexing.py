@@ -229,19 +229,15 @@ def __getitem__(self: ndarray, key: Any, /) -> ndarray:
             elif t is ndarray:
                 k = key._array
                 if type(k) is _np_ndarray and key._device is CPU and self._device is CPU:
-                    kind = k.dtype.kind
                     if a.ndim == 1:
                         # x[i] of index array i (the next commonest), where NumPy's checks
-                        # are the spec's (an index out of bounds an IndexError): integers of
-                        # at least one axis, not uint64 (which NumPy wraps past intp), or a
-                        # 1-D mask
-                        if k.ndim and (kind == "i" or kind == "b" and k.ndim == 1
-                                       or kind == "u" and k.itemsize < 8):
+                        # are the spec's (_numpy_checks)
+                        if _numpy_checks(k, a):
                             try:  # (its refusal the checked path's to say: before NumPy 2.3
                                 return wrap(a[k], CPU)  # it checks bounds in its words)
                             except IndexError:
                                 pass
-                    elif kind == "b" and 0 < k.ndim <= a.ndim:
+                    elif k.dtype.kind == "b" and 0 < k.ndim <= a.ndim:
                         return wrap(a[k], CPU)  # (X[mask]: NumPy's, which checks its shape)
             elif key is Ellipsis or key is None and not a.ndim:  # (x[None] of more axes:
                 return wrap(a[key], self._device)  # too few indices, said below; x[...] a view)

@@ -850,6 +850,22 @@ def test_torch_zero_tensors_with_no_memory_are_refused_not_read():
         assert np.asarray(dltensor.from_dlpack(z, copy=True)).tolist() == zeros
 
 
+def test_torch_tensors_with_no_memory_but_an_offset_are_refused_not_read():
+    # Sliced, such a tensor exports its offset as its address (0xc for a float32 one from 3):
+    # NumPy's consumer and dltensor's took it, and the first computation read address 0xc, a
+    # segmentation fault. Inside torch.func.functionalize every tensor has no memory.
+    sliced = torch._efficientzerotensor(10)[3:]
+    for take in (dltensor.from_dlpack, dltensor.asarray):
+        with pytest.raises(BufferError, match="first page of memory"):
+            take(sliced)
+
+    def imports(u):
+        with pytest.raises(BufferError, match="first page of memory"):
+            dltensor.asarray(u)
+        return u
+    torch.func.functionalize(imports)(torch.arange(10.0)[3:7])
+
+
 def test_torch_subclasses_are_checked_as_torch_tensors_are():
     # A negative view of a subclass (its type survives PyTorch's operations) came in with the
     # signs of its memory: [2, -4] for [-2, 4].

@@ -25,6 +25,7 @@ I64_MAX = 2**63 - 1
 VERSION, DEVICE, CODE = "unsupported DLPack version", "unknown DLPack device type", "dtype code"
 BITS, NDIM, SPAN = "dltensor has no .*-bit", "invalid ndim", "overflow the address space"
 NULL, OUTSIDE = "elements but a NULL data pointer", "outside the 64-bit address space"
+FIRST_PAGE = "in the first page of memory"
 MALFORMED = {
     "version major 2": (dict(version=(2, 0)), VERSION),
     "version major 0 in a versioned capsule": (dict(version=(0, 9)), VERSION),
@@ -81,6 +82,13 @@ MALFORMED = {
                                                 strides=(1,)), OUTSIDE),
     "0-d past the end of memory": (dict(data=2**64 - 2, shape=(), strides=()), OUTSIDE),
     "negative strides before address 0": (dict(data=16, shape=(3,), strides=(-4,)), OUTSIDE),
+    # (PyTorch's zero tensors sliced, and functionalized ones: no memory, their offset given as
+    # the address; NumPy read it there, a segmentation fault)
+    "elements in the first page": (dict(data=12), FIRST_PAGE),
+    "0-d in the first page": (dict(data=4095, shape=(), strides=()), FIRST_PAGE),
+    "negative strides into the first page": (dict(data=4096 + 16, shape=(3,), strides=(-4,)),
+                                             FIRST_PAGE),
+    "pinned memory in the first page": (dict(data=64, device=(3, 0)), FIRST_PAGE),
 }
 
 
@@ -149,11 +157,15 @@ VALID = {
     "opaque handle held": dict(dtype=(3, 64, 1), shape=(2,), strides=(1,)),
     "flags with unknown bits": dict(flags=1 << 40),
     "the last bytes of memory": dict(data=2**64 - 48),  # (3 x 4 float32: never read)
-    "negative strides down to address 0": dict(data=32, shape=(3,), strides=(-4,)),
+    "negative strides down to the first page's end": dict(data=4096 + 32, shape=(3,),
+                                                          strides=(-4,)),
+    "a held device's memory in the first page (never read)": dict(data=12,
+                                                                 device=(10, 0)),
     # each limit reached, not passed (the refusals one past them are in MALFORMED)
     "int64's largest element count (a broadcast)": dict(dtype=(0, 8, 1), shape=(I64_MAX,),
                                                         strides=(0,)),
-    "int64's largest byte span": dict(data=64, dtype=(0, 8, 1), shape=(2,), strides=(I64_MAX,)),
+    "int64's largest byte span": dict(data=4096, dtype=(0, 8, 1), shape=(2,),
+                                      strides=(I64_MAX,)),
     "int64's largest byte_offset, no elements": dict(data=0, shape=(0, 4), strides=(4, 1),
                                                      byte_offset=I64_MAX),
     "0-d in the last bytes of memory": dict(data=2**64 - 4, shape=(), strides=()),

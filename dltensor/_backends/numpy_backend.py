@@ -160,9 +160,10 @@ def adopt(address: int) -> npt.NDArray[Any] | None:
     """
     h = _Handoff()
     h.capsule = _dlpack.owning_capsule(address)
-    if not _pointer_at(address + _DATA_OFFSET).value:
+    if (_pointer_at(address + _DATA_OFFSET).value or 0) < _dlpack.FIRST_PAGE:
         # NumPy reads a NULL data pointer as "allocate": uninitialised values for a tensor
-        # with elements (PyTorch's zero tensors export so). Refused, for __dlpack__ to say.
+        # with elements (PyTorch's zero tensors export so), and one in the first page as an
+        # address (such a tensor sliced: its offset). Refused, for __dlpack__ to say.
         return None
     try:
         return np.from_dlpack(h)

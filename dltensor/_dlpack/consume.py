@@ -27,7 +27,7 @@ from .abi import (
     DLDeviceType,
 )
 
-__all__ = ["ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
+__all__ = ["FIRST_PAGE", "HOST_READABLE", "ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
            "PreDLPack1Producer"]
 
 
@@ -44,6 +44,12 @@ _LEGACY = struct.Struct("<" + _DLTENSOR + "QQ")  # dl_tensor, manager_ctx, delet
 # Vulkan, Metal, WebGPU it is a buffer handle: views there move byte_offset only):
 # CPU, CUDA, CUDA host, ROCm, ROCm host, CUDA managed, oneAPI (USM pointers).
 _ADDRESSES = frozenset((1, 2, 3, 10, 11, 13, 14))
+# Memory the host reads (CPU, CUDA and ROCm pinned, CUDA managed), and the first page of the
+# address space, where no allocation lies on any system (Linux's mmap_min_addr is 4096 or
+# more): a tensor with no memory and an offset says its offset as its address (PyTorch's
+# zero tensors sliced), and reading it there was a segmentation fault.
+HOST_READABLE = frozenset((1, 3, 11, 13))
+FIRST_PAGE = 4096
 
 _MAX_NDIM = 64  # NumPy's limit; no producer makes more and it bounds what we read
 _INT64_MAX = (1 << 63) - 1
@@ -437,6 +443,10 @@ def _within_memory(start: int, dev_type: int, low: int, high: int, bits: int) ->
                                        and start + (high + 1) * size <= 1 << 64):
         raise BufferError(f"the elements at address {start:#x} (element offsets {low} to "
                           f"{high}) lie outside the 64-bit address space")
+    if dev_type in HOST_READABLE and start + low * size < FIRST_PAGE:
+        raise BufferError(f"the elements at address {start:#x} lie in the first page of memory, "
+                          "where nothing is allocated (a tensor with no memory but an offset "
+                          "says its offset as its address)")
 
 
 # Every (device type, dtype code, bits, lanes) accepted: one set lookup checks all four.

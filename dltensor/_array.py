@@ -58,9 +58,9 @@ STREAMED_HOST = (DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDAManaged)
 # __cuda_array_interface__ read without CuPy): handed on in this array's own interface.
 held_streams: weakref.WeakKeyDictionary[_dlpack.ManagedTensor, int] = \
     weakref.WeakKeyDictionary()
-# Memory the CPU can read: NumPy computes on it, and a DLPack stream means nothing there.
-CPU_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
-                          DLDeviceType.kDLROCMHost, DLDeviceType.kDLCUDAManaged))
+# Memory the CPU can read: NumPy computes on it, and a DLPack stream means nothing there
+# (the ABI layer's set, whose first page it refuses).
+CPU_READABLE = _dlpack.HOST_READABLE
 # Load the NumPy backend now, not on first compute: importing it lends NumPy's C deleters to
 # the producer. Without them an export made before any compute (say of memory on a held
 # device) used the Python fallback, and a consumer refusing it (np.from_dlpack) raised

@@ -20,7 +20,7 @@ from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import check_c_int_axis, check_device, delegating, expect_array
 from ._dispatch import namespace_for, native
 from ._dispatch import cpu_error_first, native_or_cpu_error, on
-from ._dispatch import strict_int, wrap_result
+from ._dispatch import c_count_nonzero, strict_int, wrap_result
 from ._dtype_functions import KEEPING_SCALARS, int_bounds, scalar_dtype, scalar_into
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._dtypes import rounds_in_common
@@ -90,7 +90,7 @@ def count_nonzero(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
         # (a whole array's count: NumPy's int (NumPy before 2.3: a Python int) as a 0-d
         # array, as array-api-compat makes it)
         if axis is None and keepdims is False:
-            return wrap(_asarray(_np_count_nonzero(a)), CPU)
+            return wrap(_asarray(c_count_nonzero(a)), CPU)  # (np.count_nonzero's call)
         if keepdims is True or keepdims is False:
             if axis is None or type(axis) is int and -a.ndim <= axis < a.ndim:
                 r = _np_count_nonzero(a, axis=axis, keepdims=keepdims)

@@ -48,7 +48,8 @@ _ADDRESSES = frozenset((1, 2, 3, 10, 11, 13, 14))
 # address space, where no allocation lies on any system (Linux's mmap_min_addr is 4096 or
 # more): a tensor with no memory and an offset says its offset as its address (PyTorch's
 # zero tensors sliced), and reading it there was a segmentation fault.
-HOST_READABLE = frozenset((1, 3, 11, 13))
+HOST_READABLE = frozenset((DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
+                           DLDeviceType.kDLROCMHost, DLDeviceType.kDLCUDAManaged))
 FIRST_PAGE = 4096
 
 _MAX_NDIM = 64  # NumPy's limit; no producer makes more and it bounds what we read

@@ -306,6 +306,28 @@ def test_torch_tensors_stay_resizable_after_an_import():
         t.untyped_storage().resize_(0)
 
 
+def test_torch_cpu_tensors_come_in_through_pytorchs_c_exporter_not_its_python_dlpack(
+        monkeypatch):
+    # Tensor.__dlpack__ is Python (2 us a call); the C function behind it makes the capsule
+    # (0.45 us) once the guard has made __dlpack__'s checks. Where PyTorch lacks that function
+    # __dlpack__ is called, and the import is the same view.
+    from dltensor import _interop
+    calls = []
+    real = torch.Tensor.__dlpack__
+    monkeypatch.setattr(torch.Tensor, "__dlpack__",
+                        lambda self, **kw: calls.append(1) or real(self, **kw))
+    t = torch.arange(6.0).reshape(2, 3)[:, 1:]
+    for without in (False, True):
+        if without:
+            monkeypatch.setitem(_interop._CPU_EXPORTS, "torch.Tensor", lambda: None)
+            monkeypatch.delitem(_interop._importers, torch.Tensor, raising=False)
+        x = dltensor.asarray(t)
+        assert (x.data_ptr, x.shape, x.strides) == (t.data_ptr(), (2, 2), (3, 1))
+        assert values(x).tolist() == [[1.0, 2.0], [4.0, 5.0]] and not x.read_only
+        assert len(calls) == without
+    monkeypatch.delitem(_interop._importers, torch.Tensor, raising=False)  # (found again)
+
+
 def test_torch_cpu_tensors_asked_for_on_the_cpu_are_views_found_without_dlpack_device(
         monkeypatch):
     # from_dlpack(t, device="cpu") asks PyTorch's is_cpu, not its __dlpack_device__ (Python
@@ -1105,9 +1127,10 @@ def test_pytorch_0d_masks_beside_other_indices_index_as_in_numpy():
 @pytest.mark.parametrize("dtype", ["bfloat16", "float8_e4m3fn"])
 def test_an_exchange_api_tensor_numpy_refuses_is_released_under_the_python_fallback(
         monkeypatch, dtype):
-    # owning_capsule's capsule over a PyTorch tensor (its C exchange API's) went to NumPy with
-    # the Python destructor when the C pair was cleared; NumPy refused the dtype and destroyed
-    # it with its error set: SystemError, and the tensor was never released
+    # A capsule NumPy's consumer refuses (PyTorch's, from its C exporter) dies unconsumed and
+    # releases the tensor. (When it was owning_capsule's over the C exchange API's tensor, with
+    # the Python destructor as the C pair was cleared, NumPy destroyed it with its error set:
+    # SystemError, and the tensor was never released.)
     import gc
 
     from dltensor._dlpack import produce

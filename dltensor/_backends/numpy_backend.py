@@ -149,26 +149,19 @@ class _Handoff:
         return capsule
 
 
-_pointer_at = ctypes.c_void_p.from_address
-_DATA_OFFSET = _dlpack.DLManagedTensorVersioned.dl_tensor.offset + _dlpack.DLTensor.data.offset
-
-
-def adopt(address: int) -> npt.NDArray[Any] | None:
-    """NumPy's C consumer takes an owning DLManagedTensorVersioned* (from a trusted C producer's
-    exchange API): a NumPy array over it, whose base calls the deleter, in C, once. None when
-    NumPy refuses it (not CPU memory, a dtype it lacks); the tensor is released then.
+def adopt(capsule: object) -> npt.NDArray[Any] | None:
+    """NumPy's C consumer takes a versioned capsule a trusted C producer made with no Python
+    (PyTorch's exporter behind its ``__dlpack__``): a NumPy array over it, whose base calls the
+    deleter, in C, once. None when NumPy refuses it (a dtype it lacks); the capsule releases the
+    tensor then. The caller has checked the data pointer: NumPy reads NULL as "allocate"
+    (uninitialised values) and reads an address in the first page (a segmentation fault).
     """
     h = _Handoff()
-    h.capsule = _dlpack.owning_capsule(address)
-    if (_pointer_at(address + _DATA_OFFSET).value or 0) < _dlpack.FIRST_PAGE:
-        # NumPy reads a NULL data pointer as "allocate": uninitialised values for a tensor
-        # with elements (PyTorch's zero tensors export so), and one in the first page as an
-        # address (such a tensor sliced: its offset). Refused, for __dlpack__ to say.
-        return None
+    h.capsule = capsule
     try:
         return np.from_dlpack(h)
     except (BufferError, RuntimeError, TypeError, ValueError):
-        return None  # the capsule dies unconsumed: NumPy's destructor calls the deleter
+        return None  # the capsule dies unconsumed: its destructor calls the deleter
 
 
 def harvest_c_release() -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import struct
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -35,18 +34,20 @@ _FROM_PY_OBJECT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void
 _CURRENT_WORK_STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32,
                                          ctypes.c_void_p)
 
-# One out-slot per thread, kept between calls (making one costs ~0.3 us), and taken out for a
-# call: another thread may run between a C call and the read of its slot, and so may, on this
-# thread, a collection (Python 3.12+ runs one after any call) whose finalizer takes a tensor.
-_local = threading.local()
+# Out-slots kept between calls (making one costs ~0.3 us), each taken out of the pool for a
+# call and put back after its read: another thread may run between a C call and the read of
+# its slot, and so may, on this thread, a collection (Python 3.12+ runs one after any call)
+# whose finalizer takes a tensor; each takes a slot of its own. (A list's pop and append are
+# atomic; a threading.local's dict cost ~0.3 us more a call.)
+_slots: list[tuple[ctypes.c_void_p, int]] = []
 
 
-def _slot(local: Any) -> tuple[ctypes.c_void_p, int]:
-    slot: tuple[ctypes.c_void_p, int] | None = local.__dict__.pop("slot", None)
-    if slot is None:
+def _slot(slots: list[tuple[ctypes.c_void_p, int]]) -> tuple[ctypes.c_void_p, int]:
+    try:
+        return slots.pop()
+    except IndexError:  # (none free: the first call, or as many at once as there are slots)
         out = ctypes.c_void_p()
-        slot = (out, ctypes.addressof(out))
-    return slot
+        return (out, ctypes.addressof(out))
 
 
 def _functions(tp: type) -> tuple[object, int, int] | None:
@@ -69,8 +70,8 @@ def managed_tensor_taker(tp: type) -> Callable[[object], int] | None:
         return None
     fn = _FROM_PY_OBJECT(found[1])
 
-    def take(obj: object, fn: Any = fn, local: Any = _local) -> int:
-        out, address = slot = _slot(local)
+    def take(obj: object, fn: Any = fn, slots: Any = _slots) -> int:
+        out, address = slot = _slot(slots)
         # (ctypes raises the producer's own error, PyTorch's RuntimeError; what its C path
         # does not check, requires_grad and conjugate views, the caller refuses first. A
         # failure that set none would leave the slot holding the last call's tensor, owned)
@@ -78,7 +79,7 @@ def managed_tensor_taker(tp: type) -> Callable[[object], int] | None:
             raise BufferError(f"{type(obj).__name__}'s C exchange API failed without an error")
         # c_void_p.value is None only for NULL; a producer that returned 0 set a pointer
         taken: int = out.value  # type: ignore[assignment]
-        local.slot = slot
+        slots.append(slot)
         return taken
 
     # the struct and the ctypes function stay alive with it (a function attribute)
@@ -95,12 +96,12 @@ def current_stream_getter(tp: type) -> Callable[[int, int], int] | None:
         return None
     fn = _CURRENT_WORK_STREAM(found[2])
 
-    def current(device_type: int, device_id: int, fn: Any = fn, local: Any = _local) -> int:
-        out, address = slot = _slot(local)
+    def current(device_type: int, device_id: int, fn: Any = fn, slots: Any = _slots) -> int:
+        out, address = slot = _slot(slots)
         if fn(device_type, device_id, address):  # (ctypes raises the producer's error)
             raise BufferError("a C exchange API's current_work_stream failed without an error")
         stream = out.value or 0
-        local.slot = slot
+        slots.append(slot)
         return stream
 
     current.keep = (found[0], fn)  # type: ignore[attr-defined]

@@ -77,3 +77,36 @@ def test_a_call_made_while_another_reads_its_slot_writes_a_slot_of_its_own():
                    stream=ctypes.cast(stream, ctypes.c_void_p).value)
     take, current = _dlpack.managed_tensor_taker(tp), _dlpack.current_stream_getter(tp)
     assert take(outer) == 0x1000 and current(2, 0) == 0x30
+
+
+def test_threads_taking_at_once_each_read_their_own_slot():
+    # Each call takes an out-slot from a shared pool and puts it back after its read; a thread
+    # switched to between another's C call and its read (forced here, inside the producer's
+    # function, after its write) takes another slot, and reads what its own call wrote.
+    import threading
+    import time
+
+    @EXCHANGE_FROM_PY
+    def from_py(obj, out):
+        ctypes.c_void_p.from_address(out).value = obj
+        time.sleep(0)  # (another thread runs here)
+        return 0
+
+    take = _dlpack.managed_tensor_taker(_offering(from_py=ctypes.cast(from_py,
+                                                                      ctypes.c_void_p).value))
+    wrong = []
+
+    def work():
+        mine = [object() for _ in range(4)]
+        for _ in range(300):
+            for obj in mine:
+                got = take(obj)
+                if got != id(obj):
+                    wrong.append((got, id(obj)))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong

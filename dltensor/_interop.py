@@ -313,7 +313,8 @@ _EXCHANGE_GUARDS: dict[str, Callable[[Any], Device | int | None]] = {
 # and the exchange API through ctypes, with our capsule around its tensor, 1.7). Private to
 # PyTorch, so looked up by name: without it CPU tensors go through __dlpack__.
 _CPU_EXPORTS: dict[str, Callable[[], Callable[[Any], object] | None]] = {
-    "torch.Tensor": lambda: getattr(sys.modules["torch"]._C, "_to_dlpack_versioned", None)}
+    "torch.Tensor": lambda: getattr(getattr(sys.modules.get("torch"), "_C", None),
+                                    "_to_dlpack_versioned", None)}
 # Producers whose __dlpack__ exports some tensors wrongly: what to refuse, and why.
 _REFUSALS: dict[str, Callable[[Any], str | None]] = {"torch.Tensor": _torch_refusal}
 _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}

@@ -325,7 +325,6 @@ def test_torch_cpu_tensors_come_in_through_pytorchs_c_exporter_not_its_python_dl
         assert (x.data_ptr, x.shape, x.strides) == (t.data_ptr(), (2, 2), (3, 1))
         assert values(x).tolist() == [[1.0, 2.0], [4.0, 5.0]] and not x.read_only
         assert len(calls) == without
-    monkeypatch.delitem(_interop._importers, torch.Tensor, raising=False)  # (found again)
 
 
 def test_torch_cpu_tensors_asked_for_on_the_cpu_are_views_found_without_dlpack_device(

@@ -344,6 +344,28 @@ def test_torch_cpu_tensors_asked_for_on_the_cpu_are_views_found_without_dlpack_d
         dltensor.from_dlpack(torch.ones(2, requires_grad=True), device="cpu")
 
 
+def test_torch_cpu_tensors_asked_for_a_copy_are_copied_here(monkeypatch):
+    # PyTorch's own copy came through its Python __dlpack_device__ and __dlpack__ and our
+    # consumer (22 us); a CPU tensor is taken as it is and copied here (4.7 us). What that
+    # import refuses (a zero tensor, no memory to take) PyTorch still copies.
+    asked = []
+    for name in ("__dlpack__", "__dlpack_device__"):
+        real = getattr(torch.Tensor, name)
+        monkeypatch.setattr(torch.Tensor, name, (lambda real, name: lambda self, *a, **k: (
+            asked.append(name), real(self, *a, **k))[1])(real, name))
+    t = torch.arange(6.0).reshape(2, 3).T
+    for take in (lambda t: dltensor.from_dlpack(t, copy=True),
+                 lambda t: dltensor.asarray(t, copy=True),
+                 lambda t: dltensor.from_dlpack(t, device="cpu", copy=True)):
+        x = take(t)
+        assert x.data_ptr != t.data_ptr() and not x.read_only and x.shape == (3, 2)
+        x[0, 0] = 7.0
+        assert values(x).tolist() == [[7.0, 3.0], [1.0, 4.0], [2.0, 5.0]] and t[0, 0] == 0.0
+    assert not asked
+    z = dltensor.from_dlpack(torch._efficientzerotensor(2), copy=True)
+    assert values(z).tolist() == [0.0, 0.0] and asked  # (PyTorch's copy)
+
+
 def test_torch_refusal_is_a_buffer_error():
     with pytest.raises(BufferError):
         dltensor.from_dlpack(torch.ones(2, requires_grad=True))

@@ -43,6 +43,7 @@ __all__ = ["ndarray", "wrap", "from_tensor"]
 
 _new = object.__new__
 _CPU_DLPACK_DEVICE = (DLDeviceType.kDLCPU, 0)
+_CUDA = int(DLDeviceType.kDLCUDA)  # (a plain int: compared without the enum's lookup)
 # NumPy exports these itself; ml_dtypes' are exported by our producer (NumPy 2.4 has no codes).
 _NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.spec_kind is not None)
 # (the 2025.12 namespace holds the earlier ones' functions: asked for those, as NumPy and
@@ -293,8 +294,9 @@ class ndarray:
     def __cuda_array_interface__(self) -> dict[str, Any]:
         """CUDA Array Interface v3 (numba, older libraries), for CUDA memory only."""
         dev = self._device
-        if dev.device_type != DLDeviceType.kDLCUDA:
-            raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not {dev}")
+        if dev.device_type != _CUDA:  # (libraries probe every array for it: PyTorch's asarray)
+            raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not "
+                                 f"{dev._name}")
         t: _dlpack.ManagedTensor | None = self._tensor
         read_only = self.read_only  # (not t's alone: CuPy's views of read-only memory)
         if _computable(self):

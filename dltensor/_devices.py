@@ -28,10 +28,11 @@ class Device:
     """A DLPack device: ``Device(DLDeviceType.kDLCUDA, 1)`` prints as ``cuda:1``, and is
     ``Device("cuda:1")`` too. Immutable (hashable, and shared by every array on it)."""
 
-    __slots__ = ("device_type", "device_id", "_hash")
+    __slots__ = ("device_type", "device_id", "_hash", "_name")
     device_type: DLDeviceType
     device_id: int
     _hash: int
+    _name: str  # (its str, made once: error messages and a CPU array's CAI probe say it)
 
     def __init__(self, device_type: int | str, device_id: int | None = None):
         if isinstance(device_type, str) and device_id is None:  # (as its repr says it)
@@ -48,8 +49,9 @@ class Device:
         # One CPU: DLPack producers may number it (some report the NUMA node), but its memory
         # is all one to NumPy, and "cpu:1" must not be a device nothing can move to.
         number = 0 if kind == DLDeviceType.kDLCPU else operator.index(device_id)
+        text = _NAMES[kind] if kind == DLDeviceType.kDLCPU else f"{_NAMES[kind]}:{number}"
         for name, value in (("device_type", kind), ("device_id", number),
-                            ("_hash", hash((int(kind), number)))):
+                            ("_hash", hash((int(kind), number))), ("_name", text)):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -73,8 +75,7 @@ class Device:
         return f"Device({str(self)!r})"
 
     def __str__(self) -> str:
-        name = _NAMES[self.device_type]
-        return name if self.device_type == DLDeviceType.kDLCPU else f"{name}:{self.device_id}"
+        return self._name
 
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
         return (self.device_type, self.device_id)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import _dlpack
 from ._backends import backend_for, backend_or_none
-from ._devices import CPU, Device, as_device, check_stream
+from ._devices import CPU, CUDA_TYPE, Device, as_device, check_stream
 from ._dlpack.abi import (
     DLPACK_FLAG_BITMASK_IS_COPIED,
     DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED,
@@ -43,7 +43,6 @@ __all__ = ["ndarray", "wrap", "from_tensor"]
 
 _new = object.__new__
 _CPU_DLPACK_DEVICE = (DLDeviceType.kDLCPU, 0)
-_CUDA = int(DLDeviceType.kDLCUDA)  # (a plain int: compared without the enum's lookup)
 # NumPy exports these itself; ml_dtypes' are exported by our producer (NumPy 2.4 has no codes).
 _NUMPY_EXPORTS = frozenset(d.numpy for d in FROM_NUMPY.values() if d.spec_kind is not None)
 # (the 2025.12 namespace holds the earlier ones' functions: asked for those, as NumPy and
@@ -294,7 +293,7 @@ class ndarray:
     def __cuda_array_interface__(self) -> dict[str, Any]:
         """CUDA Array Interface v3 (numba, older libraries), for CUDA memory only."""
         dev = self._device
-        if dev.device_type != _CUDA:  # (libraries probe every array for it: PyTorch's asarray)
+        if dev.device_type != CUDA_TYPE:  # (libraries probe every array for it: PyTorch's asarray)
             raise AttributeError(f"__cuda_array_interface__ is only for CUDA memory, not "
                                  f"{dev._name}")
         t: _dlpack.ManagedTensor | None = self._tensor

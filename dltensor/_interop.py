@@ -71,8 +71,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     if device is None and copy is None:
         return _importer_for(type(x))(x)
     if device is None and copy:
-        on_host = _for_type(_HOST_PROBES, _host_probe_by_type, tp)
-        if on_host is not None and (own is None or own is CPU) and on_host(x):
+        if (own is None or own is CPU) and _on_host(x):
             # Host memory by the producer's cheap word (PyTorch's is_cpu): taken as it is and
             # copied here (~4.7 us; its copy through its Python __dlpack__ and
             # __dlpack_device__, then our consumer, took 22). What that import refuses, a zero
@@ -119,12 +118,19 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
                    else imp(x), None, device, copy)
 
 
+def _on_host(x: Any) -> bool | None:
+    """Whether producer ``x``'s cheap word (_HOST_PROBES) says its __dlpack_device__ would say
+    the CPU; None for a producer with no such word."""
+    probe = _for_type(_HOST_PROBES, _host_probe_by_type, type(x))
+    return None if probe is None else bool(probe(x))
+
+
 def _on_its_own(x: Any, device: Device) -> bool:
     """Whether producer ``x`` says its memory is on ``device``."""
     if device is CPU:  # (asked of PyTorch's is_cpu, ~0.1 us, where its __dlpack_device__ is 3.7)
-        on_host = _for_type(_HOST_PROBES, _host_probe_by_type, type(x))
+        on_host = _on_host(x)
         if on_host is not None:
-            return bool(on_host(x))
+            return on_host
     try:
         return as_device(x.__dlpack_device__()) == device
     except Exception:
@@ -138,8 +144,7 @@ def _host_copy(x: Any, copy: bool | None) -> ndarray | None:
     producer cannot or will not copy: it is then imported and moved here, or refused."""
     if copy is False:  # (a view, or a refusal: move's)
         return None
-    on_host = _for_type(_HOST_PROBES, _host_probe_by_type, type(x))
-    if on_host is not None and on_host(x):
+    if _on_host(x):
         return None
     try:
         device_type, device_id = x.__dlpack_device__()

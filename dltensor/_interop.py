@@ -12,7 +12,7 @@ import operator
 import sys
 from collections.abc import Callable, Mapping
 from numbers import Integral
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -108,14 +108,11 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
         host = _host_copy(x, copy)
         if host is not None:
             return host
-    if device is None:
-        return _import_capsule(x, copy)
-    # (the plain import, fast for NumPy and PyTorch; _finish moves and copies.) copy=False is
-    # asked of a producer taken through __dlpack__, as without device=: one too old to take it
-    # cannot promise it. (The C exchange API hands out the tensor itself.)
-    imp = _importer_for(type(x))
-    return _finish(_import_capsule(x, False) if copy is False and imp is _import_capsule
-                   else imp(x), None, device, copy)
+    # (the plain import, fast for NumPy, PyTorch and JAX; _finish moves and copies.) copy=False
+    # is asked of a producer taken through __dlpack__: one too old to take it cannot promise it.
+    # (A C exporter, a C exchange API, CuPy's view: each hands out the tensor itself.)
+    taken = _importer_for(type(x))(x, False if copy is False else None)
+    return taken if device is None else _finish(taken, None, device, copy)
 
 
 def _on_host(x: Any) -> bool | None:
@@ -281,10 +278,16 @@ def _request(x: Any, copy: bool | None) -> object:
     return _dlpack.request_capsule(x, copy=copy)
 
 
-# The plain imports (no dtype, device or copy asked), one function per exact type, found once.
-_importers: dict[type, Callable[[Any], ndarray]] = {
-    ndarray: lambda x: x,
-    _dlpack.capsule._CapsuleType: lambda c: from_tensor(_dlpack.consume_capsule(c)),
+class _Importer(Protocol):
+    # Imports x as it is, a view: copy=False to say that it must be one (a producer's
+    # __dlpack__ is asked so), None that it need not.
+    def __call__(self, x: Any, copy: bool | None = None, /) -> ndarray: ...
+
+
+# The plain imports (no dtype or device asked), one function per exact type, found once.
+_importers: dict[type, _Importer] = {
+    ndarray: lambda x, copy=None: x,
+    _dlpack.capsule._CapsuleType: lambda c, copy=None: from_tensor(_dlpack.consume_capsule(c)),
 }
 
 
@@ -308,6 +311,31 @@ def _torch_exchangeable(t: Any) -> Device | int | None:
     return t.get_device() if t.is_cuda and sys.modules["torch"].version.hip is None else None
 
 
+def _jax_exchangeable(x: Any) -> Device | None:
+    # The CPU for a JAX array on one CPU device; None else (a GPU's: __dlpack__ orders its
+    # stream; sharded over several: JAX's exporter would hand out the first shard alone, where
+    # __dlpack__ refuses). A deleted or donated array: its exporter raises, and __dlpack__
+    # then says why in JAX's words.
+    devices = x.sharding.device_set
+    if len(devices) != 1:
+        return None
+    (d,) = devices
+    return CPU if d.platform == "cpu" else None
+
+
+def _jax_exporter() -> Callable[[Any], object] | None:
+    # JAX's C function behind __dlpack__, while __dlpack__ exports what it makes: a legacy
+    # capsule. JAX 0.12 exports versioned ones marked read-only, asked for by arguments this
+    # call does not pass, so from it on arrays come through __dlpack__.
+    try:
+        version = tuple(int(p) for p in sys.modules["jax"].__version__.split(".")[:2])
+    except (AttributeError, KeyError, ValueError):
+        return None
+    if version >= (0, 12):
+        return None
+    return getattr(sys.modules.get("jaxlib._jax"), "buffer_to_dlpack_managed_tensor", None)
+
+
 def _torch_refusal(t: Any) -> str | None:
     # torch.Tensor.__dlpack__ refuses conjugate views but exports negative ones (z.conj().imag)
     # as their memory, whose values are the view's negated: wrong signs, silently (NumPy's
@@ -325,15 +353,19 @@ def _torch_refusal(t: Any) -> str | None:
 # (the CPU, a CUDA GPU's index, or None: through __dlpack__, which makes checks the C path
 # skips). Any other type goes through __dlpack__.
 _EXCHANGE_GUARDS: dict[str, Callable[[Any], Device | int | None]] = {
-    "torch.Tensor": _torch_exchangeable}
-# Where found, the C function behind such a producer's __dlpack__, making a versioned capsule
-# of a tensor (after the checks its guard made; no stream ordered): CPU tensors come through
-# it to NumPy's consumer (PyTorch's: 0.45 us a capsule, where its Python __dlpack__ costs 2 us
-# and the exchange API through ctypes, with our capsule around its tensor, 1.7). Private to
-# PyTorch, so looked up by name: without it CPU tensors go through __dlpack__.
-_CPU_EXPORTS: dict[str, Callable[[], Callable[[Any], object] | None]] = {
-    "torch.Tensor": lambda: getattr(getattr(sys.modules.get("torch"), "_C", None),
-                                    "_to_dlpack_versioned", None)}
+    "torch.Tensor": _torch_exchangeable, "jaxlib._jax.ArrayImpl": _jax_exchangeable}
+# Where found, the C function behind such a producer's __dlpack__, making a capsule of a
+# tensor (after the checks its guard made; no stream ordered), and whether that capsule is
+# versioned. CPU tensors come through it: versioned capsules to NumPy's consumer, legacy ones
+# (JAX's) to ours, since NumPy imports those read-only (numpy#28600) and such an array could
+# not go back to JAX, which asks for legacy capsules only. PyTorch's: 0.45 us a capsule,
+# where its Python __dlpack__ costs 2 us and the exchange API through ctypes, with our
+# capsule around its tensor, 1.7; JAX's 0.34 us, its __dlpack__ 1.6. Private to each
+# producer, so looked up by name: without it CPU tensors go through __dlpack__.
+_CPU_EXPORTS: dict[str, tuple[Callable[[], Callable[[Any], object] | None], bool]] = {
+    "torch.Tensor": (lambda: getattr(getattr(sys.modules.get("torch"), "_C", None),
+                                     "_to_dlpack_versioned", None), True),
+    "jaxlib._jax.ArrayImpl": (lambda: _jax_exporter(), False)}
 # Producers whose __dlpack__ exports some tensors wrongly: what to refuse, and why.
 _REFUSALS: dict[str, Callable[[Any], str | None]] = {"torch.Tensor": _torch_refusal}
 _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
@@ -341,7 +373,9 @@ _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
 # (PyTorch's is Python code: 3.7 us, is_cpu 0.1): from_dlpack(x, device="cpu") imports such a
 # tensor as it is, with no ask for a host copy (13.8 us a call, from_dlpack(x) 5), and a copy
 # of one is made here, from it as it is.
-_HOST_PROBES: dict[str, Callable[[Any], bool]] = {"torch.Tensor": lambda t: bool(t.is_cpu)}
+_HOST_PROBES: dict[str, Callable[[Any], bool]] = {
+    "torch.Tensor": lambda t: bool(t.is_cpu),
+    "jaxlib._jax.ArrayImpl": lambda x: _jax_exchangeable(x) is CPU}
 _host_probe_by_type: dict[type, Callable[[Any], bool] | None] = {}
 _UNKNOWN: Any = object()
 _TYPES_KEPT = 256
@@ -373,7 +407,7 @@ def _remember(cache: dict[type, Any], tp: type, value: Any) -> None:
     cache[tp] = value
 
 
-def _importer_for(tp: type) -> Callable[[Any], ndarray]:
+def _importer_for(tp: type) -> _Importer:
     imp = _importers.get(tp)
     if imp is None:
         # Not NumPy's C consumer, though it is faster for JAX: it imports legacy capsules
@@ -382,13 +416,15 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
         name = f"{tp.__module__}.{tp.__qualname__}"
         guard = _EXCHANGE_GUARDS.get(name)
         take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
-        export = _CPU_EXPORTS[name]() if guard is not None and name in _CPU_EXPORTS else None
+        found, versioned = _CPU_EXPORTS.get(name, (lambda: None, True))
+        export = found() if guard is not None else None
         if name == "cupy.ndarray":
             imp = _take_cupy
         elif guard is None or take is None and export is None:
             imp = _import_capsule
         else:
-            imp = _exchange_importer(guard, export, take, _dlpack.current_stream_getter(tp))
+            imp = _exchange_importer(guard, export, versioned, take,
+                                     _dlpack.current_stream_getter(tp))
         if not issubclass(tp, _np_ndarray) and hasattr(tp, "__dlpack__"):
             # (not NumPy's subclasses: asarray's fast path would then find __dlpack__'s
             # importer for them, which refuses the byte orders asarray converts; nor types
@@ -398,31 +434,32 @@ def _importer_for(tp: type) -> Callable[[Any], ndarray]:
     return imp
 
 
-def _take_cupy(c: Any) -> ndarray:
+def _take_cupy(c: Any, copy: bool | None = None, /) -> ndarray:
     # CuPy's arrays are what dltensor computes with on CUDA: wrapped as they are (a view, so a
     # later reshape of `c` in place does not reach ours), as NumPy's are on the CPU. Their work
     # is queued on CuPy's current stream, where dltensor computes too: nothing to order.
     if c.dtype in FROM_NUMPY:
         return wrap(c.view(), as_device((DLDeviceType.kDLCUDA, c.device.id)))
-    return _import_capsule(c)
+    return _import_capsule(c, copy)
 
 
 def _exchange_importer(where: Callable[[Any], Device | int | None],
-                       export: Callable[[Any], object] | None,
+                       export: Callable[[Any], object] | None, versioned: bool,
                        take: Callable[[object], int] | None,
-                       stream_of: Callable[[int, int], int] | None) -> Callable[[Any], ndarray]:
-    # A trusted C producer's CPU tensor goes, as the capsule its C exporter makes, to NumPy's
-    # C consumer, which validates, owns and releases it in C (the array's managed tensor then
-    # lives as the base of its NumPy view). Its CUDA tensor, when the producer says which
-    # stream its work is on, is taken through its C exchange API and goes to CuPy's consumer
-    # (ours for what CuPy would not take) once CuPy's current stream there is ordered after
-    # that one, as its __dlpack__ would order it (7.6 us an import on the H200, from 50 us
-    # through PyTorch's __dlpack__, which makes Python stream and event objects on every call).
+                       stream_of: Callable[[int, int], int] | None) -> _Importer:
+    # A trusted C producer's CPU tensor goes, as the versioned capsule its C exporter makes, to
+    # NumPy's C consumer, which validates, owns and releases it in C (the array's managed
+    # tensor then lives as the base of its NumPy view); a legacy capsule to ours. Its CUDA
+    # tensor, when the producer says which stream its work is on, is taken through its C
+    # exchange API and goes to CuPy's consumer (ours for what CuPy would not take) once
+    # CuPy's current stream there is ordered after that one, as its __dlpack__ would order it
+    # (7.6 us an import on the H200, from 50 us through PyTorch's __dlpack__, which makes
+    # Python stream and event objects on every call).
     # Anything else (bfloat16, which NumPy refuses; no CuPy) comes through __dlpack__ and our
     # own consumer, which refuses it again, if it must, in the producer's words.
     adopt = backend_for(CPU).adopt
 
-    def imp(x: Any) -> ndarray:
+    def imp(x: Any, copy: bool | None = None, /) -> ndarray:
         device = where(x)
         if device is CPU:
             if export is not None:
@@ -430,6 +467,11 @@ def _exchange_importer(where: Callable[[Any], Device | int | None],
                     capsule = export(x)
                 except Exception:
                     capsule = None
+                if capsule is not None and not versioned:
+                    try:
+                        return from_tensor(_dlpack.hold_capsule(capsule, False))
+                    except ValueError:  # (a versioned one after all, which can say
+                        pass            # read-only: NumPy's consumer honours that)
                 if capsule is not None:
                     a = adopt(capsule)
                     if a is not None and a.size:  # (NumPy gives empty arrays a pointer of
@@ -449,7 +491,7 @@ def _exchange_importer(where: Callable[[Any], Device | int | None],
                     r = adopted(gpus, address, device)
                     if r is not None:
                         return r
-        return _import_capsule(x)
+        return _import_capsule(x, copy)
     return imp
 
 

@@ -27,7 +27,7 @@ from .abi import (
     DLDeviceType,
 )
 
-__all__ = ["FIRST_PAGE", "HOST_READABLE", "ManagedTensor", "compact_strides", "consume_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
+__all__ = ["FIRST_PAGE", "HOST_READABLE", "ManagedTensor", "compact_strides", "consume_capsule", "hold_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
            "PreDLPack1Producer"]
 
 
@@ -120,7 +120,8 @@ def compact_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def live_count() -> int:
-    """How many consumed managed tensors are still owned (not yet deleted)."""
+    """How many consumed managed tensors are still owned (not yet deleted); not those whose
+    capsule releases them (hold_capsule)."""
     return _value(_owned) - _value(_released)
 
 
@@ -144,7 +145,7 @@ class ManagedTensor:
     __slots__ = (
         "address", "versioned", "version", "flags", "data", "byte_offset",
         "device_type", "device_id", "code", "bits", "lanes", "shape", "strides",
-        "_deleter", "base", "__weakref__",
+        "_deleter", "base", "capsule", "__weakref__",
     )
     # (declarations for the slots above; own() fills them)
     address: int
@@ -162,6 +163,7 @@ class ManagedTensor:
     strides: tuple[int, ...]
     _deleter: int | None
     base: ManagedTensor | None  # (a view's: the tensor whose memory it describes; set by view)
+    capsule: object  # (hold_capsule's: the capsule whose destructor releases the tensor)
 
     def view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0,
              read_only: bool = False) -> ManagedTensor:
@@ -332,6 +334,22 @@ def taking_capsule(capsule: object) -> Iterator[ManagedTensor]:
     if deleter:
         next(_owned)
         mt._deleter = deleter
+
+
+def hold_capsule(capsule: object, versioned: bool) -> ManagedTensor:
+    """The tensor in an unconsumed capsule that only the caller holds (a trusted exporter made
+    it for this import and gave it to no one else), validated, and the capsule kept by it, not
+    renamed: the capsule's own destructor (the producer's, in C) calls the deleter, once, when
+    the tensor goes. consume_capsule's lock, rename and Python deleter call are ~1 us an
+    import; a capsule someone else may hold must be consumed so, that no one takes it twice.
+    Such a tensor is not counted by live_count (it counts deleters left for us to call); a
+    refused one is released with its capsule. TypeError or ValueError for a capsule that is
+    not DLPack's of that kind."""
+    address = _get_pointer(capsule, _V_NAME if versioned else _L_NAME)
+    mt = own(address, versioned, borrowed=True)
+    mt._deleter = None  # (the capsule's to call)
+    mt.capsule = capsule
+    return mt
 
 
 def own(address: int, versioned: bool = True, borrowed: bool = False) -> ManagedTensor:

@@ -188,9 +188,45 @@ def test_request_does_not_loop_on_type_error():
 
 
 def test_dlpack_layer_exports_its_names():
-    for name in ("ManagedTensor", "consume_capsule", "live_count", "request_capsule",
-                 "make_capsule", "is_capsule", "capsule_name", "DLManagedTensorVersioned"):
+    for name in ("ManagedTensor", "consume_capsule", "hold_capsule", "live_count",
+                 "request_capsule", "make_capsule", "is_capsule", "capsule_name",
+                 "DLManagedTensorVersioned"):
         assert name in _dlpack.__all__ and hasattr(_dlpack, name)
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+@pytest.mark.usefixtures("leak_accounting")
+def test_a_held_capsule_is_not_renamed_and_its_destructor_releases_the_tensor(versioned):
+    # hold_capsule: a capsule made for this import alone (a trusted C exporter's) is kept, not
+    # consumed; its own destructor calls the deleter once, when the tensor and its views go.
+    cap, e = _capsule(versioned=versioned)
+    before = live_count()
+    mt = _dlpack.hold_capsule(cap, versioned)
+    assert P.capsule_name(cap) == (b"dltensor_versioned" if versioned else b"dltensor")
+    assert mt.capsule is cap and mt.shape == (3, 4) and mt.address == e.address
+    assert live_count() == before  # (no deleter left for dltensor to call)
+    del cap
+    v = mt.view((4,), (1,), 16)
+    mt.release()  # (the capsule's to release, not ours)
+    del mt
+    assert e.deleter_calls == 0
+    del v
+    assert e.deleter_calls == 1
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_a_held_capsule_refused_is_released_once_by_its_capsule(versioned):
+    cap, e = _capsule(versioned=versioned, shape=(3, -4))
+    with pytest.raises(BufferError, match="negative extent"):
+        _dlpack.hold_capsule(cap, versioned)
+    assert e.deleter_calls == 0 and P.capsule_name(cap).startswith(b"dltensor")
+    del cap
+    assert e.deleter_calls == 1
+    cap, e = _capsule(versioned=not versioned)  # (a capsule of the other kind: its name)
+    with pytest.raises(ValueError):
+        _dlpack.hold_capsule(cap, versioned)
+    del cap
+    assert e.deleter_calls == 1
 
 
 def test_a_view_may_reach_int64s_largest_byte_offset_but_not_pass_it():

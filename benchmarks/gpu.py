@@ -41,6 +41,11 @@ PARTS = [
     ("  PyTorch's current_work_stream", "stream_of(2, 0)"),
     ("  CuPy's current stream", "gpus.consumer_stream(0)"),
     ("  exchange API take, CuPy's consumer, wrap, release", "adopted(gpus, take(t), 0)"),
+    # The alternative to try (docs/devices.md, "Waiting for the next GPU"): PyTorch's C
+    # exporter behind its __dlpack__, as CPU tensors come in, its capsule to CuPy's consumer
+    ("  alternative: PyTorch's C exporter alone", "export(t)"),
+    ("  alternative: its capsule through CuPy's consumer, release",
+     "cp.from_dlpack(_Capsule(export(t)))"),
     ("cupy.from_dlpack(xt)", "cp.from_dlpack(xt)"),
     ("  xt.__dlpack__(as CuPy asks), release", "xt.__dlpack__(**asked)"),
     ("  c.__dlpack__(as CuPy asks), release", "c.__dlpack__(**asked)"),
@@ -154,6 +159,20 @@ def _time_calls(rows: list, out: dict, n: int, envs: dict, settings: Settings) -
         out[call][n][lib] = seconds
 
 
+class _Capsule:
+    """A capsule made elsewhere, handed to a consumer that asks ``__dlpack__`` (CuPy's
+    from_dlpack takes no bare capsule): CUDA device 0, as the chain's tensors."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+
 class _Asked:
     """Records the keywords a consumer passes __dlpack__, handing on ``x``'s capsule."""
 
@@ -180,7 +199,8 @@ def _parts(settings: Settings, cp, dlt, torch) -> dict:
     env = {"cp": cp, "dlt": dlt, "c": c, "t": t, "xt": xt, "asked": spy.asked,
            "where": _torch_exchangeable, "gpus": cuda_backend(0), "adopted": adopted,
            "stream_of": _dlpack.current_stream_getter(type(t)),
-           "take": _dlpack.managed_tensor_taker(type(t))}
+           "take": _dlpack.managed_tensor_taker(type(t)), "_Capsule": _Capsule,
+           "export": getattr(torch._C, "_to_dlpack_versioned", None)}
     out, timed = {}, {}
     for name, stmt in PARTS:
         try:

@@ -467,12 +467,26 @@ def read_only_error(x: ndarray, op: str = "") -> ValueError:
     """ValueError for a write into read-only ``x`` (operation ``op``), saying why it is: its
     producer's flag, or a view of such memory or of a broadcast, whose elements share memory."""
     t = x._tensor
-    why = ("its producer exported it so" if t is not None and getattr(t, "base", None) is None
+    why = ("its producer exported it so" if (getattr(t, "base", None) is None if t is not None
+                                              else _adopted_read_only(x._array))
            else "read-only memory, or a view of a broadcast, whose elements share memory")
     copy = (f"a library that computes on {x._device} memory can copy it (its "
             "from_dlpack(x, copy=True))" if held(x) else  # (a copy is a computation there)
             "write into a copy: dltensor.asarray(x, copy=True)")
     return ValueError(f"{op + ': ' if op else ''}this array is read-only ({why}); {copy}")
+
+
+def _adopted_read_only(a: Any) -> bool:
+    """Whether NumPy array ``a`` views a producer's export flagged read-only that NumPy's own
+    consumer took (a JAX array's): the root of its views is NumPy's read-only array of a
+    versioned capsule, which it names so (NumPy makes every legacy import read-only: no
+    producer said so)."""
+    if type(a) is not np.ndarray:
+        return False
+    while type(a.base) is np.ndarray:
+        a = a.base
+    return _dlpack.is_capsule(a.base) and not a.flags.writeable and \
+        _dlpack.capsule.capsule_name(a.base) == b"numpy_dltensor_versioned"
 
 
 def held(x: ndarray) -> bool:

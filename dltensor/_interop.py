@@ -8,6 +8,7 @@ moves to another device and copies are _moves.py's.
 
 from __future__ import annotations
 
+import functools
 import operator
 import sys
 from collections.abc import Callable, Mapping
@@ -21,7 +22,7 @@ from . import _dlpack
 from ._array import CPU_READABLE, STREAMED_HOST, copy_flag, from_tensor, held_streams, ndarray
 from ._array import wrap
 from ._backends import backend_for
-from ._dlpack.abi import DLDeviceType
+from ._dlpack.abi import DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import NULL_CONTEXT, native_dtype
 from ._dtypes import FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
@@ -323,17 +324,33 @@ def _jax_exchangeable(x: Any) -> Device | None:
     return CPU if d.platform == "cpu" else None
 
 
-def _jax_exporter() -> Callable[[Any], object] | None:
-    # JAX's C function behind __dlpack__, while __dlpack__ exports what it makes: a legacy
-    # capsule. JAX 0.12 exports versioned ones marked read-only, asked for by arguments this
-    # call does not pass, so from it on arrays come through __dlpack__.
+def _torch_exporter() -> tuple[Callable[[Any], object], bool] | None:
+    # PyTorch's C function behind __dlpack__: versioned capsules (2.4 and later).
+    export = getattr(getattr(sys.modules.get("torch"), "_C", None), "_to_dlpack_versioned", None)
+    return None if export is None else (export, True)
+
+
+def _jax_exporter() -> tuple[Callable[[Any], object], bool] | None:
+    # JAX's C function behind __dlpack__, and whether its capsules are versioned. Before 0.12
+    # it makes legacy capsules, as __dlpack__ exports them. From jaxlib's C extension 496
+    # (JAX 0.12) it takes max_version and makes versioned ones marked read-only, as
+    # __dlpack__ then exports them (a JAX array is immutable), which NumPy's C consumer takes
+    # (2.4 us an import with JAX 0.12.0.1, 8.3 through __dlpack__ and our consumer; NumPy's
+    # own import 2.2). A JAX of 0.12 or later whose function does not take max_version would
+    # export legacy capsules, saying writable what __dlpack__ says read-only: its arrays come
+    # through __dlpack__.
+    export = getattr(sys.modules.get("jaxlib._jax"), "buffer_to_dlpack_managed_tensor", None)
+    if export is None:
+        return None
+    extension = getattr(sys.modules.get("jax._src.lib"), "jaxlib_extension_version", 0)
+    if type(extension) is int and extension >= 496:
+        return functools.partial(export, max_version=(DLPACK_MAJOR_VERSION,
+                                                      DLPACK_MINOR_VERSION)), True
     try:
         version = tuple(int(p) for p in sys.modules["jax"].__version__.split(".")[:2])
     except (AttributeError, KeyError, ValueError):
         return None
-    if version >= (0, 12):
-        return None
-    return getattr(sys.modules.get("jaxlib._jax"), "buffer_to_dlpack_managed_tensor", None)
+    return (export, False) if version < (0, 12) else None
 
 
 def _torch_refusal(t: Any) -> str | None:
@@ -357,15 +374,13 @@ _EXCHANGE_GUARDS: dict[str, Callable[[Any], Device | int | None]] = {
 # Where found, the C function behind such a producer's __dlpack__, making a capsule of a
 # tensor (after the checks its guard made; no stream ordered), and whether that capsule is
 # versioned. CPU tensors come through it: versioned capsules to NumPy's consumer, legacy ones
-# (JAX's) to ours, since NumPy imports those read-only (numpy#28600) and such an array could
-# not go back to JAX, which asks for legacy capsules only. PyTorch's: 0.45 us a capsule,
-# where its Python __dlpack__ costs 2 us and the exchange API through ctypes, with our
-# capsule around its tensor, 1.7; JAX's 0.34 us, its __dlpack__ 1.6. Private to each
+# (JAX's before 0.12) to ours, since NumPy imports those read-only (numpy#28600) and such an
+# array could not go back to a JAX that asks for legacy capsules only. PyTorch's: 0.45 us a
+# capsule, where its Python __dlpack__ costs 2 us and the exchange API through ctypes, with
+# our capsule around its tensor, 1.7; JAX's 0.34 us, its __dlpack__ 1.6. Private to each
 # producer, so looked up by name: without it CPU tensors go through __dlpack__.
-_CPU_EXPORTS: dict[str, tuple[Callable[[], Callable[[Any], object] | None], bool]] = {
-    "torch.Tensor": (lambda: getattr(getattr(sys.modules.get("torch"), "_C", None),
-                                     "_to_dlpack_versioned", None), True),
-    "jaxlib._jax.ArrayImpl": (lambda: _jax_exporter(), False)}
+_CPU_EXPORTS: dict[str, Callable[[], tuple[Callable[[Any], object], bool] | None]] = {
+    "torch.Tensor": _torch_exporter, "jaxlib._jax.ArrayImpl": _jax_exporter}
 # Producers whose __dlpack__ exports some tensors wrongly: what to refuse, and why.
 _REFUSALS: dict[str, Callable[[Any], str | None]] = {"torch.Tensor": _torch_refusal}
 _refusal_by_type: dict[type, Callable[[Any], str | None] | None] = {}
@@ -410,14 +425,11 @@ def _remember(cache: dict[type, Any], tp: type, value: Any) -> None:
 def _importer_for(tp: type) -> _Importer:
     imp = _importers.get(tp)
     if imp is None:
-        # Not NumPy's C consumer, though it is faster for JAX: it imports legacy capsules
-        # read-only (numpy#28600), and the array could then not go back to JAX, which asks for
-        # legacy capsules only.
         name = f"{tp.__module__}.{tp.__qualname__}"
         guard = _EXCHANGE_GUARDS.get(name)
         take = _dlpack.managed_tensor_taker(tp) if guard is not None else None
-        found, versioned = _CPU_EXPORTS.get(name, (lambda: None, True))
-        export = found() if guard is not None else None
+        found = _CPU_EXPORTS.get(name) if guard is not None else None
+        export, versioned = (found and found()) or (None, True)
         if name == "cupy.ndarray":
             imp = _take_cupy
         elif guard is None or take is None and export is None:

@@ -6,7 +6,9 @@ this module, not skip it."""
 
 import array
 import ctypes
+import gc
 import mmap
+import sys
 import warnings
 
 import array_api_strict as xs
@@ -319,7 +321,7 @@ def test_torch_cpu_tensors_come_in_through_pytorchs_c_exporter_not_its_python_dl
     t = torch.arange(6.0).reshape(2, 3)[:, 1:]
     for without in (False, True):
         if without:
-            monkeypatch.setitem(_interop._CPU_EXPORTS, "torch.Tensor", (lambda: None, True))
+            monkeypatch.setitem(_interop._CPU_EXPORTS, "torch.Tensor", lambda: None)
             monkeypatch.delitem(_interop._importers, torch.Tensor, raising=False)
         x = dltensor.asarray(t)
         assert (x.data_ptr, x.shape, x.strides) == (t.data_ptr(), (2, 2), (3, 1))
@@ -573,8 +575,7 @@ def test_jax_cpu_arrays_come_in_through_jaxs_c_exporter_not_its_python_dlpack(mo
     calls = _counting_dlpack(monkeypatch, tp)
     for without in (False, True):
         if without:
-            monkeypatch.setitem(_interop._CPU_EXPORTS, "jaxlib._jax.ArrayImpl",
-                                (lambda: None, False))
+            monkeypatch.setitem(_interop._CPU_EXPORTS, "jaxlib._jax.ArrayImpl", lambda: None)
             _forget_importer(monkeypatch, tp)
         for take in (dltensor.asarray, dltensor.from_dlpack,
                      lambda j: dltensor.from_dlpack(j, copy=False),
@@ -586,14 +587,90 @@ def test_jax_cpu_arrays_come_in_through_jaxs_c_exporter_not_its_python_dlpack(mo
         assert len(calls) == 4 * without
 
 
-def test_jax_arrays_come_through_dlpack_once_it_exports_versioned_capsules(monkeypatch):
-    # JAX 0.12's __dlpack__ exports versioned capsules marked read-only, which the C function
-    # called without its arguments may not: the exporter is used before 0.12 only.
+def test_jax_arrays_come_through_its_c_exporter_as_its_dlpack_exports_them(monkeypatch):
+    # Before JAX 0.12 the C function makes the legacy capsules __dlpack__ exports. From
+    # jaxlib's C extension 496 (JAX 0.12) it takes max_version and makes versioned ones
+    # marked read-only, as __dlpack__ then exports them; a JAX of 0.12 or later whose
+    # function does not (extension older) would say writable what __dlpack__ says read-only,
+    # and its arrays come through __dlpack__.
+    import functools
+    import jax._src.lib
     from dltensor import _interop
-    for version, used in (("0.10.2", True), ("0.11.9", True), ("0.12.0", False),
-                          ("1.0.0", False), ("0.12.dev0", False), ("unknown", False)):
+    c_function = sys.modules["jaxlib._jax"].buffer_to_dlpack_managed_tensor
+    for version, extension, expected in (
+            ("0.10.2", 467, (c_function, False)), ("0.11.9", 490, (c_function, False)),
+            ("0.12.0", 490, None), ("1.0.0", 490, None), ("0.12.dev0", 490, None),
+            ("unknown", 490, None), ("0.12.0", 496, "versioned"), ("0.12.0", 505, "versioned"),
+            ("0.10.2", "496", (c_function, False))):
         monkeypatch.setattr(jax, "__version__", version)
-        assert (_interop._jax_exporter() is not None) is used, version
+        monkeypatch.setattr(jax._src.lib, "jaxlib_extension_version", extension)
+        found = _interop._jax_exporter()
+        if expected == "versioned":
+            export, versioned = found
+            assert versioned and isinstance(export, functools.partial)
+            assert export.func is c_function and export.keywords == {"max_version": (1, 3)}
+        else:
+            assert found == expected, (version, extension)
+
+
+def _jax_012_c_function(calls):
+    """A stand-in for JAX 0.12's C exporter on JAX 0.10 (which makes legacy capsules only):
+    asked with max_version, a versioned capsule of the array's memory marked read-only, as
+    JAX 0.12 makes; NumPy's import of JAX's legacy capsule (read-only) exports it so."""
+    real = sys.modules["jaxlib._jax"].buffer_to_dlpack_managed_tensor
+
+    def c_function(buffer, stream=None, max_version=None, copied=False):
+        calls.append(max_version)
+        if max_version is None:
+            return real(buffer, stream=stream)
+        return np.from_dlpack(_Capsule(real(buffer, stream=stream))).__dlpack__(
+            max_version=max_version)
+    return c_function
+
+
+class _Capsule:
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+
+def test_jax_012_arrays_come_in_read_only_through_its_c_exporter_and_numpys_consumer(
+        monkeypatch):
+    # JAX 0.12's versioned, read-only capsule goes to NumPy's C consumer (2.4 us an import
+    # with JAX 0.12.0.1 on Python 3.12, from 9.0 through __dlpack__ and our consumer; NumPy's
+    # own import 2.2): read-only, the same memory, never __dlpack__.
+    import jax._src.lib
+    from dltensor import _interop
+    tp = type(jnp.zeros(1))
+    calls, dlpack_calls = [], _counting_dlpack(monkeypatch, tp,
+                                               ("__dlpack__", "__dlpack_device__"))
+    monkeypatch.setattr(sys.modules["jaxlib._jax"], "buffer_to_dlpack_managed_tensor",
+                        _jax_012_c_function(calls))
+    monkeypatch.setattr(jax._src.lib, "jaxlib_extension_version", 505)
+    _forget_importer(monkeypatch, tp)
+    j = jnp.arange(6.0).reshape(2, 3)
+    for take in (dltensor.asarray, dltensor.from_dlpack,
+                 lambda j: dltensor.from_dlpack(j, copy=False),
+                 lambda j: dltensor.asarray(j, copy=False),
+                 lambda j: dltensor.from_dlpack(j, device="cpu")):
+        x = take(j)
+        assert (x.data_ptr, x.shape, x.read_only) == (ptr(j), (2, 3), True)
+        assert values(x[1:, :]).tolist() == [[3.0, 4.0, 5.0]]
+        with pytest.raises(ValueError, match=r"read-only \(its producer exported it so\)"):
+            x[0, 0] = 1.0
+    assert calls == [(1, 3)] * 5 and not dlpack_calls
+    y = x[1:, :]  # (a view keeps the memory when the JAX array and the import are gone)
+    del j, x
+    gc.collect()
+    assert values(y).tolist() == [[3.0, 4.0, 5.0]]
+    c = dltensor.asarray(jnp.arange(3.0), copy=True)  # (a copy is the caller's: writable)
+    c[0] = 7.0
+    assert values(c).tolist() == [7.0, 1.0, 2.0]
 
 
 def test_jax_arrays_held_through_the_c_exporter_release_once_when_the_last_view_goes(
@@ -611,7 +688,8 @@ def test_jax_arrays_held_through_the_c_exporter_release_once_when_the_last_view_
         made.append(e)
         return cap
 
-    monkeypatch.setitem(_interop._CPU_EXPORTS, "jaxlib._jax.ArrayImpl", (lambda: export, False))
+    monkeypatch.setitem(_interop._CPU_EXPORTS, "jaxlib._jax.ArrayImpl",
+                        lambda: (export, False))
     _forget_importer(monkeypatch, tp)
     x = dltensor.asarray(jnp.zeros(4))
     (e,) = made

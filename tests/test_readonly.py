@@ -251,8 +251,14 @@ def test_the_refusal_says_why_the_array_is_read_only():
     buf = np.arange(4.0)
     buf.flags.writeable = False
     broadcast = dltensor.broadcast_to(dltensor.asarray(np.arange(2.0)), (3, 2))
+    # NumPy's own import of a versioned export flagged read-only (JAX 0.12's arrays come so)
+    # is the producer's word too; of a legacy one, NumPy's (it makes them all read-only).
+    legacy = np.from_dlpack(P.from_numpy(np.arange(4.0), versioned=False))
+    assert not legacy.flags.writeable
     for x, why in ((dltensor.from_dlpack(P.from_numpy(buf, flags=1)),
                     "its producer exported it so"),
+                   (dltensor.asarray(np.from_dlpack(buf)[1:]), "its producer exported it so"),
+                   (dltensor.asarray(legacy), "read-only memory"),
                    (dltensor.asarray(buf), "read-only memory"),
                    (broadcast, "read-only memory, or a view of a broadcast")):
         for write in (lambda: x.__setitem__(Ellipsis, 1.0), lambda: x.__iadd__(1.0),

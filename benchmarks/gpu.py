@@ -45,7 +45,7 @@ PARTS = [
     # exporter behind its __dlpack__, as CPU tensors come in, its capsule to CuPy's consumer
     ("  alternative: PyTorch's C exporter alone", "export(t)"),
     ("  alternative: its capsule through CuPy's consumer, release",
-     "cp.from_dlpack(_Capsule(export(t)))"),
+     "cp.from_dlpack(_Capsule(export(t), device))"),
     ("cupy.from_dlpack(xt)", "cp.from_dlpack(xt)"),
     ("  xt.__dlpack__(as CuPy asks), release", "xt.__dlpack__(**asked)"),
     ("  c.__dlpack__(as CuPy asks), release", "c.__dlpack__(**asked)"),
@@ -161,13 +161,13 @@ def _time_calls(rows: list, out: dict, n: int, envs: dict, settings: Settings) -
 
 class _Capsule:
     """A capsule made elsewhere, handed to a consumer that asks ``__dlpack__`` (CuPy's
-    from_dlpack takes no bare capsule): CUDA device 0, as the chain's tensors."""
+    from_dlpack takes no bare capsule), with its tensor's device."""
 
-    def __init__(self, capsule):
-        self.capsule = capsule
+    def __init__(self, capsule, device):
+        self.capsule, self.device = capsule, device
 
     def __dlpack_device__(self):
-        return (2, 0)
+        return self.device
 
     def __dlpack__(self, **kwargs):
         return self.capsule
@@ -200,6 +200,7 @@ def _parts(settings: Settings, cp, dlt, torch) -> dict:
            "where": _torch_exchangeable, "gpus": cuda_backend(0), "adopted": adopted,
            "stream_of": _dlpack.current_stream_getter(type(t)),
            "take": _dlpack.managed_tensor_taker(type(t)), "_Capsule": _Capsule,
+           "device": t.__dlpack_device__(),
            "export": getattr(torch._C, "_to_dlpack_versioned", None)}
     out, timed = {}, {}
     for name, stmt in PARTS:

@@ -157,6 +157,47 @@ KINDS = {
 }
 
 
+def test_an_imported_cpu_tensor_is_exported_by_numpys_producer_through_its_compute_view(
+        monkeypatch):
+    # dltensor's own producer is ctypes, ~4 us an export; the NumPy view, made once as the
+    # first computation makes it, and NumPy's C producer then ~0.3 us each. What NumPy cannot
+    # view (int4) or export (an ml_dtypes dtype), and an empty tensor, whose pointer NumPy
+    # would not keep, go to dltensor's producer, as a read-only array's legacy request does.
+    from dltensor import _array
+    calls = []
+    real = _array._export
+    monkeypatch.setattr(_array, "_export", lambda *a: calls.append(a[0]) or real(*a))
+    a = np.arange(6.0).reshape(2, 3)
+    p = P.from_numpy(a)
+    x = dltensor.from_dlpack(p)
+    assert x._array is None  # (not computed on yet)
+    for _ in range(3):
+        b = np.from_dlpack(x)
+        assert b.ctypes.data == a.ctypes.data and b.flags.writeable
+    assert x._array is not None and not calls
+    del x
+    assert p.deleter_calls == 0  # (NumPy's import of the export keeps the tensor)
+    del b
+    assert p.deleter_calls == 1
+    ro = _imported(a, flags=1)
+    cap = ro.__dlpack__(max_version=(1, 0))
+    assert P.capsule_flags(cap) & 1 and not calls  # READ_ONLY, said by NumPy's producer
+    with pytest.raises(BufferError, match="readonly|read-only"):
+        ro.__dlpack__()  # (legacy: NumPy's refusal, then dltensor's producer's)
+    assert calls == [ro]
+    for held, ours in ((_imported(np.zeros(3, np.uint8), dtype=(0, 4, 1)), True),  # int4
+                       # (NumPy 2.5 exports ml_dtypes' bfloat16 itself; 2.4 refused it)
+                       (_imported(np.zeros(3, np.uint16), dtype=(4, 16, 1)), None),
+                       (_imported(np.empty((0, 3))), True)):
+        calls.clear()
+        cap = held.__dlpack__(max_version=(1, 0))
+        assert ours is None or calls == [held]
+        fields = P.tensor_fields(cap)
+        assert fields["data"] + fields["byte_offset"] == held.data_ptr
+        t = held._tensor
+        assert fields["dtype"] == (t.code, t.bits, t.lanes)
+
+
 @pytest.mark.parametrize("make", KINDS.values(), ids=KINDS.keys())
 @pytest.mark.parametrize("max_version, versioned", [
     (None, False), ((0, 8), False), ((1, 0), True), ((1, 3), True), ((1, 9), True),

@@ -69,26 +69,44 @@ def _byte_stride(stride: int, extent: int, itemsize: int) -> int:
 
 def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     """A NumPy array over a managed tensor's memory, read-only if the tensor is."""
-    dt = dtype_from_dlpack(mt.code, mt.bits)
-    npdt = dt.numpy
-    if npdt is None or mt.bits % 8:
-        hint = " (install ml_dtypes to compute on it)" if dt.spec_kind is None and mt.bits >= 8 \
-            and mt.code != _dlpack.DLDataTypeCode.kDLOpaqueHandle else ""  # (its floats)
-        raise TypeError(f"dltensor cannot compute on dtype {dt.name}{hint}; it can still be "
-                        "held and handed on with from_dlpack()")
-    itemsize = npdt.itemsize
-    size = mt.size
-    if size == 0:
+    described = _described.get((mt.code, mt.bits))
+    if described is None:
+        described = _describe(mt.code, mt.bits)
+    npdt, typestr, itemsize, native = described
+    shape = mt.shape
+    if 0 in shape:
         # NumPy refuses a NULL data pointer; an empty array has no memory to share anyway.
-        a = np.empty(mt.shape, npdt)
+        a = np.empty(shape, npdt)
         a.flags.writeable = not mt.read_only
         return a
-    # Extension dtypes (ml_dtypes) have no typestr: describe as same-size unsigned, then view.
-    # Not by NumPy kind: ml_dtypes' float8 types say kind 'f' but have no typestr.
-    native = dt.spec_kind is not None
-    a = np.asarray(_Interface(_interface(mt, mt.pointer, npdt.str if native else
-                                         f"<u{itemsize}", itemsize), mt))
+    # (an axis of extent 1 may have any stride, which in bytes could overflow NumPy's C long)
+    strides = tuple([st * itemsize for st in mt.strides]) if 1 not in shape else \
+        tuple(map(_byte_stride, mt.strides, shape, (itemsize,) * len(shape)))
+    a = np.asarray(_Interface({"version": 3, "data": ((mt.data or 0) + mt.byte_offset,
+                                                      mt.read_only),
+                               "shape": shape, "strides": strides, "typestr": typestr}, mt))
     return a if native else a.view(npdt)
+
+
+# (code, bits) -> (NumPy dtype, the typestr NumPy is told, itemsize, whether that typestr is the
+# dtype's own), for view(): found once a dtype.
+_described: dict[tuple[int, int], tuple[np.dtype[Any], str, int, bool]] = {}
+
+
+def _describe(code: int, bits: int) -> tuple[np.dtype[Any], str, int, bool]:
+    dt = dtype_from_dlpack(code, bits)
+    npdt = dt.numpy
+    if npdt is None or bits % 8:
+        hint = " (install ml_dtypes to compute on it)" if dt.spec_kind is None and bits >= 8 \
+            and code != _dlpack.DLDataTypeCode.kDLOpaqueHandle else ""  # (its floats)
+        raise TypeError(f"dltensor cannot compute on dtype {dt.name}{hint}; it can still be "
+                        "held and handed on with from_dlpack()")
+    # Extension dtypes (ml_dtypes) have no typestr: described as same-size unsigned, then
+    # viewed. Not by NumPy kind: ml_dtypes' float8 types say kind 'f' but have no typestr.
+    native = dt.spec_kind is not None
+    typestr = npdt.str if native else f"<u{npdt.itemsize}"
+    _described[(code, bits)] = found = (npdt, typestr, npdt.itemsize, native)
+    return found
 
 
 def _interface(mt: _dlpack.ManagedTensor, data: int, typestr: str, itemsize: int

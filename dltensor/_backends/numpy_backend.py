@@ -82,8 +82,7 @@ def view(mt: _dlpack.ManagedTensor) -> npt.NDArray[Any]:
     # (an axis of extent 1 may have any stride, which in bytes could overflow NumPy's C long)
     strides = tuple([st * itemsize for st in mt.strides]) if 1 not in shape else \
         tuple(map(_byte_stride, mt.strides, shape, (itemsize,) * len(shape)))
-    a = np.asarray(_Interface({"version": 3, "data": ((mt.data or 0) + mt.byte_offset,
-                                                      mt.read_only),
+    a = np.asarray(_Interface({"version": 3, "data": (mt.pointer, mt.read_only),
                                "shape": shape, "strides": strides, "typestr": typestr}, mt))
     return a if native else a.view(npdt)
 

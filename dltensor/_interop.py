@@ -25,7 +25,7 @@ from ._backends import backend_for
 from ._dlpack.abi import DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import NULL_CONTEXT, native_dtype
-from ._dtypes import FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_dlpack, dtype_from_numpy
+from ._dtypes import FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
 from ._dtypes import cast, refuse_complex_to_real
 from ._moves import CopyError, cast_first, computed, copied, cuda_backend, move
 from ._sequences import PYTHON_SEQUENCE_OR_SCALAR, from_python, has_buffer, python_importers
@@ -217,39 +217,7 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     if not _dlpack.is_capsule(capsule):
         raise BufferError(f"{type(x).__name__}.__dlpack__ returned a "
                           f"{type(capsule).__name__}, not a DLPack capsule")
-    return _take(capsule)
-
-
-def _take(capsule: object) -> ndarray:
-    """The array of a capsule a producer's ``__dlpack__`` gave this import. A versioned one of
-    CPU memory with elements in one of NumPy's own dtypes, once validated here, goes to
-    NumPy's C consumer, which takes and releases it in C (no Python deleter call) and makes
-    the NumPy view a first computation or export would make (1.6 us); the rest to
-    dltensor's: legacy capsules (NumPy makes those read-only, numpy#28600), empty tensors
-    (NumPy gives them a pointer of its own), other dtypes, a stride past a C long in bytes
-    on an axis of extent 1 (NumPy's consumer would compute it), what NumPy refuses, and
-    what validation refuses (its deleter called before the error, as the spec asks)."""
-    try:
-        t = _dlpack.hold_capsule(capsule, True)  # (validated, still the capsule's)
-    except (BufferError, TypeError, ValueError):
-        t = None
-    if t is not None and t.device_type == 1 and t.size and \
-            dtype_from_dlpack(t.code, t.bits).spec_kind is not None and \
-            (1 not in t.shape or _strides_fit(t.strides, t.bits // 8)):
-        a = _adopt_on_cpu(capsule)
-        if a is not None:
-            return wrap(a)
     return from_tensor(_dlpack.consume_capsule(capsule))
-
-
-def _strides_fit(strides: tuple[int, ...], itemsize: int) -> bool:
-    # Whether every stride in bytes fits a C long, as NumPy's consumer computes it. Validation
-    # bounds those of axes with several elements; an axis of extent 1 may say any stride,
-    # which dltensor's own NumPy view makes 0 (numpy_backend._byte_stride).
-    return all(-(1 << 63) <= s * itemsize < 1 << 63 for s in strides)
-
-
-_adopt_on_cpu = backend_for(CPU).adopt
 
 
 def _on_a_gpu_here(x: Any) -> bool:
@@ -501,7 +469,7 @@ def _exchange_importer(where: Callable[[Any], Device | int | None],
     # Python stream and event objects on every call).
     # Anything else (bfloat16, which NumPy refuses; no CuPy) comes through __dlpack__ and our
     # own consumer, which refuses it again, if it must, in the producer's words.
-    adopt = _adopt_on_cpu
+    adopt = backend_for(CPU).adopt
 
     def imp(x: Any, copy: bool | None = None, /) -> ndarray:
         device = where(x)

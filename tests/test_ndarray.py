@@ -53,7 +53,7 @@ def test_nbytes_counts_held_memory_and_packed_sub_byte_elements_by_their_bits():
 
 
 def test_attributes_do_not_need_a_compute_view():
-    x = _imported(np.arange(6, dtype=np.float32).reshape(2, 3), versioned=False)
+    x = _imported(np.arange(6, dtype=np.float32).reshape(2, 3))
     assert (x.shape, x.ndim, x.size, x.dtype, x.strides) == ((2, 3), 2, 6, dltensor.float32,
                                                              (3, 1))
     assert x._array is None
@@ -168,7 +168,7 @@ def test_an_imported_cpu_tensor_is_exported_by_numpys_producer_through_its_compu
     real = _array._export
     monkeypatch.setattr(_array, "_export", lambda *a: calls.append(a[0]) or real(*a))
     a = np.arange(6.0).reshape(2, 3)
-    p = P.from_numpy(a, versioned=False)  # (a versioned one NumPy's consumer takes)
+    p = P.from_numpy(a)
     x = dltensor.from_dlpack(p)
     assert x._array is None  # (not computed on yet)
     for _ in range(3):

@@ -93,59 +93,13 @@ def test_released_on_another_thread():
 
 
 def test_live_count_follows_arrays():
-    # (It counts the tensors dltensor's consumer owns: legacy capsules here. A versioned one of
-    # CPU memory goes to NumPy's C consumer, which owns and releases it: not counted.)
     start, waiting = live_count(), P.exports_alive()
-    ps = [_cpu(versioned=False)[0] for _ in range(4)]
+    ps = [_cpu()[0] for _ in range(4)]
     xs = [dltensor.from_dlpack(p) for p in ps]
     assert live_count() == start + 4 and P.exports_alive() == waiting + 4
     del xs
     assert live_count() == start and P.exports_alive() == waiting
     assert [p.deleter_calls for p in ps] == [1, 1, 1, 1]
-    ps = [_cpu()[0] for _ in range(4)]
-    xs = [dltensor.from_dlpack(p) for p in ps]
-    assert live_count() == start and P.exports_alive() == waiting + 4
-    assert all(x._tensor is None for x in xs)  # (NumPy's)
-    del xs
-    assert P.exports_alive() == waiting and [p.deleter_calls for p in ps] == [1, 1, 1, 1]
-
-
-def test_versioned_cpu_imports_go_to_numpys_c_consumer_once_validated():
-    # A versioned capsule of CPU memory with elements in one of NumPy's own dtypes is checked
-    # by dltensor's validation, then taken and released by NumPy's C consumer: no Python
-    # deleter call, and the NumPy view its first computation needs made at once (an import
-    # 1 us less, and that view's 1.6). Same memory, flags honoured, released once.
-    p, a = _cpu()
-    x = dltensor.from_dlpack(p)
-    assert x._tensor is None and x._array is not None and x.data_ptr == a.ctypes.data
-    assert not x.read_only and x.shape == (3, 4)
-    y = x[1:, :]
-    del x
-    assert p.deleter_calls == 0 and np.asarray(y)[0, 0] == 4.0
-    del y
-    assert p.deleter_calls == 1
-    ro = dltensor.from_dlpack(_cpu(flags=1)[0])
-    with pytest.raises(ValueError, match="its producer exported it so"):
-        ro[0, 0] = 1.0
-    # dltensor's own consumer: a legacy capsule (NumPy imports those read-only), an empty
-    # tensor (NumPy would give it a pointer of its own), a dtype NumPy has not of its own, a
-    # stride in bytes past a C long on an axis of extent 1 (NumPy would compute it)
-    for b, fields, what in ((np.arange(3.0), dict(versioned=False), "legacy"),
-                            (np.empty((0, 3), np.float32), {}, "empty"),
-                            (np.zeros(3, np.uint16), dict(dtype=(4, 16, 1)), "bfloat16"),
-                            (np.arange(3.0), dict(shape=(1, 3), strides=(2**62, 1)),
-                             "huge stride")):
-        p = P.from_numpy(b, **fields)
-        x = dltensor.from_dlpack(p)
-        assert x._tensor is not None and x.data_ptr == b.ctypes.data, what
-        del x
-        assert p.deleter_calls == 1, what
-    # refused by validation: the deleter is called before the error, not when the capsule
-    # (which the traceback keeps) goes
-    p = _cpu(data=64)[0]
-    with pytest.raises(BufferError, match="first page"):
-        dltensor.from_dlpack(p)
-    assert p.deleter_calls == 1
 
 
 def test_refused_after_taking_ownership():

@@ -800,7 +800,7 @@ def test_operators_meet_sequences_numpy_scalars_and_fresh_imports():
             with pytest.raises(TypeError, match="takes dltensor arrays and Python scalars"):
                 compare(x, other)
     # an import not yet computed on, on the right of the fast path
-    y = dt.from_dlpack(P.from_numpy(np.array([2.0, 3.0]), versioned=False))
+    y = dt.from_dlpack(P.from_numpy(np.array([2.0, 3.0])))
     assert y._array is None and np.asarray(x + y).tolist() == [3.0, 5.0]
     # clip takes NumPy's scalars as the Python numbers they are
     assert np.asarray(dt.clip(x, min=np.float64(1.5), max=np.float32(1.75))).tolist() == \

@@ -849,7 +849,7 @@ def test_functions_of_several_arrays_take_imports_not_yet_computed_on():
     # must be that view (its _array was passed as it was, None, for a fresh import).
 
     def fresh(a):
-        x = dlt.from_dlpack(P.from_numpy(np.asarray(a, dtype=np.float64), versioned=False))
+        x = dlt.from_dlpack(P.from_numpy(np.asarray(a, dtype=np.float64)))
         assert x._array is None
         return x
 

@@ -606,7 +606,7 @@ def test_expand_dims_finds_a_position_repeated_from_either_end():
 def test_reshape_of_something_not_an_array_or_an_import_not_yet_computed_on():
     with pytest.raises(TypeError, match="takes dltensor arrays"):
         dlt.reshape([1, 2], (2,))
-    x = dlt.from_dlpack(P.from_numpy(np.arange(6.0), versioned=False))
+    x = dlt.from_dlpack(P.from_numpy(np.arange(6.0)))
     assert x._array is None  # (a fresh import: the fast path for NumPy arrays is not for it)
     assert dlt.reshape(x, (2, 3)).shape == (2, 3)
     assert np.asarray(dlt.reshape(x, (3, 2)))[2, 1] == 5.0

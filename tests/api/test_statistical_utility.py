@@ -73,7 +73,7 @@ def test_matches_array_api_strict(fn):
 def test_sum_of_imported_memory():
     """The fast path computes on memory imported through DLPack (no compute view yet)."""
     a = np.arange(6, dtype=np.int16).reshape(2, 3)
-    x = dlt.from_dlpack(P.from_numpy(a, versioned=False))
+    x = dlt.from_dlpack(P.from_numpy(a))
     assert x._array is None
     out = dlt.sum(x)
     assert out.dtype is dlt.int64 and int(np.from_dlpack(out)) == 15
@@ -378,8 +378,7 @@ def test_bool_sums_and_products_and_a_mean_of_a_fresh_import():
     assert bool(dlt.sum(dlt.asarray([0j, 2j]), dtype=dlt.bool)) is True
     assert bool(dlt.prod(dlt.asarray([0.0, 2.0]), dtype=dlt.bool)) is False
     # mean's CPU fast path on an import not yet computed on
-    y = dlt.from_dlpack(P.from_numpy(np.array([1.0, 2.0, 4.0], np.float32),
-                                      versioned=False))
+    y = dlt.from_dlpack(P.from_numpy(np.array([1.0, 2.0, 4.0], np.float32)))
     assert y._array is None and float(dlt.mean(y)) == pytest.approx(7 / 3, rel=1e-6)
 
 

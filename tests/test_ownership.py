@@ -102,6 +102,20 @@ def test_live_count_follows_arrays():
     assert [p.deleter_calls for p in ps] == [1, 1, 1, 1]
 
 
+def test_a_python_deleter_run_while_an_exception_unwinds_keeps_that_exception():
+    # A producer whose deleter is Python code (a ctypes callback, as these test producers'):
+    # an array released while an exception unwinds the frame that held it must leave that
+    # exception as it was. NumPy's C consumer calls such a deleter with the exception set and
+    # the caller saw "SystemError: error return without exception set" (np.from_dlpack does
+    # so): dltensor's consumer releases through a finalizer, which keeps it.
+    def body():
+        for x in (dltensor.from_dlpack(_cpu()[0]), 1):
+            x = None
+            raise KeyError("the caller's")
+    with pytest.raises(KeyError, match="the caller's"):
+        body()
+
+
 def test_refused_after_taking_ownership():
     p, a = _cpu(dtype=(2, 32, 3))
     with pytest.raises(BufferError):

@@ -89,6 +89,20 @@ MALFORMED = {
     "negative strides into the first page": (dict(data=4096 + 16, shape=(3,), strides=(-4,)),
                                              FIRST_PAGE),
     "pinned memory in the first page": (dict(data=64, device=(3, 0)), FIRST_PAGE),
+    # (a vector on the CPU, the commonest import, which the consumer checks on a path of its
+    # own: each rule again there)
+    "a vector in the first page": (dict(data=12, shape=(3,), strides=(1,)), FIRST_PAGE),
+    "a vector's byte_offset ending in the first page": (
+        dict(data=8, byte_offset=4000, shape=(3,), strides=(1,)), FIRST_PAGE),
+    "a vector with NULL data": (dict(data=0, shape=(3,), strides=(1,)), NULL),
+    "a vector with NULL data and an offset": (
+        dict(data=0, byte_offset=8192, shape=(3,), strides=(1,)), NULL),
+    "a vector past the end of memory": (dict(data=2**64 - 8, shape=(3,), strides=(1,)),
+                                        OUTSIDE),
+    "a vector whose byte_offset passes the end of memory": (
+        dict(data=2**64 - 4096, byte_offset=4090, shape=(2,), strides=(1,)), OUTSIDE),
+    "a vector's stride spans past int64": (dict(shape=(3,), strides=(2**61,)), SPAN),
+    "a vector's negative extent": (dict(shape=(-3,), strides=(1,)), "negative extent"),
 }
 
 

@@ -429,6 +429,17 @@ def _validate(data: int, dev_type: int, dev_id: int, ndim: int, code: int, bits:
             strides = compact_strides(shape)
             if strides[0] > _INT64_MAX:  # (an empty tensor, else its size says so below)
                 raise BufferError(f"shape {shape} is too large for int64 strides")
+    if ndim == 1 and dev_type == 1:
+        # The commonest import, a vector on the CPU, accepted without the loop below (~0.4 us
+        # of its 1 us): its elements, from `start` past the first page, span `span` bytes
+        # within int64 and end within the address space. Anything else, or any doubt, is the
+        # general path's to accept or to refuse in its words.
+        s, st = shape[0], strides[0]
+        if s > 0 and st >= 0 and data:
+            start, item = data + byte_offset, (bits // 8 if bits > 8 else 1)
+            span = st * (s - 1) * item
+            if FIRST_PAGE <= start and span <= _INT64_MAX and start + span + item <= 1 << 64:
+                return shape, strides
     size = 1
     low = high = 0  # the elements furthest before and after element 0, in elements
     for s, st in zip(shape, strides):

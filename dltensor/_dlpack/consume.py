@@ -323,12 +323,12 @@ def taking_capsule(capsule: object) -> Iterator[ManagedTensor]:
         if _set_name(capsule, _BEING_TAKEN) != 0:  # pragma: no cover - a bad capsule
             raise BufferError("could not take the DLPack capsule")
     try:
-        mt = own(address, versioned, borrowed=True)
-        deleter, mt._deleter = mt._deleter, None  # (the capsule's, until the block succeeds)
-        yield mt
+        mt = own(address, versioned, borrowed=True)  # (its deleter the capsule's until the
+        yield mt                                      # block succeeds)
     except BaseException:
         _set_name(capsule, _V_NAME if versioned else _L_NAME)  # (as it was, to use again)
         raise
+    deleter = _deleter_of(mt)
     if _set_name(capsule, used) != 0:  # pragma: no cover - only fails on a bad capsule
         raise BufferError("could not take ownership of the DLPack capsule")
     if deleter:
@@ -346,8 +346,7 @@ def hold_capsule(capsule: object, versioned: bool) -> ManagedTensor:
     refused one is released with its capsule. TypeError or ValueError for a capsule that is
     not DLPack's of that kind."""
     address = _get_pointer(capsule, _V_NAME if versioned else _L_NAME)
-    mt = own(address, versioned, borrowed=True)
-    mt._deleter = None  # (the capsule's to call)
+    mt = own(address, versioned, borrowed=True)  # (its deleter the capsule's to call)
     mt.capsule = capsule
     return mt
 
@@ -382,13 +381,25 @@ def own(address: int, versioned: bool = True, borrowed: bool = False) -> Managed
     mt.device_type, mt.device_id = dev_type, dev_id
     mt.code, mt.bits, mt.lanes = code, bits, lanes
     mt.shape, mt.strides = shape, strides
-    if deleter:
-        if not borrowed:
-            next(_owned)
+    # (a borrowed tensor is never armed: were it dropped before its caller decided, by an
+    # exception between two statements, its deleter would run here and again in its capsule)
+    if deleter and not borrowed:
+        next(_owned)
         mt._deleter = deleter
     else:
         mt._deleter = None
     return mt
+
+
+_DELETER = struct.Struct("<Q")
+
+
+def _deleter_of(mt: ManagedTensor) -> int:
+    """The deleter of ``mt``'s managed tensor, read again (after version, manager_ctx; after
+    the 48-byte DLTensor, manager_ctx)."""
+    at = mt.address + (16 if mt.versioned else 56)
+    deleter: int = _DELETER.unpack(_MEMORY[at:at + 8])[0]
+    return deleter
 
 
 _new = object.__new__

@@ -229,6 +229,22 @@ def test_a_held_capsule_refused_is_released_once_by_its_capsule(versioned):
     assert e.deleter_calls == 1
 
 
+@pytest.mark.parametrize("versioned", [True, False])
+def test_a_borrowed_tensor_dropped_before_its_caller_decides_leaves_the_deleter_to_its_capsule(
+        versioned):
+    # own(borrowed=True) (hold_capsule's and taking_capsule's) gives a tensor that is still
+    # its capsule's: dropped as it is (an exception before its caller disarmed it), it called
+    # the deleter, and the capsule's destructor called it again.
+    from dltensor._dlpack.consume import own
+    cap, e = _capsule(versioned=versioned)
+    mt = own(P.capsule_pointer(cap), versioned, borrowed=True)
+    assert mt.shape == (3, 4)
+    del mt
+    assert e.deleter_calls == 0
+    del cap
+    assert e.deleter_calls == 1
+
+
 def test_a_view_may_reach_int64s_largest_byte_offset_but_not_pass_it():
     # (on Vulkan, whose data pointer is a handle: the offset alone says where a view starts)
     cap, _ = P.make_capsule(data=4096, device=(7, 0), dtype=(0, 8, 1), shape=(2,), strides=(1,),

@@ -9,6 +9,7 @@ order of release among many holders, and the round-trip counts (100k here; a mil
 tests/reliability/soak.py, figures in docs/reliability.md).
 """
 
+import gc
 import itertools
 import os
 
@@ -82,6 +83,27 @@ def test_refused_after_owning_is_given_back_once(make, call, exc):
         call(p)
     assert not isinstance(info.value, SystemError)
     del info  # the traceback holds the frames that hold the array
+    assert len(p.exports) == 1 and p.deleter_calls == 1
+
+
+# --- a bare capsule taken with a request ---------------------------------------------------------
+
+@pytest.mark.parametrize("versioned", [True, False], ids=["versioned", "legacy"])
+@pytest.mark.parametrize("request_", [
+    dict(dtype=dltensor.float64), dict(copy=True), dict(dtype=dltensor.float32),
+    dict(device="cpu"), dict(dtype=dltensor.float32, copy=False)])
+def test_a_bare_capsule_taken_with_a_request_is_released_once_when_its_array_goes(
+        versioned, request_):
+    # (asarray of a capsule with a dtype, device or copy takes it only once that succeeds: the
+    # deleter is read from the managed tensor then, at its own offset in each layout, and runs
+    # once, when the array, or the copy made of it, is gone)
+    p = cpu()
+    cap = p.__dlpack__(max_version=(1, 3) if versioned else None)
+    x = dltensor.asarray(cap, **request_)
+    assert P.capsule_name(cap).startswith(b"used_")
+    assert np.array_equal(np.from_dlpack(x), np.arange(12).reshape(3, 4))
+    del cap, x
+    gc.collect()
     assert len(p.exports) == 1 and p.deleter_calls == 1
 
 

@@ -99,6 +99,12 @@ MALFORMED = {
         dict(data=0, byte_offset=8192, shape=(3,), strides=(1,)), NULL),
     "a vector past the end of memory": (dict(data=2**64 - 8, shape=(3,), strides=(1,)),
                                         OUTSIDE),
+    "a vector past the end of memory by one byte": (
+        dict(data=2**64 - 11, shape=(3,), strides=(1,)), OUTSIDE),
+    "a vector on a GPU past the end of memory by one byte": (
+        dict(data=2**64 - 11, device=(2, 0), shape=(3,), strides=(1,)), OUTSIDE),
+    "a pinned vector in the first page": (dict(data=64, device=(3, 0), shape=(3,),
+                                               strides=(1,)), FIRST_PAGE),
     "a vector whose byte_offset passes the end of memory": (
         dict(data=2**64 - 4096, byte_offset=4090, shape=(2,), strides=(1,)), OUTSIDE),
     "a vector's stride spans past int64": (dict(shape=(3,), strides=(2**61,)), SPAN),

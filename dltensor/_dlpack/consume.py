@@ -355,7 +355,8 @@ def own(address: int, versioned: bool = True, borrowed: bool = False) -> Managed
     """Own the managed tensor at ``address`` (already taken from its capsule or exchange API).
 
     Validates every field; on any refusal the deleter is called (once) before raising, unless
-    the tensor is ``borrowed``: still its capsule's, which calls it (see taking_capsule).
+    the tensor is ``borrowed``: still its capsule's, which calls it (see taking_capsule), and
+    returned with no deleter of its own.
     """
     # One read of the whole struct: 80 bytes is the 1.x layout, and any later major version
     # only grows it, so this reads no further than the producer allocated.

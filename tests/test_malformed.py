@@ -89,8 +89,8 @@ MALFORMED = {
     "negative strides into the first page": (dict(data=4096 + 16, shape=(3,), strides=(-4,)),
                                              FIRST_PAGE),
     "pinned memory in the first page": (dict(data=64, device=(3, 0)), FIRST_PAGE),
-    # (a vector on the CPU, the commonest import, which the consumer checks on a path of its
-    # own: each rule again there)
+    # (a vector, the commonest import, which the consumer accepts on a path of its own, on
+    # any device: each rule again there)
     "a vector in the first page": (dict(data=12, shape=(3,), strides=(1,)), FIRST_PAGE),
     "a vector's byte_offset ending in the first page": (
         dict(data=8, byte_offset=4000, shape=(3,), strides=(1,)), FIRST_PAGE),

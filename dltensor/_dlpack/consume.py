@@ -25,6 +25,8 @@ from .abi import (
     DLPACK_MINOR_VERSION,
     DLDataTypeCode,
     DLDeviceType,
+    DLManagedTensor,
+    DLManagedTensorVersioned,
 )
 
 __all__ = ["FIRST_PAGE", "HOST_READABLE", "ManagedTensor", "compact_strides", "consume_capsule", "hold_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
@@ -393,12 +395,13 @@ def own(address: int, versioned: bool = True, borrowed: bool = False) -> Managed
 
 
 _DELETER = struct.Struct("<Q")
+_DELETER_OFFSET = {True: DLManagedTensorVersioned.deleter.offset,
+                   False: DLManagedTensor.deleter.offset}
 
 
 def _deleter_of(mt: ManagedTensor) -> int:
-    """The deleter of ``mt``'s managed tensor, read again (after version, manager_ctx; after
-    the 48-byte DLTensor, manager_ctx)."""
-    at = mt.address + (16 if mt.versioned else 56)
+    """The deleter of ``mt``'s managed tensor, read again from its struct."""
+    at = mt.address + _DELETER_OFFSET[mt.versioned]
     deleter: int = _DELETER.unpack(_MEMORY[at:at + 8])[0]
     return deleter
 

@@ -537,9 +537,7 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
                 # an array that owns its memory, or the view of one, needs no look)
                 root = obj.base
                 if root is None or type(root) is _np_ndarray and root.base is None:
-                    x = _new(ndarray)  # (wrap's work inline: its call is a sixth of this)
-                    x._array, x._tensor, x._device = obj.view(), None, CPU
-                    return x
+                    return wrap(obj.view())
                 return _numpys(obj.view())
         else:
             imp = _importers.get(tp) or python_importers.get(tp)
@@ -637,7 +635,6 @@ def _numpys(a: npt.NDArray[Any]) -> ndarray:
 
 
 _CAPSULE = type(np.empty(0).__dlpack__())
-_new = object.__new__
 
 
 def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,

@@ -8,6 +8,8 @@ import array
 import ctypes
 import gc
 import mmap
+import os
+import subprocess
 import sys
 import warnings
 
@@ -598,24 +600,58 @@ def test_jax_arrays_come_through_its_c_exporter_as_its_dlpack_exports_them(monke
     # marked read-only, as __dlpack__ then exports them; a JAX of 0.12 or later whose
     # function does not (extension older) would say writable what __dlpack__ says read-only,
     # and its arrays come through __dlpack__.
-    import functools
     import jax._src.lib
     from dltensor import _interop
-    c_function = sys.modules["jaxlib._jax"].buffer_to_dlpack_managed_tensor
+    calls = []
+
+    def c_function(buffer, **kwargs):
+        calls.append((buffer, kwargs))
+        return "capsule"
+
+    monkeypatch.setattr(sys.modules["jaxlib._jax"], "buffer_to_dlpack_managed_tensor",
+                        c_function)
+    j = jnp.arange(3.0)
     for version, extension, expected in (
-            ("0.10.2", 467, (c_function, False)), ("0.11.9", 490, (c_function, False)),
-            ("0.12.0", 490, None), ("1.0.0", 490, None), ("0.12.dev0", 490, None),
-            ("unknown", 490, None), ("0.12.0", 496, "versioned"), ("0.12.0", 505, "versioned"),
-            ("0.10.2", "496", (c_function, False))):
+            ("0.10.2", 467, {}), ("0.11.9", 490, {}), ("0.12.0", 490, None),
+            ("1.0.0", 490, None), ("0.12.dev0", 490, None), ("unknown", 490, None),
+            ("0.12.0", 496, {"max_version": (1, 3)}), ("0.12.0", 505, {"max_version": (1, 3)}),
+            ("0.10.2", "496", {})):
         monkeypatch.setattr(jax, "__version__", version)
         monkeypatch.setattr(jax._src.lib, "jaxlib_extension_version", extension)
         found = _interop._jax_exporter()
-        if expected == "versioned":
-            export, versioned = found
-            assert versioned and isinstance(export, functools.partial)
-            assert export.func is c_function and export.keywords == {"max_version": (1, 3)}
-        else:
-            assert found == expected, (version, extension)
+        if expected is None:
+            assert found is None, (version, extension)
+            continue
+        export, versioned = found
+        assert versioned == bool(expected) and export(j) == "capsule"
+        # (the array's shard, as __dlpack__ exports it: see the next test)
+        ((buffer, kwargs),) = calls
+        assert buffer is j.addressable_data(0) and kwargs == expected
+        calls.clear()
+    # (where jaxlib lacks the method behind addressable_data, addressable_data)
+    monkeypatch.setattr(sys.modules["jaxlib._jax"], "ArrayImpl", object)
+    export, _ = _interop._jax_exporter()
+    assert export(j) == "capsule" and calls == [(j.addressable_data(0), {})]
+
+
+_JAX_DELETED = r"""
+import jax, jax.numpy as jnp, numpy as np, dltensor
+for take in (dltensor.asarray, dltensor.from_dlpack,
+             lambda j: dltensor.from_dlpack(j, device="cpu", copy=False)):
+    j = jnp.arange(4.0) + 1
+    x, address = take(j), j.unsafe_buffer_pointer()
+    j.delete()  # (the array goes; the import still holds the memory)
+    print(np.from_dlpack(x).tolist(), x.data_ptr == address)
+"""
+
+
+def test_jax_arrays_deleted_after_an_import_leave_it_its_memory():
+    # JAX's C exporter took a hold on the array itself, not its shard as __dlpack__ does:
+    # jax.Array.delete() then aborted the process ("Non-zero type 1 hold on destruction").
+    r = subprocess.run([sys.executable, "-c", _JAX_DELETED], capture_output=True, text=True,
+                       timeout=300, env=dict(os.environ, JAX_PLATFORMS="cpu"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.splitlines() == ["[1.0, 2.0, 3.0, 4.0] True"] * 3
 
 
 def _jax_012_c_function(calls):

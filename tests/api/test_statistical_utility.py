@@ -553,3 +553,44 @@ def test_any_and_all_on_the_cpu_take_the_fast_paths(monkeypatch):
         for other in (np.array([1.0, 2.0]), [1.0, 2.0]):  # (not arrays: the checked path's)
             with pytest.raises(TypeError, match="array"):
                 f(other)
+
+
+def _signs(x):
+    """The sign bits of x's values, each part's for complex."""
+    if not dlt.isdtype(x.dtype, "complex floating"):
+        x = dlt.astype(x, dlt.float64)  # (NumPy has no bfloat16)
+    a = np.from_dlpack(x)
+    parts = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
+    return [np.signbit(p).tolist() for p in parts]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "complex64",
+                                   "complex128"])
+def test_sums_of_negative_zeros_are_negative_zero_as_successive_adds_make_them(dtype):
+    # The spec's sum (and trace) is successive adds, whose special cases are add's: -0.0 +
+    # -0.0 is -0.0. NumPy's sums start from +0.0, which dropped the sign; an empty sum stays 0
+    # and a +0.0 among -0.0s makes +0.0, as add does.
+    dt = getattr(dlt, dtype)
+    z = complex(-0.0, -0.0) if "complex" in dtype else -0.0
+    x = dlt.full((2, 3), z, dtype=dt)
+    m = dlt.asarray([[0.0, z], [z, z]], dtype=dt)
+    calls = {  # (each path: the fast one, axes, dtype=, the checked one, trace's)
+        "all": (dlt.sum(x), True), "axis": (dlt.sum(x, axis=1, keepdims=True), True),
+        "axes": (dlt.sum(x, axis=(0, 1)), True), "none": (dlt.sum(x, axis=()), True),
+        "dtype": (dlt.sum(x, dtype=dlt.complex128 if "complex" in dtype else dlt.float64),
+                  True),
+        "own dtype": (dlt.sum(x, dtype=dt), True),
+        "a +0.0 among them": (dlt.sum(m, axis=1), [False, True]),
+        "empty": (dlt.sum(x[:, :0], axis=1), False),
+    }
+    if dtype != "bfloat16":  # (trace takes the spec's dtypes, and float16)
+        calls.update({
+            "trace": (dlt.linalg.trace(x), True),
+            "trace dtype": (dlt.linalg.trace(x, dtype=dt), True),
+            "trace of an empty diagonal": (dlt.linalg.trace(x, offset=3), False),
+            "trace with a +0.0": (dlt.linalg.trace(m), False)})
+    for what, (r, negative) in calls.items():
+        assert dlt.all(r == 0), what
+        signs = _signs(r)
+        expected = [np.broadcast_to(negative, np.shape(s)).tolist() for s in signs]
+        assert signs == expected, what

@@ -17,6 +17,7 @@ from typing import Any
 
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from ._array import held, ndarray, wrap
 from ._dispatch import array_module, axis_checked, axis_past_c_int, delegating, expect_array, flag
@@ -106,6 +107,26 @@ def numpy_sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     return _add_reduce(a, axis, dtype, None, keepdims, z)  # (a.sum's ufunc: ~0.2 us less)
 
 
+def numpy_prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    """NumPy's product of NumPy array ``a``; a complex one by successive multiplies, as the
+    spec's special cases are: NumPy's products start from 1+0j, whose product with z is not z
+    where a part of z is infinite or zero (prod([inf+0j]) was inf+nanj, prod([infj, 1j])
+    nan+nanj where infj * 1j is -inf+nanj). A running product costs what NumPy's does."""
+    d = a.dtype if dtype is None else np.dtype(dtype)
+    if d.kind != "c" or not a.size:
+        return a.prod(axis=axis, dtype=dtype, keepdims=keepdims)
+    reduction_axes("prod", axis, a.ndim)  # (a bool is no axis, as NumPy's reductions say)
+    try:
+        axes = normalize_axis_tuple(range(a.ndim) if axis is None else axis, a.ndim)
+    except ValueError:  # (an axis out of range or twice: NumPy's refusal, in its words)
+        return a.prod(axis=axis, dtype=dtype, keepdims=keepdims)
+    kept = a.ndim - len(axes)
+    lanes = np.moveaxis(a, axes, range(kept, a.ndim))
+    lanes = lanes.reshape(lanes.shape[:kept] + (-1,))  # (each product's factors, in order)
+    r = _multiply_accumulate(lanes, axis=-1, dtype=d)[..., -1].copy()  # (not a view of it all)
+    return r.reshape([1 if i in axes else n for i, n in enumerate(a.shape)]) if keepdims else r
+
+
 # (x's NumPy dtype, a dltensor dtype=) -> the NumPy dtype NumPy's own sum takes as it is, where
 # _with_dtype would do no more: neither a 16-bit float (added in float32) nor complex into a
 # real dtype (refused). (Its bool sums are NumPy's too: the cast to bool before adding is
@@ -175,10 +196,10 @@ def _with_dtype(name: str, x: ndarray, dtype: DType | None,
 
 # NumPy's own where it is the spec's (2.1+): array-api-compat's cumulative_* find the
 # namespace and concatenate the initial zero (~2 us a call over NumPy's 1).
-# (Their prod is NumPy's: the arrays' method, a Python call less; sum from -0.0.)
+# (Their sum starts from -0.0, their complex prod is running products: see each.)
 _NUMPY_OWN: dict[str, Callable[..., Any]] = {"cumulative_sum": np.cumulative_sum,
                                              "cumulative_prod": np.cumulative_prod,
-                                             "sum": numpy_sum, "prod": _np_ndarray.prod}
+                                             "sum": numpy_sum, "prod": numpy_prod}
 
 
 def _numpy_accumulable(x: ndarray, axis: object, dtype: object, include_initial: object

@@ -497,6 +497,23 @@ def _sum_allowances(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
     return _zero_signs_of_sums(draws, *_sum_of_a_cast_past_the_dtype(draws, want, got))
 
 
+def _special_complex_products(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """CuPy's shortfall too: the spec's prod is successive multiplies, as the CPU's complex
+    products are made; CuPy's start from 1+0j, whose product with z is not z where a part of
+    z is infinite, NaN or zero. Where the CPU's product has such a part, the GPU's is let
+    through."""
+    w, g = _arrays(want, 1), _arrays(got, 1)
+    if w is None or g is None or w[0][:2] != g[0][:2] or w[0][2].dtype.kind != "c":
+        return want, got
+    wv = w[0][2]
+    special = ~np.isfinite(wv.real) | ~np.isfinite(wv.imag) | (wv.real == 0) | (wv.imag == 0)
+    return want, _with(g[0], np.where(special, wv, g[0][2]))
+
+
+def _prod_allowances(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    return _special_complex_products(draws, *_sum_of_a_cast_past_the_dtype(draws, want, got))
+
+
 _FFTS = ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft")
 # name: (what the spec leaves open, the allowance)
 ALLOWED: dict[str, tuple[str, Callable[[Any, Any, Any], tuple[Any, Any]]]] = {
@@ -520,7 +537,9 @@ ALLOWED: dict[str, tuple[str, Callable[[Any, Any, Any], tuple[Any, Any]]]] = {
                        _transform_of_non_finite) for name in _FFTS},
     **{name: ("sums and products of floats cast to an integer dtype that cannot hold them",
               _sum_of_a_cast_past_the_dtype)
-       for name in ("prod", "cumulative_sum", "cumulative_prod")},
+       for name in ("cumulative_sum", "cumulative_prod")},
+    "prod": ("products of floats cast to an integer dtype that cannot hold them; CuPy's "
+             "complex products of special values, from 1+0j", _prod_allowances),
     "sum": ("sums and products of floats cast to an integer dtype that cannot hold them; "
             "CuPy's +0.0 for a sum of -0.0s", _sum_allowances),
     "linalg.trace": ("CuPy's +0.0 for a sum of -0.0s", _zero_signs_of_sums),

@@ -594,3 +594,53 @@ def test_sums_of_negative_zeros_are_negative_zero_as_successive_adds_make_them(d
         signs = _signs(r)
         expected = [np.broadcast_to(negative, np.shape(s)).tolist() for s in signs]
         assert signs == expected, what
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return [(repr(float(v.real)), repr(float(v.imag))) for v in a.ravel()], a.shape
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_products_are_successive_multiplies(dtype):
+    # The spec's prod is successive multiplies, whose special cases are multiply's: NumPy's
+    # products start from 1+0j, and (1+0j) * z is not z where a part of z is infinite, NaN or
+    # zero (prod([inf+0j]) was inf+nanj; prod([infj, 1j]) nan+nanj, where infj * 1j is
+    # -inf+nanj). Each product here is dltensor's own multiply, factor by factor, in order.
+    import functools
+    import itertools
+    import math
+    inf, nan = math.inf, math.nan
+    specials = [complex(p, q) for p, q in itertools.product((0.0, -0.0, 1.5, -2.0, inf, -inf,
+                                                             nan), repeat=2)]
+    rng = np.random.default_rng(0)
+    a = rng.choice(np.array(specials, dtype=dtype), size=(3, 2, 2))
+    x = dlt.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for axis in (None, 0, 1, -1, (0, 2), (2, 0), ()):
+            axes = tuple(range(3)) if axis is None else (axis % 3,) if type(axis) is int \
+                else tuple(sorted(i % 3 for i in axis))
+            lanes = np.moveaxis(a, axes, range(3 - len(axes), 3))
+            lanes = lanes.reshape(lanes.shape[:3 - len(axes)] + (-1,))
+            want = np.empty(lanes.shape[:-1], dtype=dtype)
+            for i in np.ndindex(want.shape):
+                want[i] = np.from_dlpack(functools.reduce(
+                    dlt.multiply, [dlt.asarray(v) for v in lanes[i]]))
+            for keepdims in (False, True):
+                got = dlt.prod(x, axis=axis, keepdims=keepdims)
+                shape = [1 if i in axes else n for i, n in enumerate(a.shape)] if keepdims \
+                    else want.shape
+                assert _bits(np.from_dlpack(got)) == _bits(want.reshape(shape)), (axis, keepdims)
+        one = dlt.asarray([complex(inf, 0.0)], dtype=getattr(dlt, dtype))
+        assert _bits(np.from_dlpack(dlt.prod(one))) == _bits(complex(inf, 0.0))
+        # (a real array asked for a complex product: cast, then multiplied one by one)
+        r = dlt.prod(dlt.asarray([-0.0, -0.0]), dtype=getattr(dlt, dtype))
+        c = dlt.asarray(complex(-0.0, 0.0), dtype=getattr(dlt, dtype))  # (-0.0 cast)
+        assert _bits(np.from_dlpack(r)) == _bits(np.from_dlpack(dlt.multiply(c, c)))  # 0-0j
+    for bad in (True, (0, True), 1.0):
+        with pytest.raises(TypeError, match="prod's axis"):
+            dlt.prod(x, axis=bad)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        dlt.prod(x, axis=(0, -3))
+    assert dlt.prod(dlt.zeros((2, 0), dtype=getattr(dlt, dtype)), axis=1).shape == (2,)

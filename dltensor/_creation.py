@@ -7,6 +7,7 @@ NoBackendError naming it. ``asarray`` and ``from_dlpack`` live in _interop.py.
 
 from __future__ import annotations
 
+import cmath
 import math
 from collections.abc import Callable
 from typing import Any
@@ -558,6 +559,14 @@ _INT_OR_FLOAT = (int, float)
 
 def _spaced(ns: Any, bounds: list[Any], num: int, dtype: Any, endpoint: bool,
             on_cuda: bool) -> Any:
+    if numpy_kind(np.dtype(dtype)) in "fc" and all(map(cmath.isfinite, bounds)) and \
+            not cmath.isfinite(bounds[1] - bounds[0]):
+        # Finite bounds whose difference is not: NumPy's step was infinite (linspace(-1e308,
+        # 1e308, 5) was [-1e308, inf, inf, inf, 1e308]). Made in halves and doubled, exactly
+        # (no value is past the bounds), as arange makes such values.
+        half = _spaced(ns, [b / 2 for b in bounds], num, dtype, endpoint, on_cuda)
+        half *= 2
+        return half
     if not on_cuda:
         out = ns.linspace(*bounds, num, dtype=dtype, endpoint=endpoint)
     elif complex in map(type, bounds):

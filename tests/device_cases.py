@@ -614,6 +614,10 @@ CASES: list[Case] = [
         dt.linspace(10, 1j, 7, device=d), dt.linspace(0.1 + 0.7j, 3.3 - 2.2j, 50, device=d),
         dt.linspace(-3j, 1e-310 + 1e-310j, 9, endpoint=False, device=d)), rtol=0.0),
     Case("linspace-real", lambda d: dt.linspace(-1, 1, 7, dtype=dt.float32, device=d)),
+    Case("linspace-of-a-difference-past-the-floats", lambda d: (  # (in halves: NumPy's inf)
+        dt.linspace(-1e308, 1e308, 5, device=d), dt.linspace(1.7e308, -1.7e308, 4,
+                                                             endpoint=False, device=d),
+        dt.linspace(complex(-1e308, 1), complex(1e308, 3), 3, device=d)), rtol=0.0),
     Case("linspace-rounds-as-numpy", lambda d: (  # (CuPy: start + i * step, an FMA on a GPU)
         dt.linspace(-1, 1, 7, device=d), dt.linspace(-1, 1, 7, dtype=dt.int8, device=d),
         dt.linspace(0.1, 0.7, 13, endpoint=False, device=d),

@@ -652,6 +652,26 @@ def test_linspace_starts_at_start():
     assert np.asarray(dlt.linspace(-2.5, 3, 4, dtype=dlt.uint8)).tolist() == [253, 255, 1, 3]
 
 
+def test_linspace_of_bounds_whose_difference_overflows_is_made_in_halves():
+    # Finite bounds, an infinite stop - start: NumPy's step was inf, its values
+    # [-1e308, inf, inf, inf, 1e308] (not even ordered). In halves, then doubled: exact, as
+    # NumPy would make them with exponents to spare.
+    big = 1.7e308
+    for lo, hi, num, endpoint in ((-1e308, 1e308, 5, True), (big, -big, 7, True),
+                                  (-big, big, 4, False), (-1e308, 1e308, 1, True)):
+        got = np.asarray(dlt.linspace(lo, hi, num, endpoint=endpoint))
+        want = 2 * np.linspace(lo / 2, hi / 2, num, endpoint=endpoint)
+        assert np.isfinite(got).all() and got.tolist() == want.tolist()
+        assert got[0] == lo and (not endpoint or num == 1 or got[-1] == hi)
+    assert np.asarray(dlt.linspace(-1e308, 1e308, 5)).tolist() == [
+        -1e308, -5e307, 0.0, 5e307, 1e308]
+    c = np.asarray(dlt.linspace(complex(-1e308, 1), complex(1e308, 3), 3))
+    assert c.tolist() == [complex(-1e308, 1), complex(0, 2), complex(1e308, 3)]
+    # (an infinite bound is no overflow: NumPy's values, as before)
+    with np.errstate(invalid="ignore"):
+        assert np.asarray(dlt.linspace(0, float("inf"), 3)).tolist() == [0.0] + [np.inf] * 2
+
+
 def test_eye_takes_only_an_int_diagonal():
     for k in (True, None, 1.0):
         with pytest.raises(TypeError, match="k"):

@@ -62,7 +62,9 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
                 i.dtype.kind == "i" and a.size and NUMPY_CHECKS_ALL and \
                 (type(axis) is int or axis is None and a.ndim == 1):
             try:
-                return wrap(a.take(i, axis=0 if axis is None else axis), CPU)
+                ax = 0 if axis is None else axis
+                return wrap(a.take(i, axis=ax) if a.flags.c_contiguous else
+                            _numpy_take(a, i, ax), CPU)
             except (IndexError, ValueError, OverflowError):  # (an axis past a C long)
                 pass
     _check_indices("take", x, indices)
@@ -92,9 +94,22 @@ def take(x: ndarray, indices: ndarray, /, *, axis: int | None = None) -> ndarray
                      device=fresh(x._device))
     if checked:
         check_bounds(indices._compute(), x if x.ndim else x[None], axis)
+    a = x._compute()
     result: ndarray = wrap_result(
-        namespace_for(x._device).take(x._compute(), indices._compute(), axis=axis), x._device)
+        _numpy_take(a, indices._compute(), axis) if type(a) is _np_ndarray and a.ndim else
+        namespace_for(x._device).take(a, indices._compute(), axis=axis), x._device)
     return result
+
+
+def _numpy_take(a: Any, i: Any, axis: int) -> Any:
+    """NumPy's take of NumPy array ``a`` (1-D or more): a view that is not C-contiguous is
+    indexed along ``axis`` instead, which NumPy's take copies whole first (take of one
+    element of a broadcast of 2**40 ones wanted 8 TiB)."""
+    if a.flags.c_contiguous:
+        return a.take(i, axis=axis)
+    if not -a.ndim <= axis < a.ndim:  # (take's words)
+        raise np.exceptions.AxisError(axis, a.ndim)
+    return a[(slice(None),) * (axis % a.ndim) + (i,)]
 
 
 @axis_checked

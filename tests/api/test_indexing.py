@@ -291,6 +291,26 @@ def test_take_1d_axis_optional_and_negative_indices():
     same(dlt.take(x, dlt.asarray(i)), strict.take(s, strict.asarray(i)))
 
 
+def test_take_from_a_view_indexes_it_rather_than_copying_it_whole():
+    # NumPy's take copies a view that is not C-contiguous whole first: one element of a
+    # broadcast of 2**40 ones wanted 8 TiB (a MemoryError). Views are indexed along the axis.
+    b = dlt.broadcast_to(dlt.ones(1), (2**40,))
+    assert np.from_dlpack(dlt.take(b, dlt.asarray([0, -1]))).tolist() == [1.0, 1.0]
+    a = np.arange(60.0).reshape(3, 4, 5)
+    for view in (a.transpose(2, 0, 1), a[::-1, ::2], a[:, 1:3, ::-2], np.asfortranarray(a)):
+        x = dlt.asarray(view)
+        for axis in range(-3, 3):
+            i = np.array([0, -1, 1, 0]) % view.shape[axis]
+            for checked in (False, True):  # (the fast path; the checked one, unsigned indices)
+                got = dlt.take(x, dlt.asarray(i.astype(np.uint8 if checked else np.int64)),
+                               axis=axis)
+                assert np.from_dlpack(got).tolist() == np.take(view, i, axis=axis).tolist()
+        with pytest.raises(IndexError, match="out of bounds"):
+            dlt.take(x, dlt.asarray([view.shape[1]]), axis=1)
+        with pytest.raises(np.exceptions.AxisError):
+            dlt.take(x, dlt.asarray([0]), axis=3)
+
+
 def test_take_refuses():
     x = dlt.asarray(A)
     with pytest.raises(ValueError, match="axis"):

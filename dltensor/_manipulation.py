@@ -516,11 +516,16 @@ def reshape(x: ndarray, /, shape: tuple[int, ...], *, copy: bool | None = None) 
     if copy is None and type(x) is ndarray and x._device is CPU and type(shape) is tuple:
         a = x._array
         if type(a) is _np_ndarray:  # (NumPy's own reshape, as the namespace's calls it: -0.6 us)
-            return wrap(a.reshape(shape), CPU)
+            r = a.reshape(shape)
+            if r.shape == shape or min(shape) == -1:  # (an extent inferred: from -1 alone)
+                return wrap(r, CPU)
     extents = shape_tuple("reshape", shape)  # (CuPy iterates a 0-d array given as a shape)
-    if isinstance(x, ndarray):  # (CuPy's product wraps; NumPy reads any negative as -1)
+    if any(d < -1 for d in extents):  # (NumPy and CuPy read any negative as -1)
+        raise ValueError(f"reshape: shape {extents} has a negative extent; -1, once, is the "
+                         "one to infer")
+    if isinstance(x, ndarray):  # (CuPy's product wraps)
         try:
-            fits("reshape", [abs(d) for d in extents if d != -1], x)
+            fits("reshape", [d for d in extents if d != -1], x)
         except ValueError:
             raise ValueError(f"reshape: shape {extents} is past the largest array") from None
     try:

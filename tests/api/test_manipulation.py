@@ -1,5 +1,6 @@
 """Manipulation functions: results against array-api-strict, spec promotion, views, errors."""
 
+import itertools
 import math
 import re
 import subprocess
@@ -423,11 +424,23 @@ def test_diff_of_an_order_past_the_axis_is_empty_at_once():
 
 
 def test_reshape_past_the_largest_array_says_the_shape_given():
-    for shape in (-10**20, [10**19, 1], [3, -10**20]):  # (a tuple: NumPy's own words)
+    for shape in ([10**19, 1], [3, 10**20]):  # (a tuple: NumPy's own words)
         with pytest.raises(ValueError, match=r"reshape: shape \(.*\) is past the largest"):
             dlt.reshape(dlt.arange(9), shape)
+
+
+def test_reshape_infers_a_minus_one_only():
+    # The spec: "Only one shape dimension must be allowed to be -1"; NumPy and CuPy read any
+    # negative extent as -1 (reshape(arange(6), (-2, 3)) was (2, 3)).
+    x = dlt.arange(6)
+    for shape in ((-2, 3), (-5,), [3, -10**20], -10**20, (-1, -2)):
+        for copy in (None, False, True):
+            with pytest.raises(ValueError, match=r"negative extent|one unknown dimension"):
+                dlt.reshape(x, shape, copy=copy)
     with pytest.raises(ValueError, match=r"\(-100000000000000000000,\)"):  # (its sign kept)
-        dlt.reshape(dlt.arange(9), -10**20)
+        dlt.reshape(x, -10**20)
+    for shape, copy in itertools.product(((2, -1), (-1,), (-1, 1, 3)), (None, False, True)):
+        assert dlt.reshape(x, shape, copy=copy).shape == np.arange(6).reshape(shape).shape
 
 
 def test_join_messages_name_the_inputs_dtypes():

@@ -28,6 +28,7 @@ from ._moves import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
 from ._manipulation import reshape
 from ._statistical import numpy_sum, sum as _sum
+from . import _dtypes
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, float16, int64, refuse_complex_to_real
 from ._linalg_functions import (FLOATING, NUMERIC, matmul, matrix_transpose, require,
                                 require_pair, tensordot, vecdot, vector_axis)
@@ -431,7 +432,7 @@ def matrix_rank(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarra
     require("matrix_rank", x, FLOATING)
     _matrices("matrix_rank", x)
     _lapack_dtype("matrix_rank", x)
-    rtol = _rtol("matrix_rank", rtol)
+    rtol = _rtol("matrix_rank", rtol, x)
     if isinstance(rtol, ndarray):  # (before the answer for no elements, which read no rtol)
         check_device(x, rtol)
     if 0 in x.shape[-2:]:
@@ -471,21 +472,33 @@ def outer(x1: ndarray, x2: ndarray, /) -> ndarray:
 
 def pinv(x: ndarray, /, *, rtol: float | ndarray | None = None) -> ndarray:
     """The Moore-Penrose pseudo-inverse of each matrix."""
-    result: ndarray = _floating("pinv", x, rtol=_rtol("pinv", rtol))
+    result: ndarray = _floating("pinv", x, rtol=_rtol("pinv", rtol, x))
     return result
 
 
-def _rtol(name: str, rtol: Any) -> Any:
+def _rtol(name: str, rtol: Any, x: Any) -> Any:
     """A relative tolerance as the spec types it: a real number, or an array of a real
-    floating-point dtype (NumPy took 1j as 0 and bools as 0 and 1)."""
+    floating-point dtype (NumPy took 1j as 0 and bools as 0 and 1). A number is x's real
+    floating dtype's, as the spec reads it ("a zero-dimensional array" of that dtype): as a
+    float64 its cut of float32 singular values fell elsewhere (matrix_rank(diag([1, 0.1])
+    in float32, rtol=0.1) was 2, with rtol a float32 array 1)."""
     if rtol is None:
         return rtol
     if isinstance(rtol, numbers.Real) and not isinstance(rtol, (bool, np.bool_)):
-        return float(rtol)  # (an int past int64 or a Fraction: CuPy takes C numbers)
+        real = _REAL_OF.get(x.dtype) if type(x) is ndarray else None
+        if real is None:
+            return float(rtol)  # (an int past int64 or a Fraction: CuPy takes C numbers)
+        with np.errstate(over="ignore"):  # (past float32: inf, as the array would be)
+            return real(float(rtol))
     if isinstance(rtol, ndarray) and rtol.dtype.spec_kind == "real floating":
         return rtol
     raise TypeError(f"{name}'s rtol must be a real number or an array of a real floating-point "
                     f"dtype, not {rtol!r}")
+
+
+_REAL_OF: dict[DType, type[np.floating[Any]]] = {
+    _dtypes.float32: np.float32, _dtypes.complex64: np.float32,
+    _dtypes.float64: np.float64, _dtypes.complex128: np.float64}
 
 
 def qr(x: ndarray, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:

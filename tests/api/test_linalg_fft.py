@@ -1255,3 +1255,23 @@ def test_decompositions_commonest_calls_answer_as_the_checked_paths():
         for f, kwargs in calls:
             alike(lambda: f(dlt.asarray(a), **kwargs), lambda: f(pinned(a), **kwargs),
                   (f.__name__, kwargs, a.shape, a.dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float64", "complex128"])
+def test_a_number_rtol_is_xs_real_floating_dtypes(dtype):
+    # The spec: a float rtol "is equivalent to a zero-dimensional array having a real-valued
+    # floating-point data type determined by type promotion (as applied to x)". As a float64
+    # it cut float32 singular values elsewhere: diag(1, 0.1) in float32 (0.1 is 0.100000001
+    # there) had rank 2 with rtol=0.1, rank 1 with rtol a float32 array of 0.1.
+    x = dlt.asarray(np.diag([1.0, 0.1]).astype(dtype))
+    real = dlt.float32 if dtype in ("float32", "complex64") else dlt.float64
+    for rtol in (0.1, 0.5, 0.05):
+        as_array = dlt.asarray(rtol, dtype=real)
+        assert int(dlt.linalg.matrix_rank(x, rtol=rtol)) == \
+            int(dlt.linalg.matrix_rank(x, rtol=as_array))
+        p, q = (np.from_dlpack(dlt.linalg.pinv(x, rtol=r)) for r in (rtol, as_array))
+        assert p.dtype == q.dtype and p.tolist() == q.tolist()
+    assert int(dlt.linalg.matrix_rank(x, rtol=0.1)) == 1  # (0.1 is not past 0.1 * 1)
+    with warnings.catch_warnings():  # (past float32: inf, silently, as the array would be)
+        warnings.simplefilter("error")
+        assert int(dlt.linalg.matrix_rank(x, rtol=1e300)) == 0

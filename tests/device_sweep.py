@@ -463,34 +463,33 @@ def _sum_of_a_cast_past_the_dtype(draws: Any, want: Any, got: Any) -> tuple[Any,
     return want, _with(g[0], w[0][2])
 
 
-def _zero_signs_of_products(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
-    """The sign of a zero (of either part) made by a sum of products: NumPy's BLAS starts its
-    sums at +0, so tensordot(-0.0, 1.0, axes=0) is 0.0 there and -0.0 on an H200 (CuPy
-    multiplies). Where both devices give a zero, its sign is not compared."""
+def _zeros_let_through(want: Any, got: Any, let: Callable[[Any, Any], Any]
+                       ) -> tuple[Any, Any]:
+    """``got`` with its zeros (of either part) made ``want``'s where both are zero and
+    ``let(want's part, got's part)`` says so."""
     w, g = _arrays(want, 1), _arrays(got, 1)
     if w is None or g is None or w[0][:2] != g[0][:2] or w[0][2].dtype.kind not in "fc":
         return want, got
     wv, gv = w[0][2], g[0][2].copy()
     for wp, gp in ((wv.real, gv.real), (wv.imag, gv.imag)) if wv.dtype.kind == "c" else \
             ((wv, gv),):
-        both = (wp == 0) & (gp == 0)
+        both = (wp == 0) & (gp == 0) & let(wp, gp)
         gp[both] = wp[both]
     return want, _with(g[0], gv)
+
+
+def _zero_signs_of_products(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
+    """The sign of a zero (of either part) made by a sum of products: NumPy's BLAS starts its
+    sums at +0, so tensordot(-0.0, 1.0, axes=0) is 0.0 there and -0.0 on an H200 (CuPy
+    multiplies). Where both devices give a zero, its sign is not compared."""
+    return _zeros_let_through(want, got, lambda w, g: True)
 
 
 def _zero_signs_of_sums(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:
     """Not the spec's leave but CuPy's shortfall: the spec's sum is successive adds, so a sum
     of -0.0s is -0.0, as the CPU's (NumPy's, started from -0.0); CuPy's sums start from +0.0
     and take no initial value. A +0.0 on the GPU where the CPU says -0.0 is let through."""
-    w, g = _arrays(want, 1), _arrays(got, 1)
-    if w is None or g is None or w[0][:2] != g[0][:2] or w[0][2].dtype.kind not in "fc":
-        return want, got
-    wv, gv = w[0][2], g[0][2].copy()
-    for wp, gp in ((wv.real, gv.real), (wv.imag, gv.imag)) if wv.dtype.kind == "c" else \
-            ((wv, gv),):
-        lost = (wp == 0) & (gp == 0) & np.signbit(wp) & ~np.signbit(gp)
-        gp[lost] = wp[lost]
-    return want, _with(g[0], gv)
+    return _zeros_let_through(want, got, lambda w, g: np.signbit(w) & ~np.signbit(g))
 
 
 def _sum_allowances(draws: Any, want: Any, got: Any) -> tuple[Any, Any]:

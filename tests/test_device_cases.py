@@ -40,3 +40,31 @@ def test_the_comparison_fails_on_a_difference():
     with pytest.raises(AssertionError):
         assert_same(case, Outcome(IndexError, ""), Outcome(ValueError, ""), "cuda:0")
     assert_same(case, Outcome(IndexError, ""), Outcome(np.exceptions.AxisError, ""), "cuda:0")
+
+
+def test_the_sweeps_reduction_allowances_let_through_only_what_they_name():
+    # tests/device_sweep.py's ALLOWED for sum and prod: CuPy's sums start from +0.0 and its
+    # complex products from 1+0j, where the CPU's are the spec's. Each lets that through and
+    # no other difference (a real one still fails the comparison after it).
+    from device_sweep import ALLOWED
+
+    def through(name, want, got):
+        w, g = ALLOWED[name][1]([[]], want, got)
+        return np.array_equal(w[2], g[2], equal_nan=True) and \
+            np.array_equal(np.signbit(w[2].real), np.signbit(g[2].real))
+
+    def r(*v):
+        return ("float64", (len(v),), np.array(v), "cpu")
+
+    def c(*v):
+        return ("complex128", (len(v),), np.array(v, dtype=complex), "cpu")
+
+    for name in ("sum", "linalg.trace"):
+        assert through(name, r(-0.0, 1.0), r(0.0, 1.0))  # (the GPU's +0.0 for -0.0s)
+        assert not through(name, r(0.0), r(-0.0))        # (not the other way)
+        assert not through(name, r(-0.0, 1.0), r(0.0, 2.0))
+    nan, inf = np.nan, np.inf
+    assert through("prod", c(complex(nan, 1), complex(-0.0, 2), complex(inf, 0)),
+                   c(complex(nan, nan), complex(0.0, 2), complex(inf, nan)))
+    assert not through("prod", c(2 + 3j), c(2 + 4j))
+    assert not through("prod", r(-0.0), r(0.0))  # (real products: no allowance)

@@ -17,7 +17,7 @@ import numpy as np
 from . import _dtypes
 from ._array import ndarray, wrap
 from ._devices import CPU, Device
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType, derived
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
 from ._moves import bytes_copied, cast_first, computed, copy_of_native, move
@@ -34,19 +34,23 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 # to implementations by the spec: dltensor refuses them (TypeError), as array-api-strict does.
 _FLOATING_KINDS = ("real floating", "complex floating")
 SCALAR_TYPES: dict[np.dtype[Any], frozenset[type]] = {}
-for _np, _d in FROM_NUMPY.items():
-    _kind = _d.spec_kind
-    if _kind is None and _d.name.startswith(("bfloat", "float")):  # (e5m2's NumPy kind: "f")
-        _kind = "real floating"  # ml_dtypes' floats compute like float16 here
-    SCALAR_TYPES[_np] = frozenset(
-        {bool} if _kind == "bool" else
-        {int, float, complex} if _kind in _FLOATING_KINDS else
-        {int} if _kind is not None else ())
 # The Python scalars that join an array of each NumPy dtype without changing it, for the fast
 # paths of operators and where: not complex, which may make a float array complex; none for
 # ml_dtypes' floats, whose scalars need converting (the general way).
-KEEPING_SCALARS = {d: types - {complex} if d not in EXTENSION_FLOATS else frozenset()
-                   for d, types in SCALAR_TYPES.items()}
+KEEPING_SCALARS: dict[np.dtype[Any], frozenset[type]] = {}
+
+
+@derived
+def _scalar_types() -> None:
+    for npdt, d in FROM_NUMPY.items():
+        # (ml_dtypes' floats compute like float16 here)
+        kind = "real floating" if npdt in EXTENSION_FLOATS else d.spec_kind
+        types = SCALAR_TYPES[npdt] = frozenset(
+            {bool} if kind == "bool" else
+            {int, float, complex} if kind in _FLOATING_KINDS else
+            {int} if kind is not None else ())
+        KEEPING_SCALARS[npdt] = types - {complex} if npdt not in EXTENSION_FLOATS \
+            else frozenset()
 # the complex dtype a Python complex turns a floating array into (the same precision)
 COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
     ("float16", "complex64"), ("float32", "complex64"), ("float64", "complex128"),

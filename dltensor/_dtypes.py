@@ -8,6 +8,8 @@ opaque handles) are only held and handed on.
 from __future__ import annotations
 
 import builtins
+import sys
+import threading
 
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +20,7 @@ from ._dlpack.abi import DLDataTypeCode as C
 
 __all__ = [
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128", "bfloat16",
+    "float16", "float32", "float64", "complex64", "complex128",
 ]
 
 # DLPack type code -> NumPy's kind letter (codes not here are floats: bfloat16, float8...)
@@ -89,15 +91,6 @@ class DType:
         return (dtype_from_dlpack, (self.code, self.bits))
 
 
-def _ml(name: str) -> np.dtype[Any] | None:
-    try:
-        import ml_dtypes
-    except ImportError:
-        return None
-    t = getattr(ml_dtypes, name, None)
-    return None if t is None else np.dtype(t)
-
-
 # name, array API kind (None: not an array API dtype), DLPack code, bits, NumPy dtype
 _TABLE = [
     ("bool", "bool", C.kDLBool, 8, np.dtype(np.bool_)),
@@ -106,24 +99,37 @@ _TABLE = [
     *[(f"float{b}", "real floating", C.kDLFloat, b, np.dtype(f"float{b}")) for b in (16, 32, 64)],
     ("complex64", "complex floating", C.kDLComplex, 64, np.dtype(np.complex64)),
     ("complex128", "complex floating", C.kDLComplex, 128, np.dtype(np.complex128)),
-    ("bfloat16", None, C.kDLBfloat, 16, _ml("bfloat16")),
-    *[(c.name[3:].lower(), None, c, 8, _ml(c.name[3:].lower())) for c in C
-      if c.name.startswith("kDLFloat8")],
     # Sub-byte types are held only: DLPack packs them, ml_dtypes pads them to a byte.
     ("float6_e2m3fn", None, C.kDLFloat6_e2m3fn, 6, None),
     ("float6_e3m2fn", None, C.kDLFloat6_e3m2fn, 6, None),
     ("float4_e2m1fn", None, C.kDLFloat4_e2m1fn, 4, None),
 ]
+# ml_dtypes' floats: name, DLPack code, bits. Their rows join the tables when ml_dtypes is
+# imported (by anyone: see _after_import) or first needed (a DLPack tensor of one, the name
+# dltensor.bfloat16), not with dltensor: importing ml_dtypes costs more than the rest of
+# dltensor together (0.5 s of 0.75 s on the CI machine). Without ml_dtypes they are held only.
+_EXTENSION_ROWS = [("bfloat16", C.kDLBfloat, 16),
+                   *[(c.name[3:].lower(), c, 8) for c in C if c.name.startswith("kDLFloat8")]]
+_EXTENSION_CODES = frozenset(int(c) for _, c, _ in _EXTENSION_ROWS)
 
 _BY_NAME: dict[str, DType] = {}
 _BY_DLPACK: dict[tuple[int, int], DType] = {}
 FROM_NUMPY: dict[np.dtype[Any], DType] = {}
-for _name, _kind, _code, _bits, _np in _TABLE:
-    _d = DType(_name, _kind, int(_code), _bits, _np)
-    _BY_NAME[_name] = _BY_DLPACK[(int(_code), _bits)] = _d
-    if _np is not None:
-        FROM_NUMPY[_np] = _d
-    globals()[_name] = _d
+# ml_dtypes' floats (bfloat16, float8) as NumPy dtypes: real floats with no kind of the spec's.
+# (A set, grown in place when they join: other modules hold it.)
+EXTENSION_FLOATS: set[np.dtype[Any]] = set()
+
+
+def _add(name: str, kind: str | None, code: int, bits: int, npdt: np.dtype[Any] | None) -> None:
+    d = DType(name, kind, int(code), bits, npdt)
+    _BY_NAME[name] = _BY_DLPACK[(int(code), bits)] = d
+    if npdt is not None:
+        FROM_NUMPY[npdt] = d
+    globals()[name] = d
+
+
+for _row in _TABLE:
+    _add(*_row)
 
 # (declarations of the names the loop above defines, for type checkers)
 bool: DType
@@ -149,6 +155,9 @@ SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.spec_kind is not None and 
 def dtype_from_dlpack(code: int, bits: int) -> DType:
     """The dtype for a DLPack (code, bits); widths with no table row get a held-only dtype."""
     d = _BY_DLPACK.get((code, bits))
+    if d is None and code in _EXTENSION_CODES:  # (bfloat16 or float8: from PyTorch, JAX...)
+        join_extension_floats()
+        d = _BY_DLPACK.get((code, bits))
     if d is None:
         d = _BY_DLPACK[(code, bits)] = DType(f"{C(code).name[3:].lower()}{bits}", None, code, bits)
     return d
@@ -159,6 +168,98 @@ def dtype_from_numpy(dt: Any) -> DType:
     if d is None:
         raise TypeError(f"dltensor has no dtype for NumPy dtype {dt!r}")
     return d
+
+
+def __getattr__(name: str) -> DType:  # (PEP 562: dltensor.bfloat16 before its row joined)
+    if any(name == row[0] for row in _EXTENSION_ROWS):
+        join_extension_floats()
+        return _BY_NAME[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# --- ml_dtypes' floats, joining the tables ---------------------------------------------------
+# The tables other modules draw from FROM_NUMPY or EXTENSION_FLOATS are made by functions
+# registered with `derived`, run again when ml_dtypes' floats join, so that the tables are the
+# same whether ml_dtypes was imported before dltensor, after it, or by dltensor.
+
+_derived: list[Callable[[], None]] = []
+_lock = threading.RLock()
+_joined = _joining = False
+
+
+def derived(build: Callable[[], None]) -> Callable[[], None]:
+    """Registers and runs ``build``, which fills tables drawn from FROM_NUMPY or
+    EXTENSION_FLOATS; it runs again when ml_dtypes' floats join them, so it adds to its tables
+    in place (other modules and closures hold them) and keeps what they hold."""
+    with _lock:
+        _derived.append(build)
+        build()
+    return build
+
+
+def join_extension_floats() -> None:
+    """Adds ml_dtypes' floats to the tables (once), importing ml_dtypes; without it they are
+    held-only dtypes, as float4 is."""
+    if _joined:
+        return
+    module: Any = None
+    try:  # (outside the lock: the import may be under way in another thread, whose hook,
+        # below, takes the lock to join them)
+        import ml_dtypes as module
+    except ImportError:
+        pass
+    _join(module)
+
+
+def _join(ml_dtypes: Any) -> None:
+    global _joined, _joining
+    with _lock:  # (other threads wait here for whole tables; this one, if a build asks
+        if _joined or _joining:  # again, goes on with them as they are)
+            return
+        _joining = True
+        for name, code, bits in _EXTENSION_ROWS:
+            t = getattr(ml_dtypes, name, None)
+            npdt = None if t is None else np.dtype(t)
+            _add(name, None, code, bits, npdt)
+            if npdt is not None:
+                EXTENSION_FLOATS.add(npdt)
+        for build in _derived:
+            build()
+        _joined = True
+
+
+class _AfterImport:
+    """A finder first on sys.meta_path: the loader it finds for ml_dtypes, once it has run
+    the module, joins ml_dtypes' floats to the tables, before the import returns and before
+    another thread's import of it (which waits for the module) can make an array of one.
+    (wrapt's post-import hooks work so.) It stays there, answering None: taken out, a finder
+    list another thread is going through would skip one."""
+
+    _looking = False  # (imports of one module take turns: no two threads here at once)
+
+    @classmethod
+    def find_spec(cls, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "ml_dtypes" or _joined or cls._looking:
+            return None
+        cls._looking = True
+        try:
+            from importlib.util import find_spec
+            spec = find_spec(name)  # (by the finders after this one)
+        finally:
+            cls._looking = False
+        exec_module = getattr(getattr(spec, "loader", None), "exec_module", None)
+        if exec_module is not None:
+            def exec_and_join(module: Any) -> None:
+                exec_module(module)
+                _join(module)
+            spec.loader.exec_module = exec_and_join  # type: ignore[union-attr,method-assign]
+        return spec
+
+
+if "ml_dtypes" in sys.modules:
+    _join(sys.modules["ml_dtypes"])  # (imported before dltensor: its floats are here at once)
+else:
+    sys.meta_path.insert(0, _AfterImport)
 
 
 # --- type promotion (the spec's table: no value-based casting, no mixing of kinds) ---------
@@ -192,8 +293,6 @@ def _build_promotion() -> dict[tuple[DType, DType], DType]:
 PROMOTION = _build_promotion()
 # The same table keyed by NumPy dtypes, for the hot paths that hold NumPy arrays.
 NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items()}
-# ml_dtypes' floats (bfloat16, float8) as NumPy dtypes: real floats with no kind of the spec's.
-EXTENSION_FLOATS = frozenset(n for n, d in FROM_NUMPY.items() if d.spec_kind is None)
 
 
 def cast(a: Any, target: np.dtype[Any] | None) -> Any:

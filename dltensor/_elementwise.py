@@ -34,7 +34,7 @@ from ._dtype_functions import KEEPING_SCALARS, finfo, int_bounds, python_scalar,
 from ._dtype_functions import scalar_into
 from ._manipulation import broadcast_of, by_the_first  # (ours: NumPy's stops at 32 dimensions)
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
-from ._dtypes import DType, no_promotion
+from ._dtypes import DType, derived, no_promotion
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
@@ -61,26 +61,31 @@ _CLIP_BY_WHERE_MOST = 4096  # (clip's where's are the faster way up to about thi
 # --- dtype categories (NumPy dtypes, for one hash lookup per call) ---------------------------
 
 
-def _of(*kinds: str) -> frozenset[np.dtype[Any]]:
-    return frozenset(n for n, d in FROM_NUMPY.items() if d.spec_kind in kinds)
+def _of(*kinds: str) -> set[np.dtype[Any]]:
+    # ml_dtypes' floats (bfloat16, float8...) compute like float16: real floating, one dtype
+    # at a time (the spec's promotion table has no row for them).
+    return {n for n, d in FROM_NUMPY.items() if d.spec_kind in kinds or
+            "real floating" in kinds and n in EXTENSION_FLOATS}
 
 
-_INT = _of("signed integer", "unsigned integer")
-# ml_dtypes' floats (bfloat16, float8...) compute like float16: real floating, one dtype at a
-# time (the spec's promotion table has no row for them).
-_REAL_FLOAT = _of("real floating") | EXTENSION_FLOATS
-_COMPLEX = _of("complex floating")
-CATEGORIES = {
-    "bool": _of("bool"),
-    "integer": _INT,
-    "integer or boolean": _INT | _of("bool"),
-    "real numeric": _INT | _REAL_FLOAT,
-    "numeric": _INT | _REAL_FLOAT | _COMPLEX,
-    "real floating-point": _REAL_FLOAT,
-    "floating-point": _REAL_FLOAT | _COMPLEX,
-    "complex floating-point": _COMPLEX,
-    "all": frozenset(FROM_NUMPY),
+_CATEGORY_KINDS = {
+    "bool": ("bool",),
+    "integer": (_I := ("signed integer", "unsigned integer")),
+    "integer or boolean": (*_I, "bool"),
+    "real numeric": (*_I, "real floating"),
+    "numeric": (*_I, "real floating", "complex floating"),
+    "real floating-point": ("real floating",),
+    "floating-point": ("real floating", "complex floating"),
+    "complex floating-point": ("complex floating",),
+    "all": ("bool", *_I, "real floating", "complex floating"),
 }
+CATEGORIES: dict[str, set[np.dtype[Any]]] = {c: set() for c in _CATEGORY_KINDS}
+
+
+@derived
+def _categories() -> None:
+    for c, kinds in _CATEGORY_KINDS.items():
+        CATEGORIES[c].update(_of(*kinds))
 
 
 def _kind(d: np.dtype[Any]) -> str:
@@ -300,16 +305,34 @@ def _binary(name: str, category: str, ufunc: str, fix: _Fix | None, x1: Any, x2:
     return wrap_result(_function(ufunc, fix, xp, _kind(rt))(a, b), dev)
 
 
+def _cpu_functions(category: str, ufunc: str, fix: _Fix | None, reflected: bool = False,
+                   keep: Callable[[np.dtype[Any], Callable[..., Any]], bool] | None = None
+                   ) -> dict[np.dtype[Any], Callable[..., Any]]:
+    """A fast path's table: NumPy dtype of the category -> the function computing the op on
+    the CPU (``x2 op x1``: ``reflected``), for those ``keep`` keeps; filled again when
+    ml_dtypes' floats join the category."""
+    fns: dict[np.dtype[Any], Callable[..., Any]] = {}
+
+    @derived
+    def fill() -> None:
+        for d in CATEGORIES[category] - fns.keys():
+            fn = _function(ufunc, fix, np, _kind(d))
+            if reflected:
+                fn = (lambda fn: lambda a, b: fn(b, a))(fn)
+            if keep is None or keep(d, fn):
+                fns[d] = fn
+    return fns
+
+
 def _make_binary(name: str, category: str, ufunc: str, fix: _Fix | None = None,
                  operator: bool = False, reflected: bool = False) -> Callable[..., Any]:
     """``f(x1, x2)``. An ``operator`` returns NotImplemented for foreign types; a
     ``reflected`` one (``__radd__``) computes ``x2 op x1``."""
     # The fast path's table, keyed by the NumPy dtype of x1: the function computing it (with
     # the Python scalar types that keep that dtype, KEEPING_SCALARS).
-    fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
-    if reflected:
-        fns = {d: (lambda fn: lambda a, b: fn(b, a))(fn) for d, fn in fns.items()}
-    scalars = {d: KEEPING_SCALARS[d] for d in fns}  # (none for a dtype outside the category)
+    fns = _cpu_functions(category, ufunc, fix, reflected)
+    scalars: dict[np.dtype[Any], frozenset[type]] = {}  # (none for a dtype outside the category)
+    derived(lambda: scalars.update((d, KEEPING_SCALARS[d]) for d in fns))
     # closure cells read faster than module globals on this path
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
@@ -386,9 +409,8 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
     # a Python scalar that keeps its dtype) where the op is the plain ufunc, written into x1
     # by it (~0.5 us over NumPy, where the general way took 3-8 us). Not where a fix-up or
     # integer power computes a new array, nor a division of integers (refused below).
-    fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]
-           if not (ufunc == "power" and d.kind == "i")}
-    fns = {d: fn for d, fn in fns.items() if type(fn) is not MethodType}
+    fns = _cpu_functions(category, ufunc, fix, keep=lambda d, fn: type(fn) is not MethodType
+                         and not (ufunc == "power" and d.kind == "i"))
     scalars = KEEPING_SCALARS
     _ndarray, _cpu = ndarray, CPU
 
@@ -463,7 +485,7 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
 
 def _make_unary(name: str, category: str, ufunc: str, fix: _Fix | None = None
                 ) -> Callable[..., Any]:
-    fns = {d: _function(ufunc, fix, np, _kind(d)) for d in CATEGORIES[category]}
+    fns = _cpu_functions(category, ufunc, fix)
     _ndarray, _cpu, np_array, new, asarray = ndarray, CPU, _np_ndarray, _new, _asarray
     gpu_fns: dict[np.dtype[Any], Callable[..., Any]] = {}  # (CuPy's, found on first use)
 

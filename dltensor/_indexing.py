@@ -25,6 +25,7 @@ from ._dispatch import array_module, axis_checked, check_device, fresh, namespac
 from ._dispatch import native_or_cpu_error, strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
 from ._dtypes import INTEGER_KINDS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
+from ._dtypes import derived
 from ._held import held_view
 from ._moves import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
@@ -692,34 +693,34 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
 _Rule = tuple[int, int] | type[float] | Literal[True]
 
 
-def _scalar_rules() -> dict[tuple[np.dtype[Any], type], _Rule]:
-    """(backend dtype, Python scalar type) -> True, the (min, max) an int must fit in, or
-    float: an int written into a floating dtype as a float."""
-    rules: dict[tuple[np.dtype[Any], type], _Rule] = {}
+# (backend dtype, Python scalar type) -> True, the (min, max) an int must fit in, or float: an
+# int written into a floating dtype as a float.
+_SCALAR_RULE: dict[tuple[np.dtype[Any], type], _Rule] = {}
+# The same, by the scalar's type first: {Python scalar type: {backend dtype: rule}}, told in
+# two lookups without a tuple (~0.1 us less a write)
+_RULES_OF: dict[type, dict[np.dtype[Any], _Rule]] = {tv: {} for tv in _SCALAR_INTO}
+_NO_RULES: dict[np.dtype[Any], _Rule] = {}
+# NumPy's number scalar types (ml_dtypes' too) -> the Python type of the scalar each holds, as
+# python_scalar makes it (float(np.float32(x)) is its item()); not longdouble's: none holds it
+_PYTHON_OF: dict[type, type] = {}
+
+
+@derived
+def _scalar_rules() -> None:
     for np_dtype, dt in FROM_NUMPY.items():
         kind = dt.spec_kind or "real floating"  # bfloat16, float8: held floats
         for tv, kinds in _SCALAR_INTO.items():
             if kind in kinds:
                 if tv is int and kind in INTEGER_KINDS:
-                    rules[np_dtype, tv] = int_bounds(np_dtype)
+                    rule: _Rule = int_bounds(np_dtype)
                 else:  # (an int into floats as a float, as NumPy converts it: CuPy packs it
                     # into int64 first, OverflowError past it, and ml_dtypes convert none)
-                    rules[np_dtype, tv] = float if tv is int and "floating" in kind else True
-    return rules
-
-
-_SCALAR_RULE = _scalar_rules()
-# The same, by the scalar's type first: {Python scalar type: {backend dtype: rule}}, told in
-# two lookups without a tuple (~0.1 us less a write)
-_RULES_OF: dict[type, dict[np.dtype[Any], _Rule]] = {
-    tv: {dt: rule for (dt, t), rule in _SCALAR_RULE.items() if t is tv} for tv in _SCALAR_INTO}
-_NO_RULES: dict[np.dtype[Any], _Rule] = {}
-# NumPy's number scalar types (ml_dtypes' too) -> the Python type of the scalar each holds, as
-# python_scalar makes it (float(np.float32(x)) is its item()); not longdouble's: none holds it
-_PYTHON_OF: dict[type, type] = {
-    t: p for t in {np.dtype(c).type for c in np.typecodes["All"] if np.dtype(c).kind in "biufc"}
-    | {d.type for d in FROM_NUMPY}
-    if (p := type(python_scalar(t(0)))) in PYTHON_SCALARS}
+                    rule = float if tv is int and "floating" in kind else True
+                _SCALAR_RULE[np_dtype, tv] = _RULES_OF[tv][np_dtype] = rule
+    for t in {np.dtype(c).type for c in np.typecodes["All"] if np.dtype(c).kind in "biufc"} \
+            | {d.type for d in FROM_NUMPY}:
+        if (p := type(python_scalar(t(0)))) in PYTHON_SCALARS:
+            _PYTHON_OF[t] = p
 
 
 def _written_scalar(a: Any, value: Any) -> Any:

@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from ._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS
+from ._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS, derived
 from ._dtype_functions import int_bounds
 from ._dispatch import NULL_CONTEXT
 from ._dispatch import c_count_nonzero as _count_nonzero
 
 _FLOAT64, _FLOAT32, _FLOAT16 = np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16)
-_HALVES_AND_LESS = frozenset({_FLOAT16, *EXTENSION_FLOATS})  # (real floats of 16 bits or less)
+_HALVES_AND_LESS = {_FLOAT16}  # (real floats of 16 bits or less)
+derived(lambda: _HALVES_AND_LESS.update(EXTENSION_FLOATS))
 _REAL_SCALARS = frozenset((bool, int, float))
 _np_ndarray, _np_isinf, _max = np.ndarray, np.isinf, np.maximum.reduce
 _np_signbit, _np_square, _np_sqrt = np.signbit, np.square, np.sqrt

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import AbstractSet, Any
 
 
 import numpy as np
@@ -25,7 +25,7 @@ from ._dispatch import namespace_for, native, native_dtype, native_or_cpu_error,
 from ._dispatch import reduction_axes, refuse_axes_of_0d, strict_int, wrap_result
 from ._devices import CPU, CUDA_TYPE
 from ._dtype_functions import astype, in_float32
-from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, refuse_complex_to_real
+from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, DType, derived, refuse_complex_to_real
 from ._manipulation import reshape
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum",
@@ -38,7 +38,8 @@ _add_accumulate, _multiply_accumulate = np.add.accumulate, np.multiply.accumulat
 # The 16-bit floats, whose sums, products and variances are computed in float32: NumPy adds
 # float16 in float16 too along any axis but the innermost, and in running sums (they stall at
 # 2048; 6e4 + 6e4 - 6e4 was inf), and squares float16 deviations in float16 (var overflowed).
-_WIDEN = EXTENSION_FLOATS | {np.dtype(np.float16)}
+_WIDEN: set[np.dtype[Any]] = {np.dtype(np.float16)}
+derived(lambda: _WIDEN.update(EXTENSION_FLOATS))
 
 
 def sum(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DType | None = None,
@@ -146,7 +147,7 @@ def prod(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None, dtype: DTy
 
 
 def _with_dtype(name: str, x: ndarray, dtype: DType | None,
-                widen: frozenset[np.dtype[Any]] = EXTENSION_FLOATS, **kwargs: Any) -> ndarray:
+                widen: AbstractSet[np.dtype[Any]] = EXTENSION_FLOATS, **kwargs: Any) -> ndarray:
     """The backend's ``name`` on ``x`` with a dltensor ``dtype=`` made the backend's (``x`` of
     a dtype in ``widen`` computed in float32: see in_float32)."""
     a = x._array if type(x) is ndarray and x._device is CPU else None

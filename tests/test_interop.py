@@ -257,6 +257,23 @@ def test_torch_bfloat16_round_trip_keeps_the_pointer():
     assert torch.equal(back, t)
 
 
+def test_torch_bfloat16_computes_where_nothing_imported_ml_dtypes():
+    # (a fresh interpreter: here JAX imported ml_dtypes, which dltensor imports on first need;
+    # see tests/test_lazy_ml_dtypes.py)
+    code = """if True:
+        import sys, torch, dltensor as dt
+        t = torch.arange(4, dtype=torch.bfloat16)
+        x = dt.asarray(t)
+        y = dt.cos(x * 2)
+        back = torch.from_dlpack(y)
+        print("ml_dtypes" in sys.modules, x.dtype is dt.bfloat16, float(dt.sum(x)),
+              back.dtype, torch.equal(back, torch.cos(t * 2)))
+    """
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "True", "6.0", "torch.bfloat16", "True"]
+
+
 def test_dltensor_computed_bfloat16_to_torch():
     a = np.array([1.0, 2.5], ml_dtypes.bfloat16)
     x = dltensor.asarray(a)

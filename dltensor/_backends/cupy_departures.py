@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS
+from .._dtypes import EXTENSION_FLOATS, PYTHON_SCALARS, derived
 from .. import _special_cases as special
 from .._special_cases import from_parts, zero_d
 
@@ -274,7 +274,8 @@ def power(xp: Any, a: Any, b: Any) -> Any:
 
 
 # float16 and bfloat16 (ml_dtypes')
-_HALVES = frozenset({_FLOAT16, *(d for d in EXTENSION_FLOATS if d.itemsize == 2)})
+_HALVES = {_FLOAT16}
+derived(lambda: _HALVES.update(d for d in EXTENSION_FLOATS if d.itemsize == 2))
 
 
 def halves_in_float32(fn: Callable[..., Any]) -> Callable[..., Any]:

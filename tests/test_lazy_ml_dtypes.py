@@ -1,0 +1,201 @@
+"""ml_dtypes' floats (bfloat16, float8) join dltensor's tables when they are first needed, not
+with ``import dltensor``: importing ml_dtypes costs more than the rest of dltensor (0.5 s of
+0.75 s on the CI machine). Each test runs in a fresh interpreter, where ml_dtypes is not yet
+imported; the tables must come out the same whichever way the floats join: ml_dtypes imported
+before dltensor, after it (by the user, or by JAX), a DLPack tensor of one, or the name
+``dltensor.bfloat16``.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+
+
+def _run(code: str) -> str:
+    """stdout of ``code`` run in a fresh interpreter (which can import tests/producers.py)."""
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                       text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+# A DLPack producer of bfloat16 (code 4) [1.0, 2.0], its bits held in a uint16 array: a
+# tensor of PyTorch's or JAX's without their imports (JAX's would import ml_dtypes itself).
+_BF16_PRODUCER = (
+    "from producers import from_numpy; import numpy; "
+    "bf16 = lambda: from_numpy(numpy.array([0x3F80, 0x4000], numpy.uint16), dtype=(4, 16, 1))")
+
+
+def test_import_dltensor_does_not_import_ml_dtypes():
+    out = _run("""
+        import sys, dltensor
+        x = dltensor.ones(3) + 1
+        print(sorted(m for m in sys.modules if m.startswith("ml_dtypes")))
+    """)
+    assert out.strip() == "[]"
+
+
+# Every table of dltensor's modules, written out with addresses and set orders taken away, as
+# ml_dtypes' floats join in the way `how` says. (A bfloat16 tensor is taken through DLPack in
+# every way, after the join, so that the caches it fills are alike.)
+_TABLES = _BF16_PRODUCER + """
+import json, re, sys
+how = sys.argv[1]
+if how == "before":
+    import ml_dtypes
+import dltensor
+if how == "after":
+    import ml_dtypes
+elif how == "dlpack":
+    dltensor.asarray(bf16()).dtype
+elif how == "name":
+    dltensor.bfloat16
+dltensor.asarray(bf16()).dtype
+
+def canon(v, depth=0):
+    if depth < 3 and isinstance(v, dict):
+        return sorted(((canon(k, depth + 1), canon(x, depth + 1)) for k, x in v.items()),
+                      key=json.dumps)
+    if depth < 3 and isinstance(v, (set, frozenset)):
+        return sorted((canon(x, depth + 1) for x in v), key=json.dumps)
+    if depth < 3 and isinstance(v, (list, tuple)):
+        return [canon(x, depth + 1) for x in v]
+    return re.sub(r"0x[0-9a-f]+", "0x", repr(v))
+
+print(json.dumps({f"{m}.{k}": canon(v) for m in sorted(sys.modules) if m.startswith("dltensor")
+                  for k, v in vars(sys.modules[m]).items()
+                  if isinstance(v, (dict, set, frozenset, list, tuple))}))
+"""
+
+
+def _tables(how: str) -> dict:
+    return json.loads(_run(_TABLES.replace("how = sys.argv[1]", f"how = {how!r}")))
+
+
+def test_tables_are_the_same_whichever_way_ml_dtypes_joins():
+    first, again = _tables("before"), _tables("before")
+    # (tables of ctypes addresses as ints, or of objects made per process, differ run to run)
+    noise = {k for k in first if first[k] != again[k]}
+    assert len(noise) < 5, sorted(noise)
+    grown = {k for k in first if "bfloat16" in json.dumps(first[k])}
+    assert {"dltensor._dtypes._BY_NAME", "dltensor._dtypes.FROM_NUMPY",
+            "dltensor._dtypes.EXTENSION_FLOATS", "dltensor._elementwise.CATEGORIES",
+            "dltensor._dtype_functions.SCALAR_TYPES"} <= grown
+    for how in ("after", "dlpack", "name"):
+        other = _tables(how)
+        assert other.keys() == first.keys()
+        differ = sorted(k for k in first if k not in noise and first[k] != other[k])
+        assert not differ, (how, differ)
+
+
+def test_numpy_bfloat16_made_after_dltensor_computes():
+    out = _run("""
+        import numpy as np, dltensor as dt, ml_dtypes
+        x = dt.asarray(np.array([1.0, 2.0, 3.0], dtype=ml_dtypes.bfloat16))
+        x[0] = 4
+        y = (x + x, x * 2.0, -x, dt.sin(x), dt.sum(x), x < 3, dt.astype(x, dt.float32), x ** 2)
+        print(x.dtype.name, [v.dtype.name for v in y], dt.isdtype(x.dtype, "real floating"),
+              float(dt.sum(x)), dt.finfo(x.dtype).bits)
+    """)
+    assert out.split() == ["bfloat16", "['bfloat16',", "'bfloat16',", "'bfloat16',",
+                           "'bfloat16',", "'bfloat16',", "'bool',", "'float32',",
+                           "'bfloat16']", "False", "9.0", "16"]
+
+
+def test_a_bfloat16_dlpack_tensor_joins_them():
+    out = _run(_BF16_PRODUCER + """
+import sys, dltensor as dt
+x = dt.asarray(bf16())
+print("ml_dtypes" in sys.modules, x.dtype is dt.bfloat16, "ml_dtypes" in sys.modules)
+print(float(dt.sum(x * 2)), dt.cos(x).dtype.name)
+""")
+    # (the join waits for the dtype to be asked: taking the tensor holds its code and bits)
+    assert out.split() == ["False", "True", "True", "6.0", "bfloat16"]
+
+
+def test_the_name_bfloat16_joins_them():
+    out = _run("""
+        import sys, dltensor as dt
+        print("bfloat16" in dir(dt), "ml_dtypes" in sys.modules)
+        x = dt.ones(3, dtype=dt.bfloat16)
+        print(x.dtype.name, float(dt.sum(x + 1)), "ml_dtypes" in sys.modules)
+        from dltensor import bfloat16
+        print(bfloat16 is dt.bfloat16)
+    """)
+    assert out.split() == ["True", "False", "bfloat16", "6.0", "True", "True"]
+
+
+def test_a_bfloat16_array_unpickles_in_a_fresh_process():
+    import pickle
+
+    import dltensor as dt
+
+    blob = pickle.dumps(dt.asarray([1.5, 2.5], dtype=dt.bfloat16))
+    out = _run(f"""
+        import pickle, sys
+        x = pickle.loads({blob!r})
+        print(x.dtype.name, float(x[1]), "ml_dtypes" in sys.modules)
+    """)
+    assert out.split()[0] == "bfloat16" and out.split()[-1] == "True"
+
+
+def test_without_ml_dtypes_bfloat16_is_held_only():
+    out = _run(_BF16_PRODUCER + """
+import sys
+sys.modules["ml_dtypes"] = None  # (import ml_dtypes raises ImportError)
+import dltensor as dt
+from producers import tensor_fields
+p = bf16()
+x = dt.asarray(p)
+print(x.dtype.name, dt.bfloat16.numpy, x.shape)
+f = tensor_fields(x.__dlpack__())  # (handed on untouched)
+print(f["data"] == p.fields["data"], f["dtype"])
+try:
+    x + x
+except Exception as e:
+    print(type(e).__name__, e)
+""")
+    lines = out.splitlines()
+    assert lines[:2] == ["bfloat16 None (2,)", "True (4, 16, 1)"]
+    assert lines[2].startswith("TypeError") and "bfloat16" in lines[2], lines
+
+
+def test_threads_racing_to_join_see_whole_tables():
+    out = _run("""
+        import sys, threading, dltensor as dt
+        results, start = [], threading.Barrier(8)
+        def work(i):
+            start.wait()
+            if i % 2:
+                import ml_dtypes
+                x = dt.asarray(__import__("numpy").ones(4, ml_dtypes.bfloat16))
+            else:
+                x = dt.ones(4, dtype=dt.bfloat16)
+            results.append(float(dt.sum(x + x)))
+        ts = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        for t in ts: t.start()
+        for t in ts: t.join()
+        print(results)
+    """)
+    assert out.strip() == str([8.0] * 8)
+
+
+@pytest.mark.parametrize("how", ["before", "after"])
+def test_float8_computes_either_way(how):
+    out = _run(f"""
+        import numpy as np
+        if {how!r} == "before": import ml_dtypes
+        import dltensor as dt
+        if {how!r} == "after": import ml_dtypes
+        x = dt.asarray(np.array([1, 2], dtype=ml_dtypes.float8_e4m3fn))
+        print(x.dtype.name, float(dt.max(x * x)), dt.isdtype(x.dtype, "real floating"))
+    """)
+    assert out.split() == ["float8_e4m3fn", "4.0", "False"]  # (no kind of the spec's)

@@ -13,10 +13,10 @@ import platform
 import sys
 import time
 
-from . import calls, gpu, handoff, memory, ops
+from . import calls, gpu, handoff, imports, memory, ops
 from ._timing import Settings, geomean, ratio, table, us, verdict
 
-SECTIONS = ("handoff", "memory", "ops", "calls", "gpu")
+SECTIONS = ("handoff", "memory", "imports", "ops", "calls", "gpu")
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 MIB = 2**20
 
@@ -124,6 +124,26 @@ def report_memory(res: dict) -> list[tuple[str, str, bool | None]]:
     return [("200 MiB zero-copy import adds < 1 MiB RSS (worst dltensor case)",
              "n/a" if worst is None else f"{worst / MIB:.2f} MiB",
              None if worst is None else worst < MIB)]
+
+
+# --- imports -----------------------------------------------------------------------------------
+
+def report_imports(res: dict) -> list[tuple[str, str, bool | None]]:
+    cases = res["cases"]
+    numpy_s = cases["import numpy"].get("s")
+    rows = [[stmt, f"{c['s'] * 1e3:.0f} ms" if "s" in c else f"n/a ({c['skip']})",
+             ratio(_ratio(c.get("s"), numpy_s)),
+             ", ".join(m for m in c.get("imported", ()) if m in imports.LAZY) or "-"]
+            for stmt, c in cases.items()]
+    print(table([f"import in a fresh interpreter (min of {res['rounds']})", "time",
+                 "/ import numpy", "also imported (of the lazy ones)"], rows))
+    own = cases["import dltensor"]
+    r = _ratio(own.get("s"), numpy_s)
+    eager = [m for m in own.get("imported", ()) if m in imports.LAZY]
+    return [("import dltensor <= 2x import numpy (NumPy is its one eager dependency)",
+             "n/a" if r is None else f"{r:.2f}x", _le(r, 2.0)),
+            ("import dltensor imports none of " + ", ".join(imports.LAZY),
+             ", ".join(eager) or "none", None if "s" not in own else not eager)]
 
 
 # --- array API calls ---------------------------------------------------------------------------
@@ -331,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     for section, runner, reporter in (
             ("handoff", lambda: handoff.run(settings, log=log), report_handoff),
             ("memory", lambda: memory.run(log=log), report_memory),
+            ("imports", lambda: imports.run(args.quick, log=log), report_imports),
             ("ops", lambda: ops.run(settings, log=log), report_ops),
             ("calls", lambda: calls.run(settings, log=log), report_calls),
             ("gpu", lambda: gpu.run(settings, log=log), report_gpu)):

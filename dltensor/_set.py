@@ -254,7 +254,7 @@ def _checked_isin(x1: Any, x2: Any, invert: Any) -> ndarray:
         beyond = None
         if hasattr(n1, "dtype") and hasattr(n2, "dtype") and n1.dtype != n2.dtype and (
                 type(n1) is not np.ndarray or rounds_in_common(n1.dtype, n2.dtype)):
-            n1, n2, beyond = _comparable(n1, n2)  # (NumPy's own where its common type is exact)
+            n1, n2, beyond = _comparable(ns, n1, n2)  # (NumPy's own where its common type is exact)
         r = ns.isin(n1, n2, invert=invert)
         if beyond is not None:  # (x1's values no element of x2 can equal)
             r = r | beyond if invert else r & ~beyond
@@ -281,7 +281,7 @@ def _as_checked(value: Any, dtype: np.dtype[Any]) -> Any:
     return value
 
 
-def _comparable(n1: Any, n2: Any) -> tuple[Any, Any, Any]:
+def _comparable(ns: Any, n1: Any, n2: Any) -> tuple[Any, Any, Any]:
     """Backend arrays of two dtypes as isin can compare them, and a mask of x1's elements
     that equal none of x2's (or None). CuPy compares ``bins[i] == x`` in C++ with each
     array's own type: a complex one with a real one fails to compile, an int64 with a float32
@@ -293,13 +293,36 @@ def _comparable(n1: Any, n2: Any) -> tuple[Any, Any, Any]:
     type first; but signed with unsigned integers (whose result type may be float64, inexact past
     2**53) both go to int64, which wraps uint64's values past it to negatives: those of x1,
     and x1's own negatives, equal no element of x2 (whose negatives are those of one
-    signedness only), and are masked."""
+    signedness only), and are masked. A 64-bit integer beside a float goes the other way, as
+    searchsorted compares them: the floats that equal an integer of its dtype as that dtype,
+    the others equal to no integer (float64 2**53 was among int64 2**53 + 1s)."""
     kinds = {n1.dtype.kind, n2.dtype.kind}
     if kinds == {"i", "u"}:
         n1, n2 = n1.astype(np.int64, copy=False), n2.astype(np.int64, copy=False)
         return n1, n2, n1 < 0
+    if rounds_in_common(n1.dtype, n2.dtype):  # (an int64 or uint64 beside a float or complex)
+        if n1.dtype.kind in "iu":
+            v2, equal_one = _as_integers(ns, n2, n1.dtype)
+            return n1, v2[equal_one], None
+        v1, equal_one = _as_integers(ns, n1, n2.dtype)
+        return v1, n2, ~equal_one
     rt = np.result_type(n1.dtype, n2.dtype)
     return n1.astype(rt, copy=False), n2.astype(rt, copy=False), None
+
+
+def _as_integers(ns: Any, n: Any, dtype: np.dtype[Any]) -> tuple[Any, Any]:
+    """Float or complex ``n`` as integer ``dtype`` where an element equals an integer of it
+    (integral, real, within its range: NaN and the infinities are not), and the mask of
+    those; the others are 0."""
+    # (in float64, which holds every float's value: float16 has no 2**63, the bound, to
+    # compare with, and its -inf passed as one)
+    real = (n.real if n.dtype.kind == "c" else n).astype(np.float64, copy=False)
+    bits = dtype.itemsize * 8
+    low, high = (0.0, 2.0 ** bits) if dtype.kind == "u" else (-2.0 ** (bits - 1), 2.0 ** (bits - 1))
+    ok = (ns.floor(real) == real) & (real >= low) & (real < high)  # (exact: powers of two)
+    if n.dtype.kind == "c":
+        ok &= n.imag == 0
+    return ns.where(ok, real, 0).astype(dtype), ok
 
 
 _NONE_EQUAL = object()

@@ -445,6 +445,12 @@ CASES: list[Case] = [
         dt.isin(a(d, [-1, 7], dt.int32), a(d, [2**32 - 1, 7], dt.uint32)),
         dt.isin(a(d, [255, 2], dt.uint8), a(d, [-1, 2], dt.int8), invert=True),
         dt.isin(a(d, [16777217]), a(d, [16777216.0], dt.float32)))),  # (CuPy: in float32)
+    Case("isin-of-64-bit-integers-and-floats", lambda d: (  # (NumPy: in float64)
+        dt.isin(a(d, [2**53 + 1, 2**53, -2**63]), a(d, [2.0**53, -2.0**63, float("nan")])),
+        dt.isin(a(d, [2.0**53, 2.0**64, float("-inf"), 3.5]),
+                a(d, [2**53 + 1, 2**64 - 1, 0], dt.uint64), invert=True),
+        dt.isin(a(d, [3 + 0j, 3 + 1j]), a(d, [3, -2**63])),
+        dt.isin(a(d, [float("-inf"), 3.0], dt.float16), a(d, [-2**63, 3])))),
     Case("searchsorted-of-64-bit-integers-and-floats", lambda d: (  # (NumPy: in float64)
         dt.searchsorted(a(d, [-5, 2**63 - 1]), a(d, [2**63], dt.uint64)),
         dt.searchsorted(a(d, [2**53, 2**53 + 1, 2**53 + 2], dt.uint64), a(d, [2**53 + 1])),

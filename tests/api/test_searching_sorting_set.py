@@ -1,5 +1,6 @@
 """Searching, sorting and set functions against array-api-strict, plus the spec's rules."""
 
+import cmath
 import math
 
 import array_api_strict as strict
@@ -425,6 +426,41 @@ def test_isin_of_two_dtypes_finds_no_element_that_rounds_onto_another():
     got = dlt.isin(dlt.asarray([2**62, 2**62 + 1, -1, 5]), u64)
     assert np.asarray(got).tolist() == [False, True, False, True]
     assert np.asarray(dlt.isin(dlt.asarray([2**62, 3]), u64, invert=True)).tolist() == [1, 0]
+
+
+def test_isin_compares_64_bit_integers_with_floats_exactly():
+    # As searchsorted compares them: NumPy's common type, float64, rounded int64 2**53 + 1
+    # onto float64 2**53 and found it. Checked against exact Python equality, both ways, with
+    # complex values (equal to an integer only when real), and against Python floats.
+    from fractions import Fraction
+
+    def value(v):
+        return None if not cmath.isfinite(v) else (Fraction(v.real) if v.imag == 0 else v) \
+            if isinstance(v, complex) else Fraction(v) if isinstance(v, int) or \
+            math.isfinite(v) else None
+    pools = {
+        "int64": [-2**63, -2**63 + 1, -2**53 - 1, -1, 0, 3, 2**53, 2**53 + 1, 2**63 - 1],
+        "uint64": [0, 3, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1],
+        "float64": [-math.inf, -2.0**63, -1.0, -0.0, 3.0, 3.5, 2.0**53, 2.0**63, 2.0**64,
+                    math.inf, math.nan],
+        "float32": [-2.0**63, -1.0, 3.0, 2.0**53, 2.0**63, math.nan],
+        "float16": [-math.inf, -0.0, 3.0, 65504.0, math.inf],
+        "complex128": [3 + 0j, 3 + 1j, 2.0**53 + 0j, -2.0**63 - 0j, complex(math.nan, 0)]}
+    rng = np.random.default_rng(3)
+    for d1, d2 in [(a, b) for a in pools for b in pools
+                   if {a, b} & {"int64", "uint64"} and not {a, b} <= {"int64", "uint64"}]:
+        for _ in range(10):
+            x1 = [pools[d1][i] for i in rng.integers(0, len(pools[d1]), 5)]
+            x2 = [pools[d2][i] for i in rng.integers(0, len(pools[d2]), 4)]
+            want = [value(a) is not None and any(value(a) == value(b) for b in x2) for a in x1]
+            a1, a2 = dlt.asarray(np.array(x1, d1)), dlt.asarray(np.array(x2, d2))
+            assert np.asarray(dlt.isin(a1, a2)).tolist() == want, (d1, d2, x1, x2)
+            assert np.asarray(dlt.isin(a1, a2, invert=True)).tolist() == \
+                [not w for w in want], (d1, d2, x1, x2)
+    i64 = dlt.asarray(np.array([-2**63 + 1, 2**53 + 1, 2**53], np.int64))
+    assert np.asarray(dlt.isin(i64, -2.0**63)).tolist() == [False, False, False]
+    assert np.asarray(dlt.isin(i64, 2.0**53)).tolist() == [False, False, True]
+    assert bool(dlt.isin(2.0**53, i64)) and not bool(dlt.isin(2.0**63, i64))
 
 
 @pytest.mark.parametrize("fn", [dlt.sort, dlt.argsort])

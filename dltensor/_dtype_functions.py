@@ -18,6 +18,7 @@ from . import _dtypes
 from ._array import ndarray, wrap
 from ._devices import CPU, Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType, derived
+from ._dtypes import numpy_rows
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
 from ._moves import bytes_copied, cast_first, computed, copy_of_native, move
@@ -42,11 +43,12 @@ KEEPING_SCALARS: dict[np.dtype[Any], frozenset[type]] = {}
 
 @derived
 def _scalar_types() -> None:
-    for npdt, d in FROM_NUMPY.items():
+    for npdt, d in numpy_rows():
         # (ml_dtypes' floats compute like float16 here)
         kind = "real floating" if npdt in EXTENSION_FLOATS else d.spec_kind
-        types = SCALAR_TYPES[npdt] = frozenset(
-            {bool} if kind == "bool" else
+        types = SCALAR_TYPES[npdt] = frozenset(  # (complex: into the complex dtype of
+            {bool} if kind == "bool" else  # the same precision, which ml_dtypes' floats lack)
+            {int, float} if npdt in EXTENSION_FLOATS else
             {int, float, complex} if kind in _FLOATING_KINDS else
             {int} if kind is not None else ())
         KEEPING_SCALARS[npdt] = types - {complex} if npdt not in EXTENSION_FLOATS \

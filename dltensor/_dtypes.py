@@ -120,16 +120,15 @@ FROM_NUMPY: dict[np.dtype[Any], DType] = {}
 EXTENSION_FLOATS: set[np.dtype[Any]] = set()
 
 
-def _add(name: str, kind: str | None, code: int, bits: int, npdt: np.dtype[Any] | None) -> None:
-    d = DType(name, kind, int(code), bits, npdt)
-    _BY_NAME[name] = _BY_DLPACK[(int(code), bits)] = d
-    if npdt is not None:
-        FROM_NUMPY[npdt] = d
-    globals()[name] = d
+def _publish(d: DType) -> None:
+    _BY_NAME[d.name] = _BY_DLPACK[(d.code, d.bits)] = d
+    if d.numpy is not None:
+        FROM_NUMPY[d.numpy] = d
+    globals()[d.name] = d
 
 
 for _row in _TABLE:
-    _add(*_row)
+    _publish(DType(_row[0], _row[1], int(_row[2]), _row[3], _row[4]))
 
 # (declarations of the names the loop above defines, for type checkers)
 bool: DType
@@ -163,8 +162,19 @@ def dtype_from_dlpack(code: int, bits: int) -> DType:
     return d
 
 
-def dtype_from_numpy(dt: Any) -> DType:
+def dtype_of_numpy(dt: Any) -> DType | None:
+    """FROM_NUMPY.get(dt), after waiting for ml_dtypes' floats to join where ml_dtypes is
+    being imported (in another thread: NumPy knows its dtypes before the import returns and
+    they have joined)."""
     d = FROM_NUMPY.get(dt)
+    if d is None and not _joined and "ml_dtypes" in sys.modules:
+        join_extension_floats()
+        d = FROM_NUMPY.get(dt)
+    return d
+
+
+def dtype_from_numpy(dt: Any) -> DType:
+    d = dtype_of_numpy(dt)
     if d is None:
         raise TypeError(f"dltensor has no dtype for NumPy dtype {dt!r}")
     return d
@@ -177,14 +187,24 @@ def __getattr__(name: str) -> DType:  # (PEP 562: dltensor.bfloat16 before its r
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def numpy_rows() -> list[tuple[np.dtype[Any], DType]]:
+    """FROM_NUMPY's items, for the builds ``derived`` registers: with ml_dtypes' floats while
+    they join, before the lookups show them to other threads."""
+    return [*FROM_NUMPY.items(), *((d.numpy, d) for d in _joining_rows if d.numpy is not None)]
+
+
 # --- ml_dtypes' floats, joining the tables ---------------------------------------------------
-# The tables other modules draw from FROM_NUMPY or EXTENSION_FLOATS are made by functions
-# registered with `derived`, run again when ml_dtypes' floats join, so that the tables are the
-# same whether ml_dtypes was imported before dltensor, after it, or by dltensor.
+# The tables other modules draw from FROM_NUMPY (through numpy_rows) or EXTENSION_FLOATS are
+# made by functions registered with `derived`, run again when ml_dtypes' floats join, so that
+# the tables are the same whether ml_dtypes was imported before dltensor, after it, or by
+# dltensor. The lookups that let an array of one in (FROM_NUMPY, the DLPack codes, the names)
+# show them last, once every table holds them: another thread that meets one earlier (NumPy
+# knows them while ml_dtypes is still being imported) misses, and waits for the join.
 
 _derived: list[Callable[[], None]] = []
 _lock = threading.RLock()
 _joined = _joining = False
+_joining_rows: list[DType] = []
 
 
 def derived(build: Callable[[], None]) -> Callable[[], None]:
@@ -219,12 +239,14 @@ def _join(ml_dtypes: Any) -> None:
         _joining = True
         for name, code, bits in _EXTENSION_ROWS:
             t = getattr(ml_dtypes, name, None)
-            npdt = None if t is None else np.dtype(t)
-            _add(name, None, code, bits, npdt)
-            if npdt is not None:
-                EXTENSION_FLOATS.add(npdt)
+            _joining_rows.append(DType(name, None, int(code), bits,
+                                       None if t is None else np.dtype(t)))
+        EXTENSION_FLOATS.update(d.numpy for d in _joining_rows if d.numpy is not None)
         for build in _derived:
             build()
+        for d in _joining_rows:
+            _publish(d)
+        _joining_rows.clear()
         _joined = True
 
 

@@ -34,7 +34,7 @@ from ._dtype_functions import KEEPING_SCALARS, finfo, int_bounds, python_scalar,
 from ._dtype_functions import scalar_into
 from ._manipulation import broadcast_of, by_the_first  # (ours: NumPy's stops at 32 dimensions)
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
-from ._dtypes import DType, derived, no_promotion
+from ._dtypes import DType, derived, no_promotion, numpy_rows
 
 _np_ndarray = np.ndarray
 _asarray = np.asarray
@@ -64,7 +64,7 @@ _CLIP_BY_WHERE_MOST = 4096  # (clip's where's are the faster way up to about thi
 def _of(*kinds: str) -> set[np.dtype[Any]]:
     # ml_dtypes' floats (bfloat16, float8...) compute like float16: real floating, one dtype
     # at a time (the spec's promotion table has no row for them).
-    return {n for n, d in FROM_NUMPY.items() if d.spec_kind in kinds or
+    return {n for n, d in numpy_rows() if d.spec_kind in kinds or
             "real floating" in kinds and n in EXTENSION_FLOATS}
 
 

@@ -24,8 +24,8 @@ from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import array_module, axis_checked, check_device, fresh, namespace_for, on
 from ._dispatch import native_or_cpu_error, strict_int, type_name, wrap_result
 from ._dtype_functions import int_bounds, python_scalar
-from ._dtypes import INTEGER_KINDS, FROM_NUMPY, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
-from ._dtypes import derived
+from ._dtypes import INTEGER_KINDS, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
+from ._dtypes import derived, numpy_rows
 from ._held import held_view
 from ._moves import copied
 from ._keys import ZeroDMask, backend_key, broadcast_indices, check_all_bounds, check_bounds
@@ -707,7 +707,7 @@ _PYTHON_OF: dict[type, type] = {}
 
 @derived
 def _scalar_rules() -> None:
-    for np_dtype, dt in FROM_NUMPY.items():
+    for np_dtype, dt in numpy_rows():
         kind = dt.spec_kind or "real floating"  # bfloat16, float8: held floats
         for tv, kinds in _SCALAR_INTO.items():
             if kind in kinds:
@@ -718,7 +718,7 @@ def _scalar_rules() -> None:
                     rule = float if tv is int and "floating" in kind else True
                 _SCALAR_RULE[np_dtype, tv] = _RULES_OF[tv][np_dtype] = rule
     for t in {np.dtype(c).type for c in np.typecodes["All"] if np.dtype(c).kind in "biufc"} \
-            | {d.type for d in FROM_NUMPY}:
+            | {d.type for d, _ in numpy_rows()}:
         if (p := type(python_scalar(t(0)))) in PYTHON_SCALARS:
             _PYTHON_OF[t] = p
 

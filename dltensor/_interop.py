@@ -25,7 +25,7 @@ from ._backends import backend_for
 from ._dlpack.abi import DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
 from ._dispatch import NULL_CONTEXT, native_dtype
-from ._dtypes import FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy
+from ._dtypes import FROM_NUMPY, PYTHON_SCALARS, DType, dtype_from_numpy, dtype_of_numpy
 from ._dtypes import cast, refuse_complex_to_real
 from ._moves import CopyError, cast_first, computed, copied, cuda_backend, move
 from ._sequences import PYTHON_SEQUENCE_OR_SCALAR, from_python, has_buffer, python_importers
@@ -44,7 +44,7 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     never does and raises BufferError where a copy would be needed.
     """
     tp = type(x)
-    if isinstance(x, _np_ndarray) and x.dtype in FROM_NUMPY:
+    if isinstance(x, _np_ndarray) and (x.dtype in FROM_NUMPY or dtype_of_numpy(x.dtype)):
         # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8),
         # subclasses (memmap) as plain arrays; _finish, below, applies device= and copy=.
         v = x.view() if tp is _np_ndarray else x.view(_np_ndarray)

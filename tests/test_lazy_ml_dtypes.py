@@ -199,3 +199,25 @@ def test_float8_computes_either_way(how):
         print(x.dtype.name, float(dt.max(x * x)), dt.isdtype(x.dtype, "real floating"))
     """)
     assert out.split() == ["float8_e4m3fn", "4.0", "False"]  # (no kind of the spec's)
+
+
+@pytest.mark.parametrize("take", ["asarray", "from_dlpack"])
+def test_a_thread_meeting_bfloat16_while_another_imports_ml_dtypes_waits_for_the_join(take):
+    # NumPy knows ml_dtypes' dtypes (by name) before their import returns and they have joined
+    # dltensor's tables: an array of one taken then was refused ("no dtype for NumPy dtype
+    # bfloat16"; from_dlpack, NumPy's BufferError), or, a moment later, met half-built tables
+    # (x + 1.5 refused bfloat16 as no numeric dtype). Caught every time in 10 runs before.
+    code = f"""
+import threading, numpy as np, dltensor as dt
+threading.Thread(target=lambda: __import__("ml_dtypes")).start()
+while True:
+    try:
+        d = np.dtype("bfloat16")
+        break
+    except TypeError:
+        pass
+x = dt.{take}(np.ones(2, d))
+print((x + 1.5).dtype.name, float(dt.sum(2 * x)), bool(dt.all(x < 1000)), bool(x[0] == 2**70))
+"""
+    for _ in range(3):
+        assert _run(code).split() == ["bfloat16", "4.0", "True", "False"]

@@ -233,6 +233,19 @@ def test_promotion_refusals_say_why():
             one(a) + one(b)
 
 
+@pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
+def test_the_scalars_an_extension_float_takes_are_the_ones_named(dtype):
+    # A Python complex has no complex dtype of their precision to go into: refused, and the
+    # refusals of bool and complex no longer named complex among the scalars allowed
+    x = a([1.0, 2.0], dtype)
+    for scalar in (True, 1j):
+        for call in (lambda: x + scalar, lambda: dt.result_type(x, scalar),
+                     lambda: dt.where(x > 1, x, scalar)):
+            with pytest.raises(TypeError, match="allows only Python float/int scalars"):
+                call()
+    assert [host(x + 1).tolist(), host(x * 0.5).tolist()] == [[2.0, 3.0], [0.5, 1.0]]
+
+
 @pytest.mark.parametrize("dtype", [ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e4m3fnuz,
                                    ml_dtypes.float8_e8m0fnu], ids=lambda t: np.dtype(t).name)
 def test_comparisons_with_scalars_past_a_float8_without_infinity(dtype):

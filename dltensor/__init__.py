@@ -9,8 +9,6 @@ device is held and handed on untouched.
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
-from typing import TYPE_CHECKING as _TYPE_CHECKING
-
 # (``name as name``: the form type checkers read as a re-export)
 from ._devices import (
     Device as Device, get_default_device as get_default_device,
@@ -20,7 +18,7 @@ from ._dtypes import (
     DType as DType, bool as bool, int8 as int8, int16 as int16, int32 as int32,
     int64 as int64, uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
     float16 as float16, float32 as float32, float64 as float64, complex64 as complex64,
-    complex128 as complex128,
+    complex128 as complex128, bfloat16 as bfloat16,
 )
 from ._array import ndarray as ndarray
 from ._interop import asarray as asarray, from_dlpack as from_dlpack
@@ -38,18 +36,6 @@ from ._sorting import *  # noqa: F401,F403
 from ._statistical import *  # noqa: F401,F403
 from ._utility import *  # noqa: F401,F403
 from ._info import *  # noqa: F401,F403
-from . import _dtypes, fft, linalg  # noqa: F401
+from . import fft, linalg  # noqa: F401
 
 Array = ndarray  # the name the array API standard uses for the array type
-
-if _TYPE_CHECKING:
-    from ._dtypes import bfloat16 as bfloat16
-else:
-    def __getattr__(name: str) -> object:
-        # (bfloat16: ml_dtypes' type, imported on first use, not with dltensor; see _dtypes)
-        if name == "bfloat16":
-            return _dtypes.bfloat16
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), "bfloat16"})

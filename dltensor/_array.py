@@ -33,7 +33,7 @@ from ._dlpack.abi import (
     DLPACK_FLAG_BITMASK_READ_ONLY,
     DLDeviceType,
 )
-from ._dtypes import FROM_NUMPY, DType, dtype_from_dlpack
+from ._dtypes import FROM_NUMPY, DType, computable, dtype_from_dlpack
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -349,7 +349,7 @@ class ndarray:
         if copy is not None and type(copy) is not bool:  # (as __dlpack__ checks it)
             copy = copy_flag(copy)
         if dtype is not None and isinstance(dtype, DType):  # (called directly with ours)
-            if dtype.numpy is None:
+            if computable(dtype) is None:
                 raise TypeError(f"NumPy has no dtype {dtype.name}")
             dtype = dtype.numpy
         a: npt.NDArray[Any] = self._compute()

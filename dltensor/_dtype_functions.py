@@ -18,7 +18,7 @@ from . import _dtypes
 from ._array import ndarray, wrap
 from ._devices import CPU, Device
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PROMOTION, PYTHON_SCALARS, DType, derived
-from ._dtypes import numpy_rows
+from ._dtypes import computable, numpy_rows
 from ._dtypes import refuse_complex_to_real
 from ._dispatch import allocatable, flag, native_dtype
 from ._moves import bytes_copied, cast_first, computed, copy_of_native, move
@@ -378,7 +378,7 @@ def result_type(*arrays_and_dtypes: ndarray | DType | bool | int | float | compl
         raise ValueError("result_type needs at least one array or dtype; scalars alone have "
                          "no dtype")
     if scalars:
-        npdt = result.numpy
+        npdt = computable(result)
         if npdt is None:
             raise TypeError(f"result_type: Python scalars cannot be combined with {result.name}")
         for s in scalars:

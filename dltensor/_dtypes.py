@@ -20,7 +20,7 @@ from ._dlpack.abi import DLDataTypeCode as C
 
 __all__ = [
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",
+    "float16", "float32", "float64", "complex64", "complex128", "bfloat16",
 ]
 
 # DLPack type code -> NumPy's kind letter (codes not here are floats: bfloat16, float8...)
@@ -65,9 +65,10 @@ class DType:
         NumPy results to ``x.dtype``). Not a ``dtype`` attribute, which NumPy reads too: array
         API code takes ``getattr(x, "dtype", x)`` for the dtype of an array or a dtype (SciPy's
         ``xp_result_type``), and got NumPy's. AttributeError for a dtype only held."""
-        if self.numpy is None:
+        npdt = computable(self)  # (bfloat16's, by its first ask, where ml_dtypes is)
+        if npdt is None:
             raise AttributeError(f"{self.name} has no NumPy dtype (dltensor holds it only)")
-        return self.numpy
+        return npdt
 
     def __eq__(self, other: object) -> builtins.bool:
         # Itself; and NumPy's dtype or scalar type of it, as NumPy's dtypes compare with ours
@@ -104,10 +105,11 @@ _TABLE = [
     ("float6_e3m2fn", None, C.kDLFloat6_e3m2fn, 6, None),
     ("float4_e2m1fn", None, C.kDLFloat4_e2m1fn, 4, None),
 ]
-# ml_dtypes' floats: name, DLPack code, bits. Their rows join the tables when ml_dtypes is
-# imported (by anyone: see _after_import) or first needed (a DLPack tensor of one, the name
-# dltensor.bfloat16), not with dltensor: importing ml_dtypes costs more than the rest of
-# dltensor together (0.5 s of 0.75 s on the CI machine). Without ml_dtypes they are held only.
+# ml_dtypes' floats: name, DLPack code, bits. Held-only dtypes until ml_dtypes is imported (by
+# anyone: see _AfterImport) or one is first computed on (an array of one, or one given as a
+# dtype=): then they gain their NumPy dtypes and join the tables, in place (see _join). Not
+# with dltensor: importing ml_dtypes costs more than the rest of dltensor together (0.5 s of
+# 0.56 s on the CI machine). Without ml_dtypes they stay held only.
 _EXTENSION_ROWS = [("bfloat16", C.kDLBfloat, 16),
                    *[(c.name[3:].lower(), c, 8) for c in C if c.name.startswith("kDLFloat8")]]
 _EXTENSION_CODES = frozenset(int(c) for _, c, _ in _EXTENSION_ROWS)
@@ -129,6 +131,8 @@ def _publish(d: DType) -> None:
 
 for _row in _TABLE:
     _publish(DType(_row[0], _row[1], int(_row[2]), _row[3], _row[4]))
+for _name, _code, _bits in _EXTENSION_ROWS:
+    _publish(DType(_name, None, int(_code), _bits))
 
 # (declarations of the names the loop above defines, for type checkers)
 bool: DType
@@ -154,12 +158,20 @@ SPEC_DTYPES = tuple(d for d in _BY_NAME.values() if d.spec_kind is not None and 
 def dtype_from_dlpack(code: int, bits: int) -> DType:
     """The dtype for a DLPack (code, bits); widths with no table row get a held-only dtype."""
     d = _BY_DLPACK.get((code, bits))
-    if d is None and code in _EXTENSION_CODES:  # (bfloat16 or float8: from PyTorch, JAX...)
-        join_extension_floats()
-        d = _BY_DLPACK.get((code, bits))
     if d is None:
         d = _BY_DLPACK[(code, bits)] = DType(f"{C(code).name[3:].lower()}{bits}", None, code, bits)
+    elif d.numpy is None and not _joined and code in _EXTENSION_CODES:
+        join_extension_floats()  # (bfloat16 or float8, from PyTorch, JAX...: gains its NumPy dtype)
     return d
+
+
+def computable(d: DType) -> np.dtype[Any] | None:
+    """``d.numpy``, the NumPy dtype computing on ``d``, after ml_dtypes' floats have joined
+    where ``d`` is one of them (the first bfloat16 given as a dtype=); None for a dtype only
+    held."""
+    if d.numpy is None and not _joined and d.code in _EXTENSION_CODES:
+        join_extension_floats()
+    return d.numpy
 
 
 def dtype_of_numpy(dt: Any) -> DType | None:
@@ -180,31 +192,26 @@ def dtype_from_numpy(dt: Any) -> DType:
     return d
 
 
-def __getattr__(name: str) -> DType:  # (PEP 562: dltensor.bfloat16 before its row joined)
-    if any(name == row[0] for row in _EXTENSION_ROWS):
-        join_extension_floats()
-        return _BY_NAME[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def numpy_rows() -> list[tuple[np.dtype[Any], DType]]:
     """FROM_NUMPY's items, for the builds ``derived`` registers: with ml_dtypes' floats while
     they join, before the lookups show them to other threads."""
-    return [*FROM_NUMPY.items(), *((d.numpy, d) for d in _joining_rows if d.numpy is not None)]
+    return [*FROM_NUMPY.items(), *((npdt, d) for d, npdt in _joining_rows)]
 
 
 # --- ml_dtypes' floats, joining the tables ---------------------------------------------------
 # The tables other modules draw from FROM_NUMPY (through numpy_rows) or EXTENSION_FLOATS are
 # made by functions registered with `derived`, run again when ml_dtypes' floats join, so that
 # the tables are the same whether ml_dtypes was imported before dltensor, after it, or by
-# dltensor. The lookups that let an array of one in (FROM_NUMPY, the DLPack codes, the names)
-# show them last, once every table holds them: another thread that meets one earlier (NumPy
-# knows them while ml_dtypes is still being imported) misses, and waits for the join.
+# dltensor. What lets an array of one in (FROM_NUMPY, their DType's `numpy`) shows them last,
+# once every table holds them: another thread that meets one earlier (NumPy knows them while
+# ml_dtypes is still being imported) misses, and waits for the join. Their DTypes are the same
+# objects before and after (dltensor.bfloat16 is always there); their hash becomes NumPy's
+# dtype's, as every DType's is, when they gain it.
 
 _derived: list[Callable[[], None]] = []
 _lock = threading.RLock()
 _joined = _joining = False
-_joining_rows: list[DType] = []
+_joining_rows: list[tuple[DType, np.dtype[Any]]] = []
 
 
 def derived(build: Callable[[], None]) -> Callable[[], None]:
@@ -237,14 +244,15 @@ def _join(ml_dtypes: Any) -> None:
         if _joined or _joining:  # again, goes on with them as they are)
             return
         _joining = True
-        for name, code, bits in _EXTENSION_ROWS:
+        for name, _, _ in _EXTENSION_ROWS:
             t = getattr(ml_dtypes, name, None)
-            _joining_rows.append(DType(name, None, int(code), bits,
-                                       None if t is None else np.dtype(t)))
-        EXTENSION_FLOATS.update(d.numpy for d in _joining_rows if d.numpy is not None)
+            if t is not None:
+                _joining_rows.append((_BY_NAME[name], np.dtype(t)))
+        EXTENSION_FLOATS.update(npdt for _, npdt in _joining_rows)
         for build in _derived:
             build()
-        for d in _joining_rows:
+        for d, npdt in _joining_rows:
+            d.numpy, d._hash = npdt, hash(npdt)
             _publish(d)
         _joining_rows.clear()
         _joined = True

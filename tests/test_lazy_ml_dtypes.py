@@ -56,8 +56,8 @@ if how == "after":
     import ml_dtypes
 elif how == "dlpack":
     dltensor.asarray(bf16()).dtype
-elif how == "name":
-    dltensor.bfloat16
+elif how == "dtype":
+    dltensor.ones(2, dtype=dltensor.bfloat16)
 dltensor.asarray(bf16()).dtype
 
 def canon(v, depth=0):
@@ -89,7 +89,7 @@ def test_tables_are_the_same_whichever_way_ml_dtypes_joins():
     assert {"dltensor._dtypes._BY_NAME", "dltensor._dtypes.FROM_NUMPY",
             "dltensor._dtypes.EXTENSION_FLOATS", "dltensor._elementwise.CATEGORIES",
             "dltensor._dtype_functions.SCALAR_TYPES"} <= grown
-    for how in ("after", "dlpack", "name"):
+    for how in ("after", "dlpack", "dtype"):
         other = _tables(how)
         assert other.keys() == first.keys()
         differ = sorted(k for k in first if k not in noise and first[k] != other[k])
@@ -121,16 +121,64 @@ print(float(dt.sum(x * 2)), dt.cos(x).dtype.name)
     assert out.split() == ["False", "True", "True", "6.0", "bfloat16"]
 
 
-def test_the_name_bfloat16_joins_them():
+def test_bfloat16_given_as_a_dtype_joins_them_and_stays_the_same_object():
     out = _run("""
         import sys, dltensor as dt
-        print("bfloat16" in dir(dt), "ml_dtypes" in sys.modules)
+        from dltensor import bfloat16
+        print(bfloat16.numpy, "ml_dtypes" in sys.modules)
         x = dt.ones(3, dtype=dt.bfloat16)
         print(x.dtype.name, float(dt.sum(x + 1)), "ml_dtypes" in sys.modules)
-        from dltensor import bfloat16
-        print(bfloat16 is dt.bfloat16)
+        print(bfloat16 is dt.bfloat16 is x.dtype, bfloat16.numpy)
+        print(hash(bfloat16) == hash(bfloat16.numpy), {bfloat16.numpy: 1}[bfloat16])
     """)
-    assert out.split() == ["True", "False", "bfloat16", "6.0", "True", "True"]
+    assert out.split() == ["None", "False", "bfloat16", "6.0", "True", "True", "bfloat16",
+                           "True", "1"]
+
+
+# Calls that take bfloat16 by name as a dtype: each the first of a fresh interpreter (where
+# it is to join ml_dtypes' floats) must answer as it does where they have joined (here).
+_FIRST_CALLS = {
+    "zeros": "dt.zeros(2, dtype=b)", "full": "dt.full(2, 1.5, dtype=b)",
+    "arange": "dt.arange(0, 3, dtype=b)", "linspace": "dt.linspace(0, 1, 3, dtype=b)",
+    "eye": "dt.eye(2, dtype=b)", "asarray": "dt.asarray([1.5, 2], dtype=b)",
+    "asarray of an array": "dt.asarray(f32, dtype=b)", "astype": "dt.astype(f32, b)",
+    "zeros_like": "dt.zeros_like(f32, dtype=b)", "result_type": "dt.result_type(b, 1.5)",
+    "can_cast": "(dt.can_cast(b, dt.float32), dt.can_cast(dt.float32, b))",
+    "finfo": "(dt.finfo(b).bits, dt.finfo(b).eps)", "sum": "dt.sum(f32, dtype=b)",
+    "cumulative_sum": "dt.cumulative_sum(f32, dtype=b)",
+    "trace": "dt.linalg.trace(dt.eye(2), dtype=b)", "np.zeros": "np.zeros(2, dtype=b).dtype",
+    "np.asarray": "np.asarray(f32, dtype=b).dtype", "__array__": "f32.__array__(b).dtype",
+    "pickle": "pickle.loads(pickle.dumps(b)) is b", "fftfreq": "dt.fft.fftfreq(4, dtype=b)",
+}
+_SETUP = ("import pickle, numpy as np, dltensor as dt; b = dt.bfloat16; "
+          "f32 = dt.asarray([1.5, 2.5], dtype=dt.float32)")
+
+
+def _answer(expression: str, env: dict) -> str:
+    try:
+        return repr(eval(expression, env))
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def test_each_first_use_of_bfloat16_as_a_dtype_answers_as_after_the_join():
+    import ml_dtypes  # noqa: F401 - (here they have joined)
+    env: dict = {}
+    exec(_SETUP, env)
+    want = {name: _answer(e, env) for name, e in _FIRST_CALLS.items()}
+    script = _SETUP + "\nimport sys\n" + textwrap.dedent(f"""
+        from test_lazy_ml_dtypes import _answer
+        name = sys.argv[1]
+        print({_FIRST_CALLS!r}[name] and _answer({_FIRST_CALLS!r}[name], globals()))
+    """)
+    got = {}
+    for name in _FIRST_CALLS:
+        path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+        r = subprocess.run([sys.executable, "-c", script, name], capture_output=True,
+                           text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})
+        assert r.returncode == 0, r.stderr
+        got[name] = r.stdout.strip()
+    assert got == want
 
 
 def test_a_bfloat16_array_unpickles_in_a_fresh_process():

@@ -33,7 +33,7 @@ from ._sequences import PYTHON_SEQUENCE_OR_SCALAR, from_python, has_buffer, pyth
 __all__ = ["asarray", "from_dlpack"]
 
 _np_ndarray = np.ndarray
-_SCALAR_CLASSES = tuple(PYTHON_SCALARS)  # (for isinstance: NumPy's float64 is a float)
+_SCALAR_CLASSES = (bool, int, float, complex)  # (for isinstance: NumPy's float64 is a float)
 
 
 def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = None,

@@ -26,7 +26,7 @@ from ._array import CPU_READABLE, held, inherit_read_only, ndarray, wrap
 from ._backends import NoBackendError, backend_for, backend_or_none
 from ._devices import CPU, CUDA_TYPE, Device, as_device
 from ._dlpack.consume import ForkSafeLock
-from ._dtypes import EXTENSION_FLOATS, DType, computable
+from ._dtypes import EXTENSION_FLOATS, DType, computable, extension_float
 from ._held import VIEWS, held_view
 
 __all__ = ["device_of", "namespace_for", "native", "wrap_result", "delegate", "delegate_first",
@@ -721,7 +721,8 @@ def native_dtype(dtype: DType | None, device: Device | None = None) -> np.dtype[
     if type(dtype) is not DType:
         raise TypeError(f"dtype must be a dltensor dtype such as dltensor.float32, not {dtype!r}")
     if computable(dtype) is None:
-        raise TypeError(f"dltensor cannot compute on dtype {dtype.name}")
+        hint = " (install ml_dtypes to compute on it)" if extension_float(dtype) else ""
+        raise TypeError(f"dltensor cannot compute on dtype {dtype.name}{hint}")
     if device is not None and device.device_type == CUDA_TYPE:
         backend = backend_or_none(device)  # (None: the call itself says nothing computes there)
         if backend is not None and not backend.can_view(dtype.code, dtype.bits):

@@ -259,6 +259,9 @@ def finfo(type: DType | ndarray, /) -> finfo_object:
     if info is None:
         real = _REAL_OF.get(dt, dt)
         fi = np.finfo(real.numpy) if real.spec_kind == "real floating" else _ml_finfo(real)
+        if fi is None and real.kind == "f":  # (bfloat16 without ml_dtypes)
+            raise TypeError(f"finfo: dltensor has no limits of {dt.name} (install ml_dtypes "
+                            "to compute on it)")
         if fi is None:
             raise ValueError(f"finfo takes a floating-point dtype, not {dt.name}; "
                             "use iinfo for integers")

@@ -45,14 +45,17 @@ class DType:
     code: int
     bits: int
     numpy: np.dtype[Any] | None
-    _hash: int
+    _hash: int | None
 
     def __init__(self, name: str, spec_kind: str | None, code: int, bits: int,
                  numpy_dtype: np.dtype[Any] | None = None):
         self.name, self.spec_kind, self.code, self.bits = name, spec_kind, code, bits
         self.kind = _NUMPY_KINDS.get(code, "f")  # (DLPack's other codes are all floats)
         self.numpy = numpy_dtype  # the NumPy dtype computing on it, or None when held only
-        self._hash = hash(numpy_dtype if numpy_dtype is not None else (code, bits))
+        # NumPy's dtype's, as it compares equal to it; ml_dtypes' floats' on the first hash,
+        # which joins them (a hash never changes: a set or a dict may hold it)
+        self._hash = None if code in _EXTENSION_CODES else \
+            hash(numpy_dtype if numpy_dtype is not None else (code, bits))
 
     @property
     def itemsize(self) -> int:
@@ -82,7 +85,17 @@ class DType:
         return NotImplemented
 
     def __hash__(self) -> int:  # (NumPy's dtype's, as it compares equal to it)
-        return self._hash
+        h = self._hash
+        return self._first_hash() if h is None else h
+
+    def _first_hash(self) -> int:
+        """bfloat16's or a float8's hash: NumPy's dtype's, which it gains here (see _join),
+        where ml_dtypes is; else its DLPack type's."""
+        npdt = computable(self)
+        h = hash(npdt if npdt is not None else (self.code, self.bits))
+        if npdt is not None or _joined:  # (not while a join under way in this thread runs)
+            self._hash = h
+        return h
 
     def __repr__(self) -> str:
         return f"dltensor.{self.name}"
@@ -160,16 +173,21 @@ def dtype_from_dlpack(code: int, bits: int) -> DType:
     d = _BY_DLPACK.get((code, bits))
     if d is None:
         d = _BY_DLPACK[(code, bits)] = DType(f"{C(code).name[3:].lower()}{bits}", None, code, bits)
-    elif d.numpy is None and not _joined and code in _EXTENSION_CODES:
+    elif not _joined and code in _EXTENSION_CODES:
         join_extension_floats()  # (bfloat16 or float8, from PyTorch, JAX...: gains its NumPy dtype)
     return d
+
+
+def extension_float(d: DType) -> builtins.bool:
+    """Whether ``d`` is one of ml_dtypes' floats (bfloat16, float8), joined or not."""
+    return d.code in _EXTENSION_CODES
 
 
 def computable(d: DType) -> np.dtype[Any] | None:
     """``d.numpy``, the NumPy dtype computing on ``d``, after ml_dtypes' floats have joined
     where ``d`` is one of them (the first bfloat16 given as a dtype=); None for a dtype only
     held."""
-    if d.numpy is None and not _joined and d.code in _EXTENSION_CODES:
+    if not _joined and d.code in _EXTENSION_CODES:  # (waits for a join under way)
         join_extension_floats()
     return d.numpy
 
@@ -204,9 +222,9 @@ def numpy_rows() -> list[tuple[np.dtype[Any], DType]]:
 # the tables are the same whether ml_dtypes was imported before dltensor, after it, or by
 # dltensor. What lets an array of one in (FROM_NUMPY, their DType's `numpy`) shows them last,
 # once every table holds them: another thread that meets one earlier (NumPy knows them while
-# ml_dtypes is still being imported) misses, and waits for the join. Their DTypes are the same
-# objects before and after (dltensor.bfloat16 is always there); their hash becomes NumPy's
-# dtype's, as every DType's is, when they gain it.
+# ml_dtypes is still being imported) misses, and waits for the join, as one asking for their
+# NumPy dtype (computable) does. Their DTypes are the same objects before and after
+# (dltensor.bfloat16 is always there).
 
 _derived: list[Callable[[], None]] = []
 _lock = threading.RLock()
@@ -252,7 +270,7 @@ def _join(ml_dtypes: Any) -> None:
         for build in _derived:
             build()
         for d, npdt in _joining_rows:
-            d.numpy, d._hash = npdt, hash(npdt)
+            d.numpy = npdt
             _publish(d)
         _joining_rows.clear()
         _joined = True
@@ -281,7 +299,8 @@ class _AfterImport:
         if exec_module is not None:
             def exec_and_join(module: Any) -> None:
                 exec_module(module)
-                _join(module)
+                if module.__name__ == "ml_dtypes":  # (a loader shared with its submodules,
+                    _join(module)  # as PyInstaller's is, runs them here too)
             spec.loader.exec_module = exec_and_join  # type: ignore[union-attr,method-assign]
         return spec
 
@@ -356,7 +375,7 @@ def no_promotion(name: str, *dtypes: DType) -> TypeError:
     """The one error for dtypes the spec's table does not promote together (``name``: the
     caller); it names the dtypes the user gave, not an intermediate of the promotion."""
     names = list(dict.fromkeys(d.name for d in dtypes))
-    extension = [d.name for d in dtypes if d.numpy in EXTENSION_FLOATS]
+    extension = [d.name for d in dtypes if d.code in _EXTENSION_CODES]
     why = ("it promotes no signed integer with uint64" if all(d.spec_kind in INTEGER_KINDS
                                                                for d in dtypes)
            else f"{extension[0]} is no dtype of its table" if extension

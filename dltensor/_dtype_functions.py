@@ -44,15 +44,16 @@ KEEPING_SCALARS: dict[np.dtype[Any], frozenset[type]] = {}
 @derived
 def _scalar_types() -> None:
     for npdt, d in numpy_rows():
-        # (ml_dtypes' floats compute like float16 here)
-        kind = "real floating" if npdt in EXTENSION_FLOATS else d.spec_kind
-        types = SCALAR_TYPES[npdt] = frozenset(  # (complex: into the complex dtype of
-            {bool} if kind == "bool" else  # the same precision, which ml_dtypes' floats lack)
-            {int, float} if npdt in EXTENSION_FLOATS else
+        if npdt in EXTENSION_FLOATS:  # (ml_dtypes' floats: a complex goes into the complex
+            # dtype of the same precision, which they lack)
+            SCALAR_TYPES[npdt], KEEPING_SCALARS[npdt] = frozenset({int, float}), frozenset()
+            continue
+        kind = d.spec_kind
+        types = SCALAR_TYPES[npdt] = frozenset(
+            {bool} if kind == "bool" else
             {int, float, complex} if kind in _FLOATING_KINDS else
             {int} if kind is not None else ())
-        KEEPING_SCALARS[npdt] = types - {complex} if npdt not in EXTENSION_FLOATS \
-            else frozenset()
+        KEEPING_SCALARS[npdt] = types - {complex}
 # the complex dtype a Python complex turns a floating array into (the same precision)
 COMPLEX_OF = {np.dtype(a): np.dtype(b) for a, b in (
     ("float16", "complex64"), ("float32", "complex64"), ("float64", "complex128"),

@@ -11,8 +11,10 @@ a new random order each round.
 from __future__ import annotations
 
 import math
+import os
 import random
 import timeit
+from importlib.util import find_spec
 
 METHOD = ("min of {repeats} timeit repeats in interleaved, shuffled rounds, loop count "
           "auto-ranged to >= {target_ms:g} ms per repeat")
@@ -107,3 +109,17 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 def verdict(ok: bool | None) -> str:
     return "n/a" if ok is None else ("PASS" if ok else "FAIL")
+
+
+# --- fresh interpreters (memory, imports) -------------------------------------------------------
+
+def installed(name: str) -> bool:
+    return find_spec(name) is not None
+
+
+def child_env() -> dict[str, str]:
+    """This environment with the repository first on the import path, for a fresh interpreter
+    that imports dltensor from this checkout."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        root, os.environ.get("PYTHONPATH")])))

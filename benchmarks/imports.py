@@ -12,10 +12,11 @@ dltensor's 0.14-0.19 s there).
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
+
+from ._timing import child_env, installed
 
 # (statement, module it needs installed)
 CASES = [
@@ -40,19 +41,12 @@ print(json.dumps([s, sorted({{m.split(".")[0] for m in set(sys.modules) - before
 """
 
 
-def _installed(name: str) -> bool:
-    from importlib.util import find_spec
-    return find_spec(name) is not None
-
-
 def run(quick: bool, log=print) -> dict:
     """``{statement: {"s": best seconds, "imported": [top-level modules]} or {"skip": why}}``."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root,
-                                                       os.environ.get("PYTHONPATH")])))
+    env = child_env()
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     out: dict[str, dict] = {stmt: {"skip": f"{need} not installed"} for stmt, need in CASES
-                            if not _installed(need)}
+                            if not installed(need)}
     todo = [stmt for stmt, _ in CASES if stmt not in out]
     rounds = 3 if quick else 7
     for i in range(rounds + 1):

@@ -8,9 +8,10 @@ and runs once on a tiny array first so lazy imports are not counted.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
+
+from ._timing import child_env, installed
 
 MIB = 2**20
 SIZE_BYTES = 200 * MIB
@@ -52,21 +53,14 @@ print(json.dumps(after - before))
 _IMPORTS = {"numpy": "", "torch": "import torch", "jax": "import jax.numpy as jnp"}
 
 
-def _installed(name: str) -> bool:
-    from importlib.util import find_spec
-    return find_spec(name) is not None
-
-
 def run(log=print) -> dict:
     """``{case: {"bytes": added RSS} or {"skip": reason}}``."""
-    if not _installed("psutil"):
+    if not installed("psutil"):
         return {"skip": "psutil not installed (pip install psutil)"}
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root,
-                                                       os.environ.get("PYTHONPATH")])))
+    env = child_env()
     out = {}
     for name, needs, setup, stmt in CASES:
-        lacking = [f for f in needs if not _installed(f)]
+        lacking = [f for f in needs if not installed(f)]
         if lacking:
             out[name] = {"skip": f"{lacking[0]} not installed"}
             continue

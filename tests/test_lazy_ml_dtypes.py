@@ -205,18 +205,9 @@ def test_each_first_use_of_bfloat16_as_a_dtype_answers_as_after_the_join():
     env: dict = {}
     exec(_SETUP, env)
     want = {name: _answer(e, env) for name, e in _FIRST_CALLS.items()}
-    script = _SETUP + "\nimport sys\n" + textwrap.dedent(f"""
-        from test_lazy_ml_dtypes import _answer
-        name = sys.argv[1]
-        print({_FIRST_CALLS!r}[name] and _answer({_FIRST_CALLS!r}[name], globals()))
-    """)
-    got = {}
-    for name in _FIRST_CALLS:
-        path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
-        r = subprocess.run([sys.executable, "-c", script, name], capture_output=True,
-                           text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})
-        assert r.returncode == 0, r.stderr
-        got[name] = r.stdout.strip()
+    got = {name: _run(f"{_SETUP}\nfrom test_lazy_ml_dtypes import _answer\n"
+                      f"print(_answer({e!r}, globals()))").strip()
+           for name, e in _FIRST_CALLS.items()}
     assert got == want
 
 

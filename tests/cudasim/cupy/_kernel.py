@@ -88,19 +88,22 @@ class Kernel:
             source = (f"#include <stddef.h>\n#include <tgmath.h>\n{typedefs}"
                       f"void kernel({args}) {{\nfor (ptrdiff_t _i = 0; _i < _n; _i++) {{\n"
                       f"{ins}{outs}{{\n{self.operation}\n}}\n}}\n}}\n")
-            folder = tempfile.mkdtemp(prefix="cudasim-kernel-")
-            c, so = os.path.join(folder, "k.c"), os.path.join(folder, "k.so")
-            with open(c, "w") as f:
-                f.write(source)
-            cc = os.environ.get("CC", "cc")
-            if shutil.which(cc) is None:
-                raise RuntimeError(f"the CUDA simulator runs kernels with a C compiler: no {cc!r} "
-                                   "here (set CC)")
-            done = subprocess.run([cc, "-std=c11", "-O2", "-ffp-contract=off", "-shared",
-                                   "-fPIC", c, "-o", so, "-lm"], capture_output=True, text=True)
-            if done.returncode:  # (as CuPy's CompileException: the source and the errors)
-                raise RuntimeError(f"kernel {self.name!r} does not compile:\n{source}\n"
-                                   f"{done.stderr}")
-            fn = _built[key] = ctypes.CDLL(so).kernel
+            # The library stays mapped once loaded, so its folder goes at once: thousands of
+            # kernels a suite run would otherwise pile up in /tmp.
+            with tempfile.TemporaryDirectory(prefix="cudasim-kernel-") as folder:
+                c, so = os.path.join(folder, "k.c"), os.path.join(folder, "k.so")
+                with open(c, "w") as f:
+                    f.write(source)
+                cc = os.environ.get("CC", "cc")
+                if shutil.which(cc) is None:
+                    raise RuntimeError(f"the CUDA simulator runs kernels with a C compiler: no "
+                                       f"{cc!r} here (set CC)")
+                done = subprocess.run([cc, "-std=c11", "-O2", "-ffp-contract=off", "-shared",
+                                       "-fPIC", c, "-o", so, "-lm"], capture_output=True,
+                                      text=True)
+                if done.returncode:  # (as CuPy's CompileException: the source and the errors)
+                    raise RuntimeError(f"kernel {self.name!r} does not compile:\n{source}\n"
+                                       f"{done.stderr}")
+                fn = _built[key] = ctypes.CDLL(so).kernel
             fn.restype = None
         return fn

@@ -182,6 +182,11 @@ def _transform(name: str, x: ndarray, kinds: frozenset[Any], **kwargs: Any) -> n
             if n == -1:  # (each axis is within x's: checked above)
                 last = name == "irfftn" and i == len(s) - 1
                 s[i] = 2 * (x.shape[axis] - 1) if last else x.shape[axis]
+                if s[i] < 1:  # (said here, before CuPy's path for empty arrays: that one
+                    # takes a repeated axis's first length only)
+                    raise ValueError(f"{name}: s's -1 along axis {axis} is a length of {s[i]}"
+                                     f" (that axis has {x.shape[axis]} elements); a transform "
+                                     "needs at least 1")
         kwargs["s"] = tuple(s)
     if x.size == 0:
         x = _padded_with_a_zero(x, kwargs)

@@ -1107,6 +1107,11 @@ CASES: list[Case] = [
                     axes=(1, 2)),
         dt.fft.ifftn(dt.zeros((0, 3, 4), dtype=dt.complex128, device=d), s=(2, 5),
                      axes=(1, -2)))),  # (a repeated axis: its first length, as NumPy)
+    # (s's -1 on an empty axis is a length of 0, which NumPy refuses; the CUDA path for empty
+    # arrays took a repeated axis's first length only and gave (4, 0, 3))
+    Case("fftn-of-all-of-an-empty-axis-repeated", lambda d: dt.fft.fftn(
+        dt.zeros((4, 0, 0), dtype=dt.complex64, device=d), axes=(2, -1), s=(3, -1)),
+        ValueError),
     Case("irfft-of-one-element", lambda d: dt.fft.irfft(a(d, [1 + 2j])), ValueError),
     Case("hfft-of-one-element", lambda d: dt.fft.hfft(a(d, [[1 + 2j], [3j]])), ValueError),
     Case("irfft-of-one-element-and-no-batch", lambda d: dt.fft.irfft(

@@ -529,6 +529,21 @@ def test_minus_one_in_s_is_the_whole_axis_as_numpy_reads_it(name, kwargs, monkey
     assert -1 not in asked[0]  # (what a backend is given: CuPy would slice [0:-1])
 
 
+def test_minus_one_in_s_on_an_empty_axis_is_refused_whatever_follows():
+    # All of no elements is a length of 0, which no transform takes (NumPy's ValueError), said
+    # before any path of dltensor's for empty arrays (a repeated axis took its first length)
+    for f in (dlt.fft.fftn, dlt.fft.ifftn, dlt.fft.rfftn):
+        dtype = dlt.float64 if f is dlt.fft.rfftn else dlt.complex64
+        for shape, axes, s in (((4, 0, 0), (2, -1), (3, -1)), ((0, 2), (0,), (-1,)),
+                               ((0, 2), (0, 1), (-1, 3))):
+            with pytest.raises(ValueError, match="s's -1 along axis"):
+                f(dlt.zeros(shape, dtype=dtype), axes=axes, s=s)
+    with pytest.raises(ValueError, match="is a length of 0"):  # (irfftn: 2 * (1 - 1))
+        dlt.fft.irfftn(dlt.ones((2, 1), dtype=dlt.complex64), axes=(0, 1), s=(2, -1))
+    assert dlt.fft.fftn(dlt.zeros((3, 0), dtype=dlt.complex64), axes=(1, 0), s=(2, -1)).shape \
+        == (3, 2)  # (-1 on a whole axis, a length given to an empty one)
+
+
 def test_frequencies_of_an_empty_window():
     # NumPy divided by zero; PyTorch and JAX give the spec's shapes (n,) and (n // 2 + 1,).
     assert dlt.fft.fftfreq(0).shape == (0,)

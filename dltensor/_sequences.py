@@ -21,7 +21,7 @@ from ._backends import backend_for
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, native_dtype
 from ._dtypes import EXTENSION_FLOATS, FROM_NUMPY, PYTHON_SCALARS, DType, cast
-from ._dtypes import refuse_complex_to_real
+from ._dtypes import dtype_from_numpy, refuse_complex_to_real
 from ._moves import move
 
 __all__ = ["from_python", "python_importers", "PYTHON_SEQUENCE_OR_SCALAR", "has_buffer"]
@@ -179,6 +179,8 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
             a = a.astype(default)
         elif not a.dtype.isnative:  # (NumPy keeps the byte order of a sequence of one such
             a = a.astype(a.dtype.newbyteorder("="))  # array, [big-endian]: KeyError in wrap)
+        if a.dtype != default:  # (the arrays' own dtype, kept: refused here if dltensor has
+            dtype_from_numpy(a.dtype)  # none, [longdouble(1)], not by the array's .dtype)
     # Non-array input lands on the default device, as the spec says (and zeros() does); host
     # arrays in a sequence keep the result on the CPU (the spec: "the device of the input
     # array(s), if any"; no copy to the default device).

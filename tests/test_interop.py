@@ -898,6 +898,13 @@ def test_buffers_of_formats_without_a_dtype_are_type_errors():
     if wide:
         with pytest.raises(TypeError, match="no dtype"):
             dltensor.asarray(np.zeros(2, np.longdouble))
+        # in a sequence too: the array was made, its .dtype a KeyError
+        for obj in ([np.longdouble(1.5)], [[np.longdouble(1)]], [np.zeros(2, np.clongdouble)]):
+            for kwargs in ({}, {"copy": True}, {"device": "cpu"}):
+                with pytest.raises(TypeError, match="no dtype for NumPy dtype"):
+                    dltensor.asarray(obj, **kwargs)
+        assert dltensor.asarray([np.longdouble(1.5)], dtype=dltensor.float64).dtype == \
+            dltensor.float64
 
 
 class _Offering:

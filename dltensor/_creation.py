@@ -145,7 +145,7 @@ def _numpys_ints(lo: int | float, hi: int | float,
         return None
     if not (math.isfinite(span) and math.isfinite(lo)):
         return None
-    n = max(0, math.ceil(span))
+    n = _count(span, lo, hi, step_)
     first = int(lo)
     return first, n, int(lo + step_) - first if n > 1 else 1
 
@@ -186,6 +186,8 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         n = math.ceil(span)
         _check_count("arange", n, npdt or _FLOAT64)
         return _make(_by_float_index, device, lo, n, step_, npdt or _FLOAT64, 0.5)
+    if span == 0 and _count(span, lo, hi, step_):
+        return _make("full", device, (1,), lo, dtype=npdt or _FLOAT64)  # (CuPy's: none)
     if span <= 0:  # (stop - start and step of other signs: none, the spec says, where
         # NumPy's count of a span past 2**63 overflows: "Maximum allowed size exceeded")
         return _make("empty", device, (0,), dtype=npdt or _FLOAT64)
@@ -205,6 +207,15 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
     if _on_cuda(device) and out.kind in "fc":
         return _make(_numpys_fill, device, lo, step_, max(math.ceil(span), 0), out)
     return None
+
+
+def _count(span: float, lo: int | float, hi: int | float, step_: int | float) -> int:
+    """ceil((stop - start) / step) of the exact values, from ``span``, their float quotient:
+    1 where that is 0 only by underflow or an infinite step (arange(0, 1e-300, 1e300) and
+    arange(0, 5, inf) hold start, as NumPy's [0.]; PyTorch's and JAX's were empty)."""
+    if span == 0 and hi != lo and (hi > lo) == (step_ > 0):
+        return 1
+    return max(0, math.ceil(span))
 
 
 def _numpys_values_stray(lo: int | float, step_: int | float, n: int,

@@ -747,6 +747,10 @@ CASES: list[Case] = [
         dt.arange(1, 2, 0.1, device=d)), rtol=0.0),
     Case("arange-float-and-empty", lambda d: (dt.arange(0.5, 3, 0.5, device=d),
                                               dt.arange(3, 0, device=d))),
+    Case("arange-whose-quotient-is-zero-only-in-floats", lambda d: (  # ([start], as NumPy)
+        dt.arange(0, 1e-300, 1e300, device=d), dt.arange(2.5, 3, math.inf, device=d),
+        dt.arange(-0.0, 1e-320, 1e300, dtype=dt.float32, device=d),
+        dt.arange(0, -5, -math.inf, dtype=dt.int32, device=d))),
     Case("arange-count-past-2**53", lambda d: (  # (CuPy, as NumPy: counted in float64)
         dt.arange(0, 2**62 + 1, 2**60, device=d),
         dt.arange(2**64 - 1, 0, -2**62, dtype=dt.uint64, device=d))),

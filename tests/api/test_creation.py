@@ -338,6 +338,21 @@ def test_arange_whose_span_and_step_disagree_is_empty(args):
     assert x.shape == (0,) and x.dtype is dlt.float64
 
 
+@pytest.mark.parametrize("dtype", [None, "float32", "int32", "uint8", "bool"])
+def test_arange_whose_quotient_is_zero_only_in_floats_holds_start(dtype):
+    # ceil((stop - start) / step) of the exact values is 1 where the float quotient underflows
+    # or the step is infinite: [start], as NumPy has it (dltensor's count of 0 was empty)
+    dtype = dtype and getattr(dlt, dtype)
+    for args, want in (((0, 1e-300, 1e300), 0), ((0, 5, math.inf), 0), ((2.5, 3, math.inf), 2.5),
+                       ((0, -5, -math.inf), 0), ((-0.0, 1e-320, 1e300), -0.0)):
+        got = np.asarray(dlt.arange(*args, dtype=dtype))
+        assert got.tolist() == np.array([want], dtype=got.dtype).tolist(), args
+        assert math.copysign(1, got[0]) == math.copysign(1, want) or got.dtype.kind != "f"
+        assert got.dtype == np.arange(*args, dtype=got.dtype).dtype
+    for args in ((5, 0, math.inf), (0.5, 0.5 + 1e-300, 1e300), (0, 0, math.inf)):
+        assert dlt.arange(*args, dtype=dtype).shape == (0,)  # (other signs, or no span)
+
+
 @pytest.mark.parametrize("args, error", [((1j,), TypeError), ((0, 5, 1j), TypeError),
                                          ((True,), TypeError), (("3",), TypeError),
                                          ((0, 10, 0), ValueError), ((0.0, 1.0, 0.0), ValueError)])

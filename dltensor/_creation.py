@@ -87,7 +87,7 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):
         npdt = npdt or _INT64
-        made = _int_arange(lo, hi, step_, npdt, device)
+        made = _int_arange(lo, hi, step_, npdt, device, (start, stop, step))
     else:
         made = _float_arange(lo, hi, step_, npdt, device)
     if made is not None:
@@ -107,9 +107,10 @@ _EXACT_SPAN = 1 << 53  # (ints this near are counted exactly by their float64 qu
 _PAST_FLOATS = 2**1024 - 2**970  # (the least int float() rounds past float64's largest)
 
 
-def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
-                device: Device) -> ndarray | None:
-    """arange of ints, where NumPy's own would not do (None where it does)."""
+def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any], device: Device,
+                asked: tuple[Any, Any, Any]) -> ndarray | None:
+    """arange of ints, where NumPy's own would not do (None where it does); ``asked``, the
+    arguments as given, for its error (float ones come as NumPy's ints)."""
     # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
     # element past the dtype: the spec's default integer dtype, exactly, or OverflowError.
     n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
@@ -118,8 +119,7 @@ def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any],
     _check_count("arange", n, npdt)
     low, high = int_bounds(npdt)
     if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
-        raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for "
-                            f"{npdt}")
+        raise OverflowError(f"arange{asked} has values out of bounds for {npdt}")
     if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
         return _make("full", device, (1,), lo, dtype=npdt)
     if math.ceil((hi - lo) / step_) != n or (step_ < 0 and npdt.kind == "u"

@@ -528,8 +528,9 @@ def test_arange_of_floats_into_an_integer_dtype_is_numpys_on_every_device():
         assert got.dtype.name == dtype
         assert np.asarray(got).tolist() == np.arange(*args, dtype=dtype).tolist(), args
     for args in ((0.0, 300.0, 100.0), (1.5, -2.0, -1.0, "uint8"), (200.0, 100.0, -1.0)):
-        with pytest.raises(OverflowError, match="out of bounds"):
+        with pytest.raises(OverflowError, match="out of bounds") as e:
             dlt.arange(*args[:3], dtype=getattr(dlt, args[3] if len(args) > 3 else "int8"))
+        assert str(e.value).startswith(f"arange{args[:3]} ")  # (as given, not NumPy's ints)
 
 
 def test_the_gpus_float_arange_is_numpys_to_the_bit():

@@ -172,12 +172,12 @@ def searchsorted(x1: ndarray, x2: ndarray | int | float, /, *, side: str = "left
             return past
         a2 = scalar_array(ns, dev, x2, dtype)
     if a1.dtype in EXTENSION_FLOATS or a2.dtype in EXTENSION_FLOATS:
-        # compared as float32 (which holds them exactly), or wider for the other operand:
-        # NumPy orders their NaN as no float, and casts bfloat16 and float16 to bfloat16
-        common = np.result_type(*(np.float32 if d in EXTENSION_FLOATS else d
-                                  for d in (a1.dtype, a2.dtype)))
+        # Each compared as float32, which holds them exactly: NumPy orders their NaN as no
+        # float, and casts bfloat16 and float16 to bfloat16. The other operand stays as it is,
+        # so a 64-bit integer one is compared exactly below (float64 rounded int64 2**60 + 1)
         with on(dev):  # (CuPy copies on its current GPU)
-            a1, a2 = a1.astype(common), a2.astype(common)
+            a1, a2 = (a.astype(np.float32) if a.dtype in EXTENSION_FLOATS else a
+                      for a in (a1, a2))
     s = native(sorter)
     if s is not None and s.dtype == np.uint64:  # (NumPy: "could not parse sorter argument")
         s = s.astype(np.int64)

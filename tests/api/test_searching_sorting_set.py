@@ -4,6 +4,7 @@ import cmath
 import math
 
 import array_api_strict as strict
+import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -371,10 +372,14 @@ def test_searchsorted_compares_64_bit_integers_with_floats_exactly():
         "int8": [-128, -1, 0, 127],
         "float64": [-math.inf, -2.0**63, -1.5, -0.0, 0.5, 2.0**53, 2.0**53 + 2, 2.0**63,
                     2.0**64, math.inf, math.nan],
-        "float32": [-2.0**63, 0.0, 2.0**53, 2.0**63, math.nan]}
+        "float32": [-2.0**63, 0.0, 2.0**53, 2.0**63, math.nan],
+        # (bfloat16 was made float64 beside them: int64 2**60 + 1 equalled 2.0**60)
+        "bfloat16": [-2.0**63, -2.0**60, 0.0, 2.0**53, 2.0**60, 2.0**63, math.inf, math.nan]}
     rng = np.random.default_rng(2)
-    for d1, d2 in [(a, b) for a in pools for b in pools if a != b and "64" in a + b and
-                   np.result_type(a, b) == np.float64 and "int64" in a + b]:
+    dtypes = {"bfloat16": ml_dtypes.bfloat16}
+    for d1, d2 in [(a, b) for a in pools for b in pools if a != b and "int64" in a + b and
+                   ("bfloat16" in a + b or np.result_type(a, b) == np.float64)]:
+        n1, n2 = dtypes.get(d1, d1), dtypes.get(d2, d2)
         for _ in range(12):
             x1 = sorted((pools[d1][i] for i in rng.integers(0, len(pools[d1]), 6)), key=key)
             x2 = [pools[d2][i] for i in rng.integers(0, len(pools[d2]), 4)]
@@ -382,11 +387,11 @@ def test_searchsorted_compares_64_bit_integers_with_floats_exactly():
             for side in ("left", "right"):
                 want = [sum(key(x) < key(v) if side == "left" else key(x) <= key(v)
                             for x in x1) for v in x2]
-                got = dlt.searchsorted(dlt.asarray(np.array(x1, d1)),
-                                       dlt.asarray(np.array(x2, d2)), side=side)
+                got = dlt.searchsorted(dlt.asarray(np.array(x1, n1)),
+                                       dlt.asarray(np.array(x2, n2)), side=side)
                 assert np.asarray(got).tolist() == want, (d1, d2, side, x1, x2)
-                got = dlt.searchsorted(dlt.asarray(np.array(x1, d1)[perm]),
-                                       dlt.asarray(np.array(x2, d2)), side=side,
+                got = dlt.searchsorted(dlt.asarray(np.array(x1, n1)[perm]),
+                                       dlt.asarray(np.array(x2, n2)), side=side,
                                        sorter=dlt.asarray(np.argsort(perm)))
                 assert np.asarray(got).tolist() == want, (d1, d2, side, x1, x2, "sorter")
 

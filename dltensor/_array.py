@@ -473,10 +473,14 @@ def _computable(x: ndarray) -> bool:
 def read_only_error(x: ndarray, op: str = "") -> ValueError:
     """ValueError for a write into read-only ``x`` (operation ``op``), saying why it is: its
     producer's flag, or a view of such memory or of a broadcast, whose elements share memory."""
-    t = x._tensor
-    why = ("its producer exported it so" if (getattr(t, "base", None) is None if t is not None
-                                              else _adopted_read_only(x._array))
-           else "read-only memory, or a view of a broadcast, whose elements share memory")
+    t, a = x._tensor, x._array
+    if _dlpack.shares_memory(*((t.shape, t.strides) if t is not None else (a.shape, a.strides))):
+        why = ("its elements share memory: a stride of 0 along an axis of more than one "
+               "element, a broadcast")
+    elif getattr(t, "base", None) is None if t is not None else _adopted_read_only(a):
+        why = "its producer exported it so"
+    else:
+        why = "read-only memory, or a view of read-only memory"
     copy = (f"a library that computes on {x._device} memory can copy it (its "
             "from_dlpack(x, copy=True))" if held(x) else  # (a copy is a computation there)
             "write into a copy: dltensor.asarray(x, copy=True)")
@@ -634,6 +638,16 @@ def inherit_read_only(source: Any, result: Any) -> Any:
                 and _array_read_only(source):
             mark_read_only(result)
     return result
+
+
+def guard_shared(a: Any) -> Any:
+    """Backend array ``a``, an import, marked read-only where its elements share memory (a
+    producer's broadcast: PyTorch's expand), as dltensor's broadcasts are and as _dlpack's
+    consumer flags such tensors: a write of several values there keeps only the last."""
+    st = a.strides
+    if 0 in st and _dlpack.shares_memory(a.shape, st):
+        mark_read_only(a)
+    return a
 
 
 def mark_read_only(a: Any) -> None:

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from . import _dlpack
 from ._array import CPU_READABLE, STREAMED_HOST, copy_flag, from_tensor, held_streams, ndarray
-from ._array import wrap
+from ._array import guard_shared, wrap
 from ._backends import backend_for
 from ._dlpack.abi import DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLDeviceType
 from ._devices import CPU, CUDA_TYPE, Device, as_device, get_default_device
@@ -500,7 +500,7 @@ def _exchange_importer(where: Callable[[Any], Device | int | None],
                 if capsule is not None:
                     a = adopt(capsule)
                     if a is not None and a.size:  # (NumPy gives empty arrays a pointer of
-                        return wrap(a)            # its own)
+                        return wrap(guard_shared(a))  # its own)
         elif isinstance(device, int) and take is not None and stream_of is not None and \
                 "cupy" in sys.modules:
             gpus = cuda_backend(device)
@@ -531,7 +531,7 @@ def adopted(gpus: Any, address: int, device: int) -> ndarray | None:
         return None
     if a is None:
         return from_tensor(_dlpack.own(address))
-    return wrap(a, as_device((DLDeviceType.kDLCUDA, device)))
+    return wrap(guard_shared(a), as_device((DLDeviceType.kDLCUDA, device)))
 
 
 def asarray(obj: Any, /, *, dtype: DType | None = None,

@@ -148,11 +148,12 @@ def test_a_host_copy_by_the_producer_is_asked_on_its_gpu(log):
 # --- a producer offering the C exchange API (as PyTorch does) -----------------------------------
 
 def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = (2, 64, 1),
-                     gpu: int = 0, major: int = 1):
+                     gpu: int = 0, major: int = 1, shape: tuple[int, ...] = (4,),
+                     strides: tuple[int, ...] = (1,)):
     """A type whose instances (4 float64s of simulated CUDA memory on GPU ``gpu``, or their
-    first 4 bytes as ``dtype``) come out of its C exchange API with their work on ``stream``
-    (0: the default stream), ``flags`` and DLPack version ``major``, and whose __dlpack__
-    fails."""
+    first 4 bytes as ``dtype``, as ``shape`` and ``strides``) come out of its C exchange API
+    with their work on ``stream`` (0: the default stream), ``flags`` and DLPack version
+    ``major``, and whose __dlpack__ fails."""
     live: dict[int, object] = {}
 
     @EXCHANGE_FROM_PY
@@ -161,8 +162,8 @@ def _exchanging_type(stream: int, flags: int = 0, dtype: tuple[int, int, int] = 
         if obj.refused:  # (-1 with no Python error set: a callback in Python cannot set one)
             return -1
         capsule = _dlpack.make_capsule(obj.memory, data=obj.memory.data.ptr, byte_offset=0,
-                                       device=(2, gpu), dtype=dtype, shape=(4,),
-                                       strides=(1,), flags=flags)
+                                       device=(2, gpu), dtype=dtype, shape=shape,
+                                       strides=strides, flags=flags)
         address = cap.PyCapsule_GetPointer(capsule, cap.CAPSULE_NAME_VERSIONED)
         cap.PyCapsule_SetName(capsule, cap.USED_CAPSULE_NAME_VERSIONED)  # (handed over)
         ctypes.c_uint32.from_address(address).value = major
@@ -260,6 +261,27 @@ def test_an_exchange_api_import_is_cupys_array_over_the_tensor(monkeypatch):
     assert left == held
     exported = cupy.from_dlpack(dt.asarray(p)).data.ptr  # (CuPy's producer, CuPy's consumer)
     assert exported == ptr
+
+
+def test_an_exchange_api_tensor_whose_elements_share_memory_is_read_only(monkeypatch):
+    # (PyTorch's expand of a CUDA tensor: CuPy's array over it, marked read-only, as the CPU's
+    # and dltensor's own broadcasts are; at 18ea5d0 `x += 1` wrote 4 sums to one element)
+    tp = _guarded(monkeypatch, _exchanging_type(0, shape=(3, 4), strides=(0, 1)))
+    p = tp()
+    x = dt.asarray(p)
+    assert type(x._array) is cupy.ndarray and x.read_only and x.data_ptr == p.memory.data.ptr
+    with pytest.raises(ValueError, match="its elements share memory"):
+        x += 1.0
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), [[0.0, 1.0, 2.0, 3.0]] * 3)
+    np.testing.assert_array_equal(cupy.asnumpy(p.memory), [0.0, 1.0, 2.0, 3.0])
+    y = dt.asarray(x, copy=True)
+    y += 1.0
+    assert not y.read_only and float(dt.sum(y)) == 30.0
+    # (a stride of 0 along an axis of one element shares nothing: writable)
+    one = dt.asarray(_guarded(monkeypatch, _exchanging_type(0, shape=(1, 4), strides=(0, 1)))())
+    assert type(one._array) is cupy.ndarray and not one.read_only
+    one += 1.0
+    assert float(dt.sum(one)) == 10.0
 
 
 @pytest.mark.parametrize("flags, dtype", [(1, (2, 64, 1)), (0, (10, 8, 1))],

@@ -246,6 +246,63 @@ def test_an_empty_import_is_as_writable_as_its_producer_said(flags, writable):
     assert np.asarray(x).flags.writeable is writable
 
 
+# name: a function of torch tensor t whose elements share memory, importing it (each path in:
+# NumPy's C consumer of PyTorch's C exporter, our consumer of either capsule kind).
+SHARED_IMPORTS = {
+    "asarray": dltensor.asarray,
+    "from_dlpack": dltensor.from_dlpack,
+    "legacy bare capsule": lambda t: dltensor.asarray(torch.utils.dlpack.to_dlpack(t)),
+    "versioned capsule": lambda t: dltensor.from_dlpack(t.__dlpack__(max_version=(1, 3))),
+}
+
+
+@pytest.mark.parametrize("how", SHARED_IMPORTS.values(), ids=SHARED_IMPORTS.keys())
+def test_an_import_whose_elements_share_memory_is_read_only(how):
+    # PyTorch's expand exports a stride of 0: writes of several values into one element keep
+    # only the last (at 18ea5d0 `x += [[1, 2, 3]] * 4` left t's row [4, 5, 6], not an error).
+    # Read-only, as dltensor's own broadcasts are and as PyTorch refuses in-place writes there;
+    # read and handed on with no copy.
+    row = torch.arange(3.0)
+    t = row.expand(4, 3)
+    x = how(t)
+    assert x.read_only and x.data_ptr == t.data_ptr() and x.strides == (0, 1)
+    for write in (lambda: x.__iadd__(dltensor.ones((4, 3), dtype=x.dtype)),
+                  lambda: x.__setitem__(Ellipsis, 5.0), lambda: x.__setitem__((0, 0), 5.0)):
+        with pytest.raises(ValueError, match=r"read-only \(its elements share memory: a stride "
+                                             r"of 0 along an axis of more than one element"):
+            write()
+    assert row.tolist() == [0.0, 1.0, 2.0]
+    assert dltensor.sum(x, axis=0).tolist() == [0.0, 4.0, 8.0]
+    assert_says_read_only(x, "import")
+    back = torch.from_dlpack(x)
+    assert back.data_ptr() == t.data_ptr() and back.stride() == (0, 1)
+    y = dltensor.asarray(x, copy=True)
+    y += 1.0
+    assert not y.read_only and y.tolist() == [[1.0, 2.0, 3.0]] * 4
+
+
+@pytest.mark.parametrize("shape, strides", [((1, 3), (0, 1)), ((0, 3), (0, 1)), ((3,), (1,))],
+                         ids=["extent 1", "no elements", "compact"])
+def test_a_stride_of_0_where_no_two_elements_meet_is_writable(shape, strides):
+    buf = np.arange(3.0)
+    x = dltensor.from_dlpack(P.from_numpy(buf, shape=shape, strides=strides))
+    assert not x.read_only
+    x += 1.0
+    assert buf.tolist() == ([1.0, 2.0, 3.0] if 0 not in shape else [0.0, 1.0, 2.0])
+
+
+def test_a_held_tensor_whose_elements_share_memory_is_handed_on_read_only():
+    # (our consumer's flag, as dltensor's broadcast of a held tensor sets it; the pointer and
+    # layout untouched, never read)
+    x = dltensor.from_dlpack(P.Producer(data=0x10000, device=(P.ROCM, 0), dtype=(2, 32, 1),
+                                        shape=(4, 3), strides=(0, 1)))
+    assert x.read_only
+    cap = x.__dlpack__(max_version=(1, 3))
+    f = P.tensor_fields(cap)
+    assert P.capsule_flags(cap) & P.READ_ONLY
+    assert f["data"] == 0x10000 and f["shape"] == (4, 3) and f["strides"] == (0, 1)
+
+
 def test_the_refusal_says_why_the_array_is_read_only():
     # In-place operators said "its producer said so" of a broadcast, which no producer made.
     buf = np.arange(4.0)
@@ -260,7 +317,7 @@ def test_the_refusal_says_why_the_array_is_read_only():
                    (dltensor.asarray(np.from_dlpack(buf)[1:]), "its producer exported it so"),
                    (dltensor.asarray(legacy), "read-only memory"),
                    (dltensor.asarray(buf), "read-only memory"),
-                   (broadcast, "read-only memory, or a view of a broadcast")):
+                   (broadcast, "its elements share memory")):
         for write in (lambda: x.__setitem__(Ellipsis, 1.0), lambda: x.__iadd__(1.0),
                       lambda: x.__imatmul__(dltensor.eye(x.shape[-1]))):
             with pytest.raises(ValueError, match=f"read-only \\({why}.*; write into a copy"):

@@ -29,7 +29,7 @@ from .abi import (
     DLManagedTensorVersioned,
 )
 
-__all__ = ["FIRST_PAGE", "HOST_READABLE", "ManagedTensor", "compact_strides", "consume_capsule", "hold_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
+__all__ = ["FIRST_PAGE", "HOST_READABLE", "ManagedTensor", "compact_strides", "shares_memory", "consume_capsule", "hold_capsule", "own", "request_capsule", "taking_capsule", "valid_bits", "live_count",
            "PreDLPack1Producer"]
 
 
@@ -119,6 +119,12 @@ def compact_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
         rev.append(acc)
         acc *= max(s, 1)
     return tuple(reversed(rev))
+
+
+def shares_memory(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    """Whether two elements of a tensor lie at one address: a stride of 0 along an axis of
+    more than one element, in a tensor with elements (as PyTorch finds internal overlap)."""
+    return 0 not in shape and any(st == 0 and s > 1 for s, st in zip(shape, strides))
 
 
 def live_count() -> int:
@@ -378,6 +384,11 @@ def own(address: int, versioned: bool = True, borrowed: bool = False) -> Managed
                                    strides_p, byte_offset)
     except BufferError as e:
         raise _fail(str(e), deleter, address, borrowed) from None
+    if 0 in strides and shares_memory(shape, strides):
+        # Elements sharing memory (PyTorch's expand exports a stride of 0) are read-only, as
+        # view()'s broadcasts are: a write of several values there keeps only the last one
+        # (PyTorch refuses in-place writes into them). Re-exported so: the flag is the memory's.
+        flags |= DLPACK_FLAG_BITMASK_READ_ONLY
     mt = _new(ManagedTensor)
     mt.address, mt.versioned, mt.version, mt.flags = address, versioned, (major, minor), flags
     mt.data, mt.byte_offset = data, byte_offset

@@ -42,7 +42,20 @@ SOURCES = {
         P.from_numpy(buf, flags=P.READ_ONLY, device=(P.CUDA_HOST, 0))),
     "producer READ_ONLY, bare capsule": lambda buf: dltensor.asarray(
         P.from_numpy(buf, flags=P.READ_ONLY).__dlpack__(max_version=(1, 3))),
+    # (flagged writable, but elements share memory: a stride of 0, as PyTorch's expand has)
+    "producer stride 0": lambda buf: dltensor.from_dlpack(
+        P.from_numpy(buf, strides=_sharing(buf))),
+    "torch stride 0": lambda buf: dltensor.asarray(torch.from_numpy(buf).as_strided(
+        buf.shape, _sharing(buf))),
 }
+
+
+def _sharing(buf):
+    """Strides, in elements, for buf's shape with a 0 on its first axis of more than one
+    element: a view of part of buf whose elements share memory."""
+    strides = [s // buf.itemsize for s in buf.strides]
+    strides[next(i for i, n in enumerate(buf.shape) if n > 1)] = 0
+    return tuple(strides)
 
 # name: a step from an array to an array that may share its memory (None: does not apply).
 STEPS = {

@@ -80,16 +80,16 @@ def arange(start: int | float, /, stop: int | float | None = None, step: int | f
             if delta == 0 and n > 1:  # (arange(0.1, 0.9, 0.3, dtype=int8): 0, 0, 0)
                 low, high = int_bounds(npdt)
                 if not low <= first <= high:
-                    raise OverflowError(f"arange({start}, {stop}, {step}) has values out of "
+                    raise OverflowError(f"{_called(start, stop, step)} has values out of "
                                         f"bounds for {npdt}")
                 return full(n, first, dtype=dtype, device=device)
             lo, hi, step_ = first, first + n * delta, delta
     if type(lo) is int and type(hi) is int and type(step_) is int \
             and (npdt is None or npdt.kind in "iu"):
         npdt = npdt or _INT64
-        made = _int_arange(lo, hi, step_, npdt, device, (start, stop, step))
+        made = _int_arange(lo, hi, step_, npdt, device, _called(start, stop, step))
     else:
-        made = _float_arange(lo, hi, step_, npdt, device)
+        made = _float_arange(lo, hi, step_, npdt, device, _called(start, stop, step))
     if made is not None:
         return made
     if npdt in EXTENSION_FLOATS and any(type(v) is int and not -1 << 63 <= v < 1 << 63
@@ -107,10 +107,19 @@ _EXACT_SPAN = 1 << 53  # (ints this near are counted exactly by their float64 qu
 _PAST_FLOATS = 2**1024 - 2**970  # (the least int float() rounds past float64's largest)
 
 
+def _called(start: Any, stop: Any, step: Any) -> str:
+    """arange's call as its caller wrote it, for its errors (lo, hi, step_ are normalised:
+    stop None makes start the stop, and float bounds into an integer dtype NumPy's ints)."""
+    args = [f"{start}"] if stop is None else [f"{start}", f"{stop}"]
+    if not (type(step) is int and step == 1):
+        args.append(f"{step}" if stop is not None else f"step={step}")
+    return f"arange({', '.join(args)})"
+
+
 def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any], device: Device,
-                asked: tuple[Any, Any, Any]) -> ndarray | None:
+                asked: str) -> ndarray | None:
     """arange of ints, where NumPy's own would not do (None where it does); ``asked``, the
-    arguments as given, for its error (float ones come as NumPy's ints)."""
+    call as given, for its error."""
     # NumPy would pick uint64, float64 or objects for ints past int64, and wrap a last
     # element past the dtype: the spec's default integer dtype, exactly, or OverflowError.
     n = max(0, -((lo - hi) // step_))  # ceil((stop - start) / step)
@@ -119,7 +128,7 @@ def _int_arange(lo: int, hi: int, step_: int, npdt: np.dtype[Any], device: Devic
     _check_count("arange", n, npdt)
     low, high = int_bounds(npdt)
     if not (low <= lo <= high and low <= lo + (n - 1) * step_ <= high):
-        raise OverflowError(f"arange{asked} has values out of bounds for {npdt}")
+        raise OverflowError(f"{asked} has values out of bounds for {npdt}")
     if n == 1:  # (one value: NumPy cannot take a step past int64, which is not needed)
         return _make("full", device, (1,), lo, dtype=npdt)
     if math.ceil((hi - lo) / step_) != n or (step_ < 0 and npdt.kind == "u"
@@ -151,8 +160,9 @@ def _numpys_ints(lo: int | float, hi: int | float,
 
 
 def _float_arange(lo: int | float, hi: int | float, step_: int | float,
-                  npdt: np.dtype[Any] | None, device: Device) -> ndarray | None:
-    """arange of floats, where NumPy's own would not do (None where it does)."""
+                  npdt: np.dtype[Any] | None, device: Device, asked: str) -> ndarray | None:
+    """arange of floats, where NumPy's own would not do (None where it does); ``asked``, the
+    call as given, for its errors."""
     try:
         span = (hi - lo) / step_  # (NaN for inf - inf: NumPy's own error then)
     except OverflowError:  # (an int past the floats, 10**400)
@@ -181,8 +191,7 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         # counted by parts, filled in halves (NumPy's own count overflows)
         span = hi / step_ - lo / step_
         if span == math.inf:
-            raise ValueError(f"arange({lo}, {hi}, {step_}) would have more elements "
-                             "than the largest array")
+            raise ValueError(f"{asked} would have more elements than the largest array")
         n = math.ceil(span)
         _check_count("arange", n, npdt or _FLOAT64)
         return _make(_by_float_index, device, lo, n, step_, npdt or _FLOAT64, 0.5)
@@ -193,14 +202,13 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         return _make("empty", device, (0,), dtype=npdt or _FLOAT64)
     if span >= 2.0 ** 53:  # (a float count near 2**63 rounded up overflows NumPy's)
         if span == math.inf:
-            raise ValueError(f"arange({lo}, {hi}, {step_}) would have infinitely many "
-                             "elements")
+            raise ValueError(f"{asked} would have infinitely many elements")
         _check_count("arange", math.ceil(span), npdt or _FLOAT64)
     out = npdt or _FLOAT64
     if type(lo) is int and not -_PAST_FLOATS < lo < _PAST_FLOATS:
         # (an int past float64's largest, as full(1, 10**400) says; NumPy counts NaN elements,
         # "Maximum allowed size exceeded")
-        raise OverflowError(f"arange({lo}, {hi}, {step_}) has values out of bounds for {out}")
+        raise OverflowError(f"{asked} has values out of bounds for {out}")
     if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
             and _numpys_values_stray(lo, step_, math.ceil(span), out):
         return _make(_by_float_index, device, lo, math.ceil(span), step_, out)

@@ -738,6 +738,24 @@ def test_infinite_and_huge_aranges_are_value_errors():
             dlt.arange(*args)
 
 
+def test_aranges_errors_name_the_call_as_written():
+    # (stop omitted makes start the stop, and float bounds into an integer dtype NumPy's
+    # ints: the messages said arange(0, 1e+308, 1e-308) of arange(1e308, step=1e-308), and
+    # arange(300.5, None, 1) of arange(300.5, dtype=int8))
+    for args, kwargs, error, said in (
+            ((1e308,), dict(step=1e-308), ValueError, "arange(1e+308, step=1e-308) would"),
+            ((float("inf"),), {}, ValueError, "arange(inf) would have infinitely many"),
+            ((1e308, -1e308, -1e-300), {}, ValueError, "arange(1e+308, -1e+308, -1e-300) "),
+            ((300.5,), dict(dtype=dlt.int8), OverflowError, "arange(300.5) has values out"),
+            ((0.1, 900.9, 300.3), dict(dtype=dlt.int8), OverflowError, "arange(0.1, 900.9, "
+                                                                        "300.3) has"),
+            ((10**400,), dict(step=2.0), ValueError, f"arange({10**400}, step=2.0) would"),
+            ((2**70, 2**70 + 3), {}, OverflowError, f"arange({2**70}, {2**70 + 3}) has")):
+        with pytest.raises(error) as e:
+            dlt.arange(*args, **kwargs)
+        assert str(e.value).startswith(said), (args, str(e.value))
+
+
 def test_a_float_arange_from_an_int_past_the_floats_is_an_overflow_error():
     # (its values are past float64's, as full(1, 10**400) and asarray(10**400) say: NumPy
     # counted NaN elements, "Maximum allowed size exceeded", and of 3 or more the check of

@@ -577,8 +577,12 @@ def asarray(obj: Any, /, *, dtype: DType | None = None,
         # The producer copies only when nothing else will; _finish honours `copy` (it used to
         # be dropped when dtype was given: no copy, or a ValueError). A host copy the producer
         # can make is still asked for (see from_dlpack).
-        return _finish(from_dlpack(obj, device=CPU if device == CPU else None,
-                                   copy=False if copy is False else None), dtype, device, copy)
+        x = from_dlpack(obj, device=CPU if device == CPU else None,
+                        copy=False if copy is False else None)
+        t = x._tensor
+        if copy and t is not None and t.flags & _IS_COPIED and not t.read_only:
+            copy = None  # (the producer's host copy, made for this call: no second one)
+        return _finish(x, dtype, device, copy)
     if isinstance(obj, np.generic):
         # Before the buffer check: datetime64 scalars export raw bytes ('B') through it.
         if copy is False:  # (an array of a NumPy scalar is a copy of it, as NumPy says)
@@ -648,6 +652,7 @@ def _numpys(a: npt.NDArray[Any]) -> ndarray:
 
 
 _CAPSULE = type(np.empty(0).__dlpack__())
+_IS_COPIED = _dlpack.DLPACK_FLAG_BITMASK_IS_COPIED
 
 
 def _finish(x: ndarray, dtype: DType | None, device: Device | str | tuple[int, int] | None,

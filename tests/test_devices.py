@@ -389,7 +389,12 @@ def test_a_devices_own_library_copies_it_to_the_cpu_when_asked(device, take):
         y = dt.asarray(p, device="cpu", dtype=dt.float32)
         assert y.dtype == dt.float32 and np.asarray(y).tolist() == host.tolist()
         assert p.requests[-1]["dl_device"] == (1, 0)
-        del y
+        # its own dtype, copy=True: the producer's copy is the one (it was copied again)
+        z = dt.asarray(p, device="cpu", dtype=dt.float64, copy=True)
+        assert z.data_ptr == p.exports[-1].struct.dl_tensor.data and not z.read_only
+        z[0, 0] = 7.0
+        assert host[0, 0] == 0.0
+        del y, z
     with pytest.raises(ValueError, match="copy=False") as e:
         take(p, device="cpu", copy=False)
     assert isinstance(e.value, BufferError)  # (the spec names both classes for this)

@@ -153,6 +153,25 @@ def test_jax_takes_what_dltensor_holds_from_pytorch_and_jax(cupy, torch, jax):
     np.testing.assert_array_equal(np.asarray(again), np.arange(8.0) + 1)
 
 
+def test_a_torch_cuda_expand_comes_in_read_only(cupy, torch):
+    # (its elements share memory: read-only as on the CPU, on each way in: PyTorch's C
+    # exchange API to CuPy's consumer, and a capsule to dltensor's; untested on a GPU when
+    # written, 2026-12-03: the simulator's test is tests/test_cudasim_streams.py's)
+    row = torch.arange(3.0, device="cuda")
+    t = row.expand(4, 3)
+    for x in (dt.asarray(t), dt.from_dlpack(t.__dlpack__(max_version=(1, 0)))):
+        assert x.read_only and x.data_ptr == t.data_ptr() and x.strides == (0, 1)
+        with pytest.raises(ValueError, match="its elements share memory"):
+            x += 1.0
+        assert row.tolist() == [0.0, 1.0, 2.0]
+        assert dt.sum(x, axis=0).to_device("cpu").tolist() == [0.0, 4.0, 8.0]
+        back = torch.from_dlpack(x)
+        assert back.data_ptr() == t.data_ptr() and back.stride() == (0, 1)
+        y = dt.asarray(x, copy=True)
+        y += 1.0
+        assert not y.read_only and y.to_device("cpu").tolist() == [[1.0, 2.0, 3.0]] * 4
+
+
 def test_cupy_arrays_are_taken_as_they_are(cupy):
     c = cupy.arange(12, dtype=cupy.float32).reshape(3, 4)[:, ::2]
     x = dt.asarray(c)

@@ -115,7 +115,11 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
                 for e in _leaves(obj):
                     if isinstance(e, int) and not info.min <= e <= info.max:  # (and IntEnum)
                         raise OverflowError(f"Python integer {e} out of bounds for {npdt}")
-            a = cast(a, npdt)
+            # Made in the dtype asked for, not cast from NumPy's common one: that rounds
+            # int64 beside uint64 or a float to float64 (2**62 + 1 became 2**62), wrapped
+            # uint64's 2**64 - 1 to 0, and made 0 of a record. (ml_dtypes' floats through
+            # cast, which takes one into another through float32.)
+            a = cast(a, npdt) if npdt in EXTENSION_FLOATS else np.asarray(obj, dtype=npdt)
         else:
             a = _asarray_in(obj, npdt)
     except (BufferError, TypeError, RuntimeError) as e:

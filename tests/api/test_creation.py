@@ -828,6 +828,27 @@ def test_asarray_with_a_dtype_of_sequences_holding_arrays_or_objects():
         dlt.asarray([None], dtype=dlt.int64)
 
 
+def test_asarray_with_a_dtype_of_sequences_holding_arrays_is_exact():
+    # Made in the dtype asked for, as NumPy's asarray(obj, dtype=) makes it: cast from NumPy's
+    # common dtype of the elements, float64 for int64 beside uint64 or a float, 2**62 + 1 was
+    # 2**62; uint64's 2**64 - 1 beside an int was 0; a record was 0
+    big = 2**62 + 1
+    for obj, dtype, want in (
+            ([dlt.asarray(big), 0.5], dlt.int64, [big, 0]),
+            ([dlt.asarray([big]), dlt.asarray([0.5], dtype=dlt.float32)], dlt.int64,
+             [[big], [0]]),
+            ([np.int64(2**53 + 1), np.uint64(1)], dlt.int64, [2**53 + 1, 1]),
+            ([np.uint64(2**64 - 1), 0], dlt.uint64, [2**64 - 1, 0]),
+            ([dlt.asarray([2**64 - 1], dtype=dlt.uint64), dlt.asarray([1])], dlt.uint64,
+             [[2**64 - 1], [1]])):
+        x = dlt.asarray(obj, dtype=dtype)
+        assert x.dtype == dtype and x.tolist() == want, obj
+    with pytest.raises(OverflowError):  # (NumPy's: -1 is no int64 2**64 - 1 can be)
+        dlt.asarray([np.uint64(2**64 - 1), -1], dtype=dlt.int64)
+    with pytest.raises(TypeError):  # (NumPy's: a record is no int)
+        dlt.asarray([np.zeros(1, dtype=[("a", "<i4")])[0]], dtype=dlt.int64)
+
+
 def test_float_arange_of_one_element_and_numpys_spacing_for_other_steps():
     # a span of at most one step is one element (the span's first bound), not none
     for args, want in (((0.0, 0.5), [0.0]), ((2.5, 3.0, 1.0), [2.5]), ((1.0, 2.0), [1.0]),

@@ -18,7 +18,7 @@ from ._array import held, ndarray, wrap
 from ._devices import CPU, Device, as_device, get_default_device
 from ._dispatch import allocatable, check_device, delegate_first, diagonal_offset, expect_array
 from ._dispatch import flag, fresh, namespace_for, native, native_dtype, on, shape_tuple
-from ._dispatch import strict_int, type_name, undispatched, within_largest, wrap_result
+from ._dispatch import shown, strict_int, type_name, undispatched, within_largest, wrap_result
 from ._dlpack.abi import DLDeviceType
 from ._dtype_functions import astype, finfo, int_bounds, python_scalar, scalar_into
 from . import _dtypes
@@ -349,7 +349,7 @@ def _real(v: Any) -> int | float:
         return v
     p = _bound(v)
     if type(p) is not int and type(p) is not float:
-        raise TypeError(f"arange takes int and float arguments, not {v!r}")
+        raise TypeError(f"arange takes int and float arguments, not {shown(v)}")
     return p
 
 
@@ -555,7 +555,7 @@ def linspace(start: int | float | complex, stop: int | float | complex, /, num: 
     bounds = [_bound(v) for v in (start, stop)]
     for v, b in zip((start, stop), bounds):
         if b is None or type(b) is bool:
-            raise TypeError(f"linspace takes int, float and complex bounds, not {v!r}")
+            raise TypeError(f"linspace takes int, float and complex bounds, not {shown(v)}")
     num = strict_int(num, "linspace's num")
     if num < 0:  # (NumPy's words, before a device that cannot allocate refuses)
         raise ValueError(f"Number of samples, {num}, must be non-negative.")

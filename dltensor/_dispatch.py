@@ -13,6 +13,7 @@ import itertools
 import math
 import numbers
 import operator
+import reprlib
 import sys
 import threading
 import warnings
@@ -419,6 +420,15 @@ def delegate(name: str, module_path: str = "") -> Callable[..., Any]:
     return f
 
 
+# The repr of a user's argument in an error message, at most a few levels deep (a list
+# nested 10,000 deep raised RecursionError from its repr, where the TypeError was due) and
+# long: the rest elided, as reprlib elides it.
+_shower = reprlib.Repr()
+_shower.maxlevel, _shower.maxother, _shower.maxstring = 4, 200, 200
+_shower.maxlist = _shower.maxtuple = _shower.maxset = _shower.maxdict = 16
+shown = _shower.repr
+
+
 def strict_int(v: Any, what: str) -> int:
     """An int argument, Python's or NumPy's; TypeError naming ``what`` for a bool (NumPy reads
     True as 1), a float (NumPy truncates) or a string (NumPy parses). Of other libraries'
@@ -434,7 +444,7 @@ def strict_int(v: Any, what: str) -> int:
             return operator.index(v)
         except TypeError:
             pass
-    raise TypeError(f"{what} must be an int, not {v!r}")
+    raise TypeError(f"{what} must be an int, not {shown(v)}")
 
 
 def flag(name: str, what: str, v: Any) -> bool:
@@ -444,7 +454,7 @@ def flag(name: str, what: str, v: Any) -> bool:
         return v
     if isinstance(v, np.bool_):
         return bool(v)
-    raise TypeError(f"{name}'s {what} must be a bool, not {v!r}")
+    raise TypeError(f"{name}'s {what} must be a bool, not {shown(v)}")
 
 
 def shape_tuple(name: str, shape: Any) -> tuple[int, ...]:
@@ -456,7 +466,7 @@ def shape_tuple(name: str, shape: Any) -> tuple[int, ...]:
             return tuple(map(_extent, shape))
         return (_extent(shape),)
     except TypeError:
-        raise TypeError(f"{name} needs a shape: an int or a tuple of ints, not {shape!r}") \
+        raise TypeError(f"{name} needs a shape: an int or a tuple of ints, not {shown(shape)}") \
             from None
 
 
@@ -474,7 +484,7 @@ def real_number(name: str, what: str, v: Any) -> int | float:
     if type(v) is int and -2**63 <= v < 2**63:
         return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-        raise TypeError(f"{name}'s {what} must be an int or a float, not {v!r}")
+        raise TypeError(f"{name}'s {what} must be an int or a float, not {shown(v)}")
     return float(v)
 
 
@@ -495,7 +505,7 @@ def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = Tru
         pass
     kinds = " or ".join(k for k, ok in (("an int", one), ("a tuple of ints", many),
                                          ("None", none)) if ok)
-    raise TypeError(f"{name} needs {what} to be {kinds}, not {value!r}")
+    raise TypeError(f"{name} needs {what} to be {kinds}, not {shown(value)}")
 
 
 def check_axis(name: str, axis: int, ndim: int) -> None:

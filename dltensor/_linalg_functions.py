@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ._array import held, inherit_read_only, ndarray, wrap
-from ._dispatch import check_axis, check_device, namespace_for, strict_int, wrap_result
+from ._dispatch import check_axis, check_device, namespace_for, shown, strict_int, wrap_result
 from ._devices import CPU, CUDA_TYPE, Device
 from ._dtypes import FROM_NUMPY, PROMOTION, no_promotion
 from ._held import held_view
@@ -114,7 +114,7 @@ def tensordot(x1: ndarray, x2: ndarray, /, *,
                              f"and {x2.ndim}")
     elif len(axes) != 2 or not all(isinstance(s, Sequence) for s in axes):
         raise TypeError(f"tensordot's axes must be an int or a pair of axis sequences, not "
-                        f"{axes!r}")
+                        f"{shown(axes)}")
     else:
         # NumPy counts each contracted axis by its own shape; the spec forbids broadcasting it.
         a1, a2 = (tuple(strict_int(i, "tensordot's axes") for i in s) for s in axes)

@@ -21,7 +21,7 @@ from ._dispatch import axis_checked, AxisError, check_axis, check_c_int_axis, ch
 from ._dispatch import cpu_error_first, delegate
 from ._dispatch import delegate_first, expect_array, fresh, ints, namespace_for, native, on
 from ._dispatch import native_or_cpu_error
-from ._dispatch import refuse_axes_of_0d, shape_tuple, strict_int, type_name, within_largest
+from ._dispatch import refuse_axes_of_0d, shape_tuple, shown, strict_int, type_name, within_largest
 from ._dispatch import undispatched, within_dimensions, wrap_result
 from ._dtypes import FROM_NUMPY, NUMPY_PROMOTION, no_promotion
 from ._held import held_view
@@ -186,7 +186,7 @@ def _shape(s: Any) -> tuple[int | None, ...]:
     if isinstance(s, (int, np.integer)):
         return (_dimension(s),)  # (a bool: _dimension's TypeError)
     if isinstance(s, (str, bytes, set, frozenset, dict)) or not hasattr(s, "__iter__"):
-        raise TypeError(f"broadcast_shapes takes shapes (tuples of ints and None), not {s!r}")
+        raise TypeError(f"broadcast_shapes takes shapes (tuples of ints and None), not {shown(s)}")
     return tuple(_dimension(d) for d in s)  # (a range, a 1-D array of sizes)
 
 

@@ -23,7 +23,7 @@ from ._devices import CPU, CUDA_TYPE, Device
 from ._dtype_functions import in_float32, result_type
 from ._dispatch import axis_checked, cpu_error_first, delegate, diagonal_offset, flag, ints
 from ._dispatch import check_device, fresh, namespace_for, native, native_dtype, on, real_number
-from ._dispatch import c_count_nonzero, strict_int, wrap_result
+from ._dispatch import c_count_nonzero, shown, strict_int, wrap_result
 from ._moves import copied
 from ._manipulation import broadcast_of, broadcast_to, by_the_first  # (ours: NumPy's stop at 32)
 from ._manipulation import reshape
@@ -633,7 +633,7 @@ def vector_norm(x: ndarray, /, *, axis: int | tuple[int, ...] | None = None,
     ord = real_number("vector_norm", "ord", ord)
     if isinstance(axis, list):  # (a reduction's axes: NumPy's and array-api-strict's TypeError)
         raise TypeError(f"vector_norm needs axis to be an int, a tuple of ints or None, not "
-                        f"{axis!r}")
+                        f"{shown(axis)}")
     axis = ints("vector_norm", "axis", axis, none=True)
     result: ndarray = _floating("vector_norm", x, axis=axis, ord=ord,
                                 keepdims=flag("vector_norm", "keepdims", keepdims))

@@ -267,3 +267,28 @@ def test_every_function_on_memory_it_cannot_reach_says_where_to_take_it(f, param
         else:
             raise AssertionError(f"{f.__name__} computed on memory it cannot reach")
         assert x._array is None
+
+
+def _nested(depth, make):
+    v = 0
+    for _ in range(depth):
+        v = make(v)
+    return v
+
+
+def test_an_argument_nested_past_the_recursion_limit_is_a_type_error():
+    # (the TypeError's message showed the argument's repr, which for a list 10,000 deep raised
+    # RecursionError; the message now elides it past a few levels, as NumPy's TypeError does)
+    deep = _nested(10_000, lambda v: [v])
+    x = dt.arange(4)
+    f = dt.astype(x, dt.float64)
+    for call in (lambda: dt.zeros(deep), lambda: dt.full(deep, 1.0), lambda: dt.eye(deep),
+                 lambda: dt.arange(deep), lambda: dt.linspace(0, 1, deep),
+                 lambda: dt.reshape(x, deep), lambda: dt.broadcast_to(x, deep),
+                 lambda: dt.sum(x, axis=deep), lambda: dt.tile(x, deep),
+                 lambda: dt.repeat(x, deep), lambda: dt.roll(x, deep),
+                 lambda: dt.tensordot(f, f, axes=deep), lambda: dt.broadcast_shapes(deep),
+                 lambda: dt.linalg.vector_norm(f, axis=deep), lambda: dt.fft.fftn(f, axes=deep)):
+        with pytest.raises(TypeError) as e:
+            call()
+        assert "..." in str(e.value) or len(str(e.value)) < 400

@@ -1103,6 +1103,7 @@ def test_pre_2023_producer_is_asked_again_without_the_new_keywords():
     with pytest.raises(BufferError, match="pre-2023.12") as e:
         dltensor.from_dlpack(p, copy=False)
     assert not isinstance(e.value, ValueError)  # (CopyError is one: "a copy is needed")
+    assert "it raised TypeError: " in str(e.value)  # (its words: another cause shows)
     # nor with a device named: that import, taken plainly, was accepted
     for take in (dltensor.from_dlpack, dltensor.asarray):
         with pytest.raises(BufferError, match="pre-2023.12"):

@@ -546,11 +546,13 @@ def request_capsule(x: Any, *,
         kwargs["copy"] = copy
     try:
         return x.__dlpack__(**kwargs)
-    except TypeError:
+    except TypeError as e:
         if dl_device is not None or copy is not None:
-            # An old producer cannot honour these; asking without them would be a lie.
+            # An old producer cannot honour these; asking without them would be a lie. (Its
+            # words said too: a TypeError of another cause read as this one.)
             raise PreDLPack1Producer(
                 f"{type(x).__name__}.__dlpack__ does not take dl_device/copy (a pre-2023.12 "
-                "producer); call from_dlpack without device= and copy=") from None
+                f"producer: it raised TypeError: {e}); call from_dlpack without device= and "
+                "copy=") from None
         # (Producers this old predate PyTorch's -1 default; some take no stream at all.)
         return x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()

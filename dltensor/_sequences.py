@@ -117,9 +117,12 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
                         raise OverflowError(f"Python integer {e} out of bounds for {npdt}")
             # Made in the dtype asked for, not cast from NumPy's common one: that rounds
             # int64 beside uint64 or a float to float64 (2**62 + 1 became 2**62), wrapped
-            # uint64's 2**64 - 1 to 0, and made 0 of a record. (ml_dtypes' floats through
-            # cast, which takes one into another through float32.)
-            a = cast(a, npdt) if npdt in EXTENSION_FLOATS else np.asarray(obj, dtype=npdt)
+            # uint64's 2**64 - 1 to 0, and made 0 of a record. Our arrays as NumPy's, whose
+            # casts NumPy makes (ours it reads as 0-d through __float__: rounded twice into
+            # float32). ml_dtypes' floats through cast, which takes one into another through
+            # float32 (an int past 2**53 may round twice there: NumPy's common dtype first).
+            a = cast(a, npdt) if npdt in EXTENSION_FLOATS else \
+                np.asarray(_as_numpy(obj), dtype=npdt)
         else:
             a = _asarray_in(obj, npdt)
     except (BufferError, TypeError, RuntimeError) as e:

@@ -840,7 +840,11 @@ def test_asarray_with_a_dtype_of_sequences_holding_arrays_is_exact():
             ([np.int64(2**53 + 1), np.uint64(1)], dlt.int64, [2**53 + 1, 1]),
             ([np.uint64(2**64 - 1), 0], dlt.uint64, [2**64 - 1, 0]),
             ([dlt.asarray([2**64 - 1], dtype=dlt.uint64), dlt.asarray([1])], dlt.uint64,
-             [[2**64 - 1], [1]])):
+             [[2**64 - 1], [1]]),
+            # (our 0-d arrays, which NumPy read through __float__: rounded twice, 2**60)
+            ([dlt.asarray(2**60 + 2**36 + 1), 0.5], dlt.float32, [2.0**60 + 2**37, 0.5]),
+            ([[dlt.asarray(2**60 + 2**36 + 1)], [1]], dlt.complex64,
+             [[2.0**60 + 2**37 + 0j], [1 + 0j]])):
         x = dlt.asarray(obj, dtype=dtype)
         assert x.dtype == dtype and x.tolist() == want, obj
     with pytest.raises(OverflowError):  # (NumPy's: -1 is no int64 2**64 - 1 can be)

@@ -497,7 +497,8 @@ def _adopted_read_only(a: Any) -> bool:
     while type(a.base) is np.ndarray:
         a = a.base
     return _dlpack.is_capsule(a.base) and not a.flags.writeable and \
-        _dlpack.capsule.capsule_name(a.base) == b"numpy_dltensor_versioned"
+        _dlpack.capsule.capsule_name(a.base) == b"numpy_dltensor_versioned" and \
+        not _dlpack.shares_memory(a.shape, a.strides)  # (guard_shared's mark, not its word)
 
 
 def held(x: ndarray) -> bool:

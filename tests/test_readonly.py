@@ -285,6 +285,8 @@ def test_an_import_whose_elements_share_memory_is_read_only(how):
                                              r"of 0 along an axis of more than one element"):
             write()
     assert row.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match=r"read-only \(read-only memory, or a view of"):
+        x[0, ...] += 1.0  # (a view of it: not "its producer exported it so", which it did not)
     assert dltensor.sum(x, axis=0).tolist() == [0.0, 4.0, 8.0]
     assert_says_read_only(x, "import")
     back = torch.from_dlpack(x)

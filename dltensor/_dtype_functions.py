@@ -203,12 +203,18 @@ def _narrowed(r: Any, dtype: DType) -> Any:
 
 def scalar_into(value: Any, dtype: Any) -> Any:
     """A Python scalar as a backend takes it into NumPy dtype ``dtype``: an int as a float for
-    floating and complex dtypes, as NumPy converts it (ml_dtypes convert no int past int64,
-    "expected number, got int"; CuPy packs it into int64 or uint64 first, and past them
-    raises)."""
+    floating and complex dtypes, as NumPy converts it (CuPy packs it into int64 or uint64
+    first, and past them raises). For ml_dtypes' floats, the float of the value rounded once
+    into the dtype: their conversions of a Python scalar (np.full's, an operand's) take a
+    float through float32 and an int through a float, rounding twice (bfloat16 of 2**24 +
+    2**16 + 1 was 2**24, of 0x1.0100000001010p-1 0.5), and take no int past int64."""
     dt = np.dtype(dtype)
-    return float(value) if type(value) is int and (dt.kind in "fc" or dt in EXTENSION_FLOATS) \
-        else value
+    if dt in EXTENSION_FLOATS and (type(value) is float or type(value) is int):
+        if type(value) is int and not -1 << 63 <= value < 1 << 64:
+            value = float(value)  # (an array of it would hold objects)
+        with np.errstate(all="ignore"):  # (past the dtype: inf or NaN, as the op then says)
+            return float(np.asarray(value).astype(dt))  # (NumPy's casts round once)
+    return float(value) if type(value) is int and dt.kind in "fc" else value
 
 
 def can_cast(from_: DType | ndarray, to: DType, /) -> bool:

@@ -803,7 +803,7 @@ def _clip_bound(which: str, v: Any, x: ndarray, dt: np.dtype[Any]) -> Any:
             # a bound outside the dtype's range clamps nothing (NumPy would overflow)
             low, high = int_bounds(dt)
             return low if v < low else high if v > high else v
-        return float(v) if type(v) is int else v
+        return scalar_into(v, dt)  # (a float, rounded once into ml_dtypes' floats)
     if not isinstance(v, ndarray):
         raise TypeError(f"clip: {which} must be an int, a float, an array or None, "
                         f"not {type(v).__name__}")

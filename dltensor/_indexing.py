@@ -23,8 +23,8 @@ from ._creation import empty
 from ._devices import CPU, CUDA_TYPE, Device
 from ._dispatch import array_module, axis_checked, check_device, fresh, namespace_for, on
 from ._dispatch import native_or_cpu_error, strict_int, type_name, wrap_result
-from ._dtype_functions import int_bounds, python_scalar
-from ._dtypes import INTEGER_KINDS, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
+from ._dtype_functions import int_bounds, python_scalar, scalar_into
+from ._dtypes import EXTENSION_FLOATS, INTEGER_KINDS, NUMPY_PROMOTION, PROMOTION, PYTHON_SCALARS
 from ._dtypes import derived, numpy_rows
 from ._held import held_view
 from ._moves import copied
@@ -369,7 +369,8 @@ def __setitem__(self: ndarray, key: Any, value: Any, /) -> None:
                             a[key] = value
                             return
                         if rule is float and -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT:
-                            a[key] = float(value)  # (an int into floats, as _value_for writes it)
+                            # (an int into floats, as _value_for writes it)
+                            a[key] = _as_float(value, a.dtype)
                             return
                         v = _written_scalar(a, value)  # (a NumPy scalar)
                         if v is not None:
@@ -505,6 +506,12 @@ def _numpy_write(a: Any, key: Any, tk: type, value: Any) -> bool:
 
 
 _INT_AS_FLOAT = 1 << 1023  # (a bound within the largest float: float() of it does not raise)
+
+
+def _as_float(value: int, dt: np.dtype[Any]) -> float:
+    """An int written into floating dtype ``dt``, as a float: rounded once into ml_dtypes'
+    floats (see scalar_into: float() then their conversion rounded twice)."""
+    return scalar_into(value, dt) if dt in EXTENSION_FLOATS else float(value)
 # The NumPy dtypes whose cast of a Python float or complex may overflow (a RuntimeWarning)
 _LARGEST = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32, np.complex64)}
 
@@ -665,7 +672,7 @@ def _value_for(x: ndarray, a: Any, value: Any, compute: bool = True) -> Any:
         if rule is True:
             return value
         if type(rule) is not tuple:  # float: an int into a floating dtype, as a float
-            return float(value)
+            return _as_float(value, a.dtype)
         lo, hi = rule  # an int into an integer dtype: it must fit
         if not lo <= value <= hi:
             raise OverflowError(f"{value} is out of bounds for {x.dtype.name}")
@@ -738,7 +745,7 @@ def _written_scalar(a: Any, value: Any) -> Any:
     if rule is True:
         return value
     if rule is float:  # (past the largest float float() raises: the checked path's)
-        return float(value) if -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT else None
+        return _as_float(value, a.dtype) if -_INT_AS_FLOAT <= value <= _INT_AS_FLOAT else None
     if type(rule) is tuple and rule[0] <= value <= rule[1]:
         return value
     return None

@@ -308,3 +308,39 @@ def test_fft_shifts_move_an_extension_float_as_float32_is_moved(dtype):
     with pytest.raises(TypeError, match=f"rfft needs a real floating-point array, not "
                        f"{x.dtype.name}"):
         dt.fft.rfft(x)  # (the transforms compute: refused, as docs/api.md says)
+
+
+# (value, its dtype, that dtype's value nearest it): each lies just off a halfway point of the
+# dtype, where float32 rounds it onto the halfway point and ties-to-even the wrong way, or is
+# an int past float64's exact ones
+ROUNDED_ONCE = [
+    (2**24 + 2**16 + 1, ml_dtypes.bfloat16, 16908288.0),
+    (2**60 + 2**52 + 1, ml_dtypes.bfloat16, 2.0**60 + 2**53),
+    (float.fromhex("0x1.0100000001010p-1"), ml_dtypes.bfloat16, 0.50390625),
+    (-float.fromhex("0x1.affffffffe500p+8"), ml_dtypes.float8_e4m3fn, -416.0),
+    (-float.fromhex("0x1.a000000001a00p+15"), ml_dtypes.float8_e5m2, -57344.0),
+]
+
+
+@pytest.mark.parametrize("value, dtype, nearest", ROUNDED_ONCE)
+def test_a_python_scalar_is_rounded_once_into_an_extension_dtype(value, dtype, nearest):
+    # ml_dtypes convert a Python float through float32 and an int through a float (np.full's
+    # conversion, and an operand's): rounded twice, one step off (bfloat16 of 2**24 + 2**16
+    # + 1 was 2**24); asarray(value, dtype=) and x[i] = value cast it once, so the same value
+    # came out as two
+    t = dt.asarray(np.zeros(1, dtype=dtype)).dtype
+    zero = dt.zeros(1, dtype=t)
+    exact = dt.asarray([nearest], dtype=t)
+    for got in (dt.full(1, value, dtype=t), dt.full_like(zero, value), zero + value,
+                value + zero, dt.clip(zero, min=value) if value > 0 else
+                dt.clip(zero, max=value), dt.asarray([value], dtype=t)):
+        assert got.dtype == t and got.tolist() == [nearest], (value, got)
+    assert (exact == value).tolist() == [True] and (exact != value).tolist() == [False]
+    y = dt.zeros(1, dtype=t)
+    y += value
+    assert y.tolist() == [nearest]
+    for key in (0, (Ellipsis,), dt.asarray([True]), dt.asarray([0])):
+        z = dt.zeros(1, dtype=t)
+        z[key] = value
+        assert z.tolist() == [nearest], key
+    assert dt.where(dt.asarray([True]), value, zero).tolist() == [nearest]

@@ -209,8 +209,11 @@ def _float_arange(lo: int | float, hi: int | float, step_: int | float,
         # (an int past float64's largest, as full(1, 10**400) says; NumPy counts NaN elements,
         # "Maximum allowed size exceeded")
         raise OverflowError(f"{asked} has values out of bounds for {out}")
-    if span > 2 and (out.kind in "fc" or out in EXTENSION_FLOATS) and math.isfinite(step_) \
-            and _numpys_values_stray(lo, step_, math.ceil(span), out):
+    if math.isfinite(step_) and (out in EXTENSION_FLOATS or span > 2 and out.kind in "fc"
+                                 and _numpys_values_stray(lo, step_, math.ceil(span), out)):
+        # (ml_dtypes' floats always: NumPy's fill steps by the difference of two values it
+        # rounded through float32, NaN of inf - inf past the dtype's range, and wrong by whole
+        # powers of two in float8_e8m0fnu, whose every value is one)
         return _make(_by_float_index, device, lo, math.ceil(span), step_, out)
     if _on_cuda(device) and out.kind in "fc":
         return _make(_numpys_fill, device, lo, step_, max(math.ceil(span), 0), out)

@@ -884,13 +884,30 @@ def test_float_arange_whose_numpy_values_stray_is_start_plus_i_step(args, dtype)
 
 def test_float_arange_keeps_numpys_values_where_they_stay_within_a_step():
     # (NumPy's rounding of the step drifts its float16 values by 0.24 by 999.9, where the
-    # dtype resolves 0.5, and its bfloat16 ones by 0.014 of a step of 0.1: kept bit for bit)
-    import ml_dtypes
-    for args, dtype in (((0, 1000, 0.1), np.float16), ((1, 2, 0.1), ml_dtypes.bfloat16),
-                        ((0, 1, 0.1), np.float32), ((1 / 3, 10, 0.1), np.float64)):
+    # dtype resolves 0.5: kept bit for bit)
+    for args, dtype in (((0, 1000, 0.1), np.float16), ((0, 1, 0.1), np.float32),
+                        ((1 / 3, 10, 0.1), np.float64)):
         x = dlt.arange(*args, dtype=dlt.asarray(np.zeros(0, dtype)).dtype)
         assert np.array_equal(np.asarray(dlt.astype(x, dlt.float64)),
                               np.arange(*args, dtype=dtype).astype(np.float64))
+
+
+@pytest.mark.parametrize("args, dtype", [
+    ((1, 2, 0.1), "bfloat16"),  # (NumPy's 1.3046875 at 1.3, whose nearest is 1.296875)
+    ((0, 1, 0.1), "float8_e5m2"),  # (NumPy's 0.25 at 0.3: 17% off)
+    ((100, 257, 0.5), "float8_e3m4"),  # (past its range: inf; NumPy's NaN, of inf - inf)
+    ((0.5, 8, 0.25), "float8_e8m0fnu"),  # (powers of two only: NumPy's 2.0 at 1.0)
+    ((5,), "bfloat16"), ((2.5, 3.0, 1.0), "bfloat16"),
+])
+def test_an_extension_float_arange_is_each_value_rounded_once(args, dtype):
+    # start + i * step in float64, each rounded once into ml_dtypes' float: NumPy's fill
+    # steps by the difference of its first two values, which ml_dtypes round through float32
+    import ml_dtypes
+    t = getattr(ml_dtypes, dtype)
+    x = dlt.arange(*args, dtype=dlt.asarray(np.zeros(0, t)).dtype)
+    want = np.arange(*args, dtype=np.float64).astype(t)
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(np.asarray(x).astype(np.float64), want.astype(np.float64))
 
 
 def test_triangles_commonest_call_answers_as_the_checked_path():

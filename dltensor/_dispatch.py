@@ -479,13 +479,17 @@ def _extent(v: Any) -> int:
 def real_number(name: str, what: str, v: Any) -> int | float:
     """A parameter the spec types ``int | float``, as the backends can take it: an int within
     int64 stays an int, any other real number (an int past int64, a Fraction, a NumPy float)
-    becomes a float, since NumPy and CuPy take C numbers (OverflowError past them); TypeError
-    for a bool or a non-real."""
+    becomes a float, since NumPy and CuPy take C numbers; one past the floats, the infinity
+    on its side (var's correction of 10**400 is the spec's NaN, not an OverflowError);
+    TypeError for a bool or a non-real."""
     if type(v) is int and -2**63 <= v < 2**63:
         return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
         raise TypeError(f"{name}'s {what} must be an int or a float, not {shown(v)}")
-    return float(v)
+    try:
+        return float(v)
+    except OverflowError:  # (an int or a Fraction past 1.8e308)
+        return math.inf if v > 0 else -math.inf
 
 
 def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,

@@ -215,7 +215,7 @@ def _import_capsule(x: Any, copy: bool | None = None) -> ndarray:
     except RecursionError:  # (its __dlpack__ asked dltensor for itself, and so on)
         raise BufferError(f"{type(x).__name__}.__dlpack__ recursed without end") from None
     if not _dlpack.is_capsule(capsule):
-        raise BufferError(f"{type(x).__name__}.__dlpack__ returned a "
+        raise BufferError(f"{type(x).__name__}.__dlpack__ returned an object of type "
                           f"{type(capsule).__name__}, not a DLPack capsule")
     return from_tensor(_dlpack.consume_capsule(capsule))
 

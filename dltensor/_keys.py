@@ -391,8 +391,9 @@ def zero_d_masks_as_axes(x: ndarray, key: tuple[Any, ...]) -> tuple[ndarray, tup
     indices does in NumPy: each mask is a new length-1 axis of ``x`` at its place, indexed by
     ``[0]`` if it is true and ``[]`` if false (an index array beside the others, under the
     same rules)."""
-    parts = [_foreign_index(k, x) if type(k) is _np_ndarray or not isinstance(k, ndarray)
-             and hasattr(type(k), "__dlpack__") else k for k in key]  # (NumPy's, PyTorch's)
+    # (NumPy's, PyTorch's index arrays, and lists: a list that is a mask spans its ndim axes)
+    parts = [_foreign_index(k, x) if type(k) is _np_ndarray or type(k) is list or
+             not isinstance(k, ndarray) and hasattr(type(k), "__dlpack__") else k for k in key]
     zero_d = [type(k) is bool or type(k) is np.bool_ or
               isinstance(k, ndarray) and k.ndim == 0 and k.dtype.kind == "b" for k in parts]
     widths = [0 if z or k is None or k is Ellipsis else

@@ -871,6 +871,21 @@ def test_numpy_0d_masks_beside_masks_and_index_arrays_index_as_in_numpy(key):
     assert np.array_equal(np.asarray(got), A[key]) and got.shape == A[key].shape
 
 
+@pytest.mark.parametrize("key", [
+    (True, [[True, False, True], [False, True, True]], 0),
+    (Ellipsis, True, [[True, False, True, False]] * 3),
+    (np.bool_(False), [[0, 1], [1, 0]], slice(None), 2)],
+    ids=repr)
+def test_0d_masks_beside_a_list_read_and_write_as_in_numpy(key):
+    # A list beside a 0-d mask is an index array as asarray makes it: a 2-D mask spans two
+    # axes (it counted as one, and raised IndexError "2 indices given for a 3-D array")
+    x, a = dlt.asarray(A), A.copy()
+    got = x[key]
+    assert np.array_equal(np.asarray(got), a[key]) and got.shape == a[key].shape
+    x[key], a[key] = -1, -1
+    assert np.array_equal(np.asarray(x), a)
+
+
 def test_take_from_no_elements_checks_no_index_as_numpy():
     # (NumPy selects nothing, so checks nothing, where x has no elements but the axis has)
     for shape in ((0, 1), (0, 3)):

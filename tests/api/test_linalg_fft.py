@@ -460,6 +460,10 @@ def test_fft_argument_rules():
     assert dlt.tensordot(dlt.asarray(G), dlt.asarray(G.T), axes=np.int64(1)).shape == \
         np.tensordot(G, G.T, axes=1).shape  # (a NumPy int is an int)
     assert dlt.fft.fft(dlt.asarray(C), n=np.int64(2)).shape[-1] == 2
+    for f in (dlt.fft.fftfreq, dlt.fft.rfftfreq):  # (10**400 * d was an OverflowError)
+        for n in (10**400, 2**63):
+            with pytest.raises(ValueError, match="past the largest array"):
+                f(n)
     # a length of 1 is the least (0 and -1 are ValueErrors, for n and s alike)
     assert np.asarray(dlt.fft.fft(dlt.asarray([3 + 1j, 5j]), n=1)).tolist() == [3 + 1j]
     assert dlt.fft.fftn(dlt.asarray(C), s=(1,), axes=(0,)).shape[0] == 1

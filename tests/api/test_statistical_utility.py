@@ -1,6 +1,7 @@
 """Statistical and utility functions against array-api-strict, dtype rules, the sum fast path."""
 
 import warnings
+from fractions import Fraction
 
 import array_api_strict as strict
 import numpy as np
@@ -301,8 +302,10 @@ def test_a_correction_at_int64s_ends_divides_as_the_spec_says():
         assert float(dlt.var(x, correction=c)) == pytest.approx(want, rel=1e-15, abs=0)
         assert float(dlt.std(x, correction=c)) == pytest.approx(want ** 0.5, rel=1e-15, abs=0)
     with np.errstate(all="ignore"):
-        for c in (2**63 - 1, 2**63, 2**70):
-            assert np.isnan(float(dlt.var(x, correction=c)))
+        for c in (2**63 - 1, 2**63, 2**70, 10**400, Fraction(10**400, 3)):
+            assert np.isnan(float(dlt.var(x, correction=c)))  # (past the floats: it raised
+    assert float(dlt.std(x, correction=-10**400)) == 0.0  # OverflowError converting it)
+    assert float(dlt.linalg.vector_norm(x, ord=10**400)) == 3.0  # (ord's limit: max |x|)
 
 
 def test_diff_joins_only_arrays_and_by_the_spec_promotion():

@@ -874,7 +874,7 @@ def test_numpy_0d_masks_beside_masks_and_index_arrays_index_as_in_numpy(key):
 @pytest.mark.parametrize("key", [
     (True, [[True, False, True], [False, True, True]], 0),
     (Ellipsis, True, [[True, False, True, False]] * 3),
-    (np.bool_(False), [[0, 1], [1, 0]], slice(None), 2)],
+    (np.bool_(True), [1, 0], 2, Ellipsis)],
     ids=repr)
 def test_0d_masks_beside_a_list_read_and_write_as_in_numpy(key):
     # A list beside a 0-d mask is an index array as asarray makes it: a 2-D mask spans two

@@ -489,7 +489,7 @@ def real_number(name: str, what: str, v: Any) -> int | float:
     try:
         return float(v)
     except OverflowError:  # (an int or a Fraction past 1.8e308)
-        return math.inf if v > 0 else -math.inf
+        return math.inf if operator.gt(v, 0) else -math.inf  # (Real: no < for mypy)
 
 
 def ints(name: str, what: str, value: Any, *, one: bool = True, many: bool = True,

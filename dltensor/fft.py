@@ -346,8 +346,8 @@ def _frequencies(f: Callable[..., Any], n: int, d: float, dtype: DType | None,
     n = strict_int(n, "n")
     if n < 0:
         raise ValueError(f"n must be a window length, 0 or more, not {n}")
-    within_largest(f.__name__, (n if f is np.fft.fftfreq else n // 2 + 1,),  # (n * d below:
-                   dtype.numpy.itemsize)  # an OverflowError past the floats)
+    # (n * d below: an OverflowError past the floats; the host's values are float64)
+    within_largest(f.__name__, (n if f is np.fft.fftfreq else n // 2 + 1,), 8)
     if type(d) is float or type(d) is int:  # (the commonest: numbers.Real's check is ~0.3 us)
         pass
     elif isinstance(d, (bool, np.bool_)) or not isinstance(d, numbers.Real):  # (NumPy took

@@ -67,6 +67,9 @@ def int_bounds(npdt: np.dtype[Any]) -> tuple[int, int]:
     return int(info.min), int(info.max)
 
 
+_REAL, _IMAG = complex.real, complex.imag  # (the values a complex holds, descriptors)
+
+
 def python_scalar(x: object, default: Any = None) -> Any:
     """``x`` as a plain Python scalar, else ``default``. The spec's scalars are "instances of bool,
     int, float, complex" (NumPy's float64 and complex128 are, an IntEnum too); NumPy's other
@@ -77,7 +80,9 @@ def python_scalar(x: object, default: Any = None) -> Any:
             return float(x)
         return x.item() if x.dtype.kind in "biufc" else default
     if isinstance(x, (bool, complex)):  # (bool: not subclassable; complex before float)
-        return x if type(x) is bool else complex(x)
+        # (a subclass by the value it holds, as NumPy and asarray read it: not its __complex__)
+        return x if type(x) is bool or type(x) is complex else \
+            complex(_REAL.__get__(x), _IMAG.__get__(x))
     if isinstance(x, int):
         return int(x)
     if isinstance(x, float):

@@ -847,6 +847,23 @@ def test_equality_with_numbers_no_scalar_stands_for_is_refused_as_plus_is():
     assert np.asarray(x == float(Fraction(1, 2))).tolist() == [True]
 
 
+def test_a_complex_subclass_is_the_value_it_holds_in_every_call():
+    # (operators, full, setitem and `in` read it through its __complex__, asarray and where
+    # by its value: x + c added 99j where NumPy and PyTorch add 1+2j)
+    class C(complex):
+        def __complex__(self):
+            return 99j
+
+    c, x = C(1 + 2j), dt.asarray([1 + 2j, 0j])
+    y = dt.zeros(2, dtype=dt.complex128)
+    y[0] = c
+    for got, want in ((x + c, [2 + 4j, 1 + 2j]), (c * x, [-3 + 4j, 0j]),
+                      (x == c, [True, False]), (dt.full(2, c), [1 + 2j] * 2),
+                      (y, [1 + 2j, 0j]), (dt.asarray(c), 1 + 2j)):
+        assert np.asarray(got).tolist() == want
+    assert c in x
+
+
 def test_results_are_ndarrays_on_the_inputs_device():
     x0 = dt.asarray(np.array(2.0))
     for r in (dt.exp(x0), x0 + x0, x0 + 1, 1 - x0, x0 < x0, dt.floor_divide(x0, x0)):

@@ -348,6 +348,15 @@ def spec_table(func: str, x1, x2, want, inplace: bool = False):
             return outcome(lambda a, b: xs.asarray(np.divide(
                 *(np.asarray(v, dtype=dtype) if type(v) is int else np.asarray(v)
                   for v in (a, b)))), x1, x2)
+    if func == "pow" and not isinstance(want, type) and want._array.dtype.kind == "f":
+        # pow(-0, 0.5) is +0 and pow(-inf, 0.5) +inf by the spec's special cases, where
+        # NumPy 2.5 takes one exponent of 0.5 as sqrt, -0 of -0 (strict's answer there)
+        a, b = np.broadcast_arrays(np.asarray(x1), np.asarray(x2))
+        fix = (b == 0.5) & ((a == 0) | (a == -np.inf))
+        if fix.any():
+            out = want._array.copy()
+            out[fix] = np.abs(a[fix])
+            return xs.asarray(out)
     if type(x1) in (bool, int, float) or type(x2) in (bool, int, float):
         return want
     real1, real2 = (np.asarray(v).dtype.kind != "c" for v in (x1, x2))
@@ -497,6 +506,8 @@ def _for_strict(x1, x2):
      "bitwise_xor", "logical_or", "divide", "pow", "remainder", "atan2", "hypot"]))
 @example(pair=(dt.asarray(3 + 2097177j, dtype=dt.complex64),  # (found by Hypothesis)
                dt.asarray([[4.9546845e15 + 256j]], dtype=dt.complex64)), func="multiply")
+@example(pair=(dt.asarray(-0.0, dtype=dt.float32), dt.asarray(0.5, dtype=dt.float32)),
+         func="pow")  # (found by Hypothesis under NumPy 2.5, whose one 0.5 is sqrt: -0)
 def test_binary_properties(pair, func):
     x1, x2 = pair
     got = outcome(getattr(dt, func), x1, x2)

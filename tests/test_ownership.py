@@ -83,6 +83,68 @@ def test_released_from_a_reference_cycle():
 test_released_from_a_reference_cycle.collects = True  # gc.collect() frees others' garbage too
 
 
+class _Keeper:
+    """In a cycle with an imported array, and in the same garbage: its finalizer reads the
+    array, and may keep it (both legal: the collector runs every finalizer of the garbage,
+    in any order, before it frees anything)."""
+
+    kept: list = []
+
+    def __init__(self, x, p, keep):
+        self.x, self.p, self.keep, self.me = x, p, keep, self
+
+    def __del__(self):
+        # (the values, and whether the producer had been told it may free them already)
+        _Keeper.read = (float(dltensor.sum(self.x)), self.p.deleter_calls)
+        if self.keep:
+            _Keeper.kept.append(self.x)
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["read", "kept"])
+@pytest.mark.parametrize("versioned", ["auto", False], ids=["versioned", "legacy"])
+def test_a_finalizer_in_the_same_garbage_reads_and_keeps_the_memory(versioned, keep):
+    # The import's deleter ran from its own finalizer, first or not: a finalizer run after it
+    # read freed memory (another array's values, or a segmentation fault), and an array it
+    # kept pointed at freed memory for good. Made before the keeper, it was finalized first.
+    for _ in range(3):  # (the order the collector finalizes in: any)
+        p, a = _cpu(versioned=versioned)
+        _Keeper(dltensor.from_dlpack(p), p, keep)
+        gc.collect()
+        assert _Keeper.read == (66.0, 0)  # (sum of 0..11, the memory not yet given back)
+        assert p.deleter_calls == (0 if keep else 1)
+        if keep:
+            x = _Keeper.kept.pop()
+            a[:] = 1.0  # (the producer's memory, still the array's)
+            assert float(dltensor.sum(x)) == 12.0
+            del x
+            assert p.deleter_calls == 1
+
+
+test_a_finalizer_in_the_same_garbage_reads_and_keeps_the_memory.collects = True
+
+
+def test_a_generator_in_the_same_garbage_reads_the_memory_in_its_finally():
+    read = []
+    p, a = _cpu()
+
+    def worker(x):
+        try:
+            yield
+        finally:
+            read.append((float(dltensor.sum(x)), p.deleter_calls))
+
+    g = worker(dltensor.from_dlpack(p))
+    next(g)
+    box = [g]
+    box.append(box)
+    del g, box
+    gc.collect()
+    assert read == [(66.0, 0)] and p.deleter_calls == 1
+
+
+test_a_generator_in_the_same_garbage_reads_the_memory_in_its_finally.collects = True
+
+
 def test_released_on_another_thread():
     p, a = _cpu()
     box = [dltensor.from_dlpack(p)]

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
+import gc
 import itertools
 import os
 import struct
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
@@ -147,6 +150,42 @@ def _call_deleter(deleter: int, address: int, _fns: dict[int, Callable[[int], No
         fn(address)
 
 
+# A deleter never runs inside a garbage collection. The collector runs every finalizer of the
+# garbage it found, in any order, before it frees anything: a deleter run from ours freed
+# memory that another finalizer there still read (a __del__, a generator's finally: a
+# segmentation fault, or another array's values), or kept alive for good by storing the
+# array. So a tensor finalized in a collection is watched (a weak reference) and released
+# once it is gone and the collection has ended: then, or when something that took it back
+# lets it go.
+_collecting = [False]
+_due: list[tuple[int, int]] = []  # (deleter, address) of tensors gone in this collection
+_watched: dict[int, weakref.ref[ManagedTensor]] = {}
+
+
+def _after_collection(mt: ManagedTensor, deleter: int) -> None:
+    _watched[id(mt)] = weakref.ref(mt, functools.partial(_gone, deleter, mt.address, id(mt)))
+
+
+def _gone(deleter: int, address: int, key: int, _: object) -> None:
+    _watched.pop(key, None)
+    if _collecting[0]:
+        _due.append((deleter, address))
+    else:  # (taken back by a finalizer, and let go since)
+        next(_released)
+        _call_deleter(deleter, address)
+
+
+def _collected(phase: str, info: dict[str, int]) -> None:
+    _collecting[0] = phase == "start"
+    while _due and not _collecting[0]:
+        deleter, address = _due.pop()
+        next(_released)
+        _call_deleter(deleter, address)
+
+
+gc.callbacks.append(_collected)
+
+
 class ManagedTensor:
     """One consumed DLManagedTensor(Versioned), validated, whose deleter runs exactly once."""
 
@@ -232,14 +271,19 @@ class ManagedTensor:
 
     def __del__(self, _fns: dict[int, Callable[[int], None]] = _deleter_fns,
                 _call: Callable[[int, int], None] = _call_deleter,
-                _count: itertools.count[int] = _released) -> None:
+                _count: itertools.count[int] = _released,
+                _collecting: list[bool] = _collecting,
+                _defer: Callable[[ManagedTensor, int], None] = _after_collection) -> None:
         # Python saves any in-flight exception around __del__, so a deleter run from a
         # consumer's error path cannot clobber that consumer's exception. (release() inlined:
         # this runs once per imported tensor.) Everything it uses is bound here: at shutdown
         # this module's globals may be None before the last arrays go, and a global read
         # here raised after the deleter was taken, which then never ran.
         deleter = getattr(self, "_deleter", None)
-        if deleter is not None:
+        if deleter is not None and _collecting[0]:
+            self._deleter = None
+            _defer(self, deleter)
+        elif deleter is not None:
             self._deleter = None
             next(_count)
             fn = _fns.get(deleter)

@@ -44,7 +44,8 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     never does and raises BufferError where a copy would be needed.
     """
     tp = type(x)
-    if isinstance(x, _np_ndarray) and (x.dtype in FROM_NUMPY or dtype_of_numpy(x.dtype)):
+    if isinstance(x, _np_ndarray) and (tp is _np_ndarray or _plain_dtype(x)) and (
+            x.dtype in FROM_NUMPY or dtype_of_numpy(x.dtype)):
         # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8),
         # subclasses (memmap) as plain arrays; _finish, below, applies device= and copy=.
         v = x.view() if tp is _np_ndarray else x.view(_np_ndarray)
@@ -619,21 +620,28 @@ def _from_buffer(obj: Any) -> npt.NDArray[Any]:
     view = memoryview(obj)
     try:
         return np.asarray(view)
-    except ValueError as e:  # ('g', 'P', ctypes' '<u'...: the TypeError of their NumPy dtypes)
+    except (ValueError, RuntimeError) as e:  # ('g', 'P', ctypes' '<u'...: the TypeError of
+        # their NumPy dtypes; RuntimeError for a struct with no end padding, 'ic')
         if "format" not in str(e):
             raise
         raise TypeError(f"dltensor has no dtype for the buffer format {view.format!r}") from None
 
 
+def _plain_dtype(a: npt.NDArray[Any]) -> bool:
+    """Whether a subclass of NumPy's array says the dtype its memory holds (one overriding
+    ``dtype`` made an array whose dtype was a KeyError)."""
+    return type(a).dtype is _np_ndarray.dtype
+
+
 def _from_numpy(a: npt.NDArray[Any], copy: bool | None) -> ndarray:
     """Wrap a NumPy array (subclasses and non-native byte orders too)."""
+    a = a.view(np.ndarray)  # (first: the dtype of the memory, whatever a subclass says)
     if a.dtype not in FROM_NUMPY:
         if a.dtype.kind in "biufc" and not a.dtype.isnative:
             if copy is False:
                 raise ValueError(f"byte-swapped dtype {a.dtype} needs a copy to native order")
             return wrap(a.astype(a.dtype.newbyteorder("=")))
         dtype_from_numpy(a.dtype)  # raises the TypeError naming the dtype
-    a = a.view(np.ndarray)
     return wrap(a.copy("K")) if copy else _numpys(a)
 
 

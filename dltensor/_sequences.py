@@ -91,7 +91,7 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
     # call for a scalar: ~0.07 us of asarray(1.5, dtype=float32)'s 2)
     plain = numbers is not None
     unusual = not plain and _any_unusual(obj)
-    if unusual and _any_leaf(obj, lambda e: isinstance(e, (str, bytes))):
+    if unusual and _any_leaf(obj, _stringy):
         # (bytes too, in a sequence: NumPy parsed [b"12"] with dtype=int64 as 12)
         raise TypeError("dltensor arrays hold numbers, not strings")
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
@@ -107,6 +107,9 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
         elif not plain and _holds_arrays(obj):  # (cast as astype casts them: complex ones
             # not to reals)
             a = np.asarray(obj)
+            if a.dtype.kind in "USMm":  # (NumPy would parse [np.array(["12"])] as 12)
+                raise TypeError("dltensor arrays hold numbers, not " + (
+                    "strings" if a.dtype.kind in "US" else f"{a.dtype.name} values"))
             src = FROM_NUMPY.get(a.dtype)
             if src is not None:
                 refuse_complex_to_real("asarray", src, dtype)
@@ -180,7 +183,8 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
         if default is None and a.dtype in EXTENSION_FLOATS and _holds_arrays(obj):
             default = a.dtype  # (arrays or scalars of an ml_dtypes float: NumPy's kind 'V')
         if default is None:
-            raise TypeError(f"cannot make an array of {type(obj).__name__} "
+            raise TypeError("dltensor arrays hold numbers, not strings" if a.dtype.kind in "US"
+                            else f"cannot make an array of {type(obj).__name__} "
                             f"(NumPy sees dtype {a.dtype})")
         if a.dtype != default and (plain or not _holds_arrays(obj)):
             a = a.astype(default)
@@ -260,6 +264,15 @@ def _unusual(e: Any) -> bool:
     if tp is int or isinstance(e, int):  # (an int subclass too: IntFlag, IntEnum)
         return not -_INT64_END <= e < _INT64_END
     return isinstance(e, (str, Sequence))
+
+
+def _stringy(e: Any, depth: int = 0) -> bool:
+    """Whether ``e`` is a string, or a sequence _any_leaf does not walk (a UserList, a deque)
+    holding one: NumPy reads those too, and parsed UserList(["12"]) with dtype=int64 as 12."""
+    if isinstance(e, (str, bytes)):
+        return True
+    return depth < _DEEPEST and not isinstance(e, (range, bytearray, memoryview, array.array)) \
+        and isinstance(e, Sequence) and any(_stringy(v, depth + 1) for v in e)
 
 
 def _leaves(obj: Any) -> list[Any]:

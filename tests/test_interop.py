@@ -886,12 +886,35 @@ def test_asarray_of_a_strided_memoryview():
     assert x.data_ptr == ptr(a) and x.strides == (3,) and values(x).tolist() == [0, 3, 6, 9]
 
 
+def _struct_buffer(fmt):
+    from _testbuffer import ND_WRITABLE, ndarray as buffer
+    return buffer([(1, b"a")] * 2, shape=[2], format=fmt, flags=ND_WRITABLE)
+
+
+def test_a_numpy_subclass_is_read_by_the_dtype_of_its_memory():
+    # (one whose dtype property says float64 over big-endian memory was taken unswapped, an
+    # array whose dtype was a KeyError; over strings, an array of float64 garbage)
+    class Lying(np.ndarray):
+        @property
+        def dtype(self):
+            return np.dtype(np.float64)
+
+    x = dltensor.asarray(np.arange(3.0).astype(">f8").view(Lying))
+    assert x.dtype == dltensor.float64 and values(x).tolist() == [0.0, 1.0, 2.0]
+    for take in (dltensor.asarray, dltensor.from_dlpack):
+        with pytest.raises((TypeError, BufferError)):
+            take(np.array(["ab", "c"]).view(Lying))
+    with pytest.raises(BufferError):
+        dltensor.from_dlpack(np.arange(3.0).astype(">f8").view(Lying))  # (as unlying, NumPy's)
+
+
 def test_buffers_of_formats_without_a_dtype_are_type_errors():
     # as the same dtypes are as NumPy arrays (NumPy's ValueError for the format was let out)
     import ctypes
     wide = np.dtype(np.longdouble).itemsize > 8  # (where long double is not double)
     for buf in ((ctypes.c_longdouble * 2)() if wide else None, (ctypes.c_void_p * 2)(),
-                (ctypes.c_wchar * 2)(), memoryview(bytearray(16)).cast("P")):
+                (ctypes.c_wchar * 2)(), memoryview(bytearray(16)).cast("P"),
+                _struct_buffer("ic")):  # (NumPy's RuntimeError for a struct of no end padding)
         if buf is not None:
             with pytest.raises(TypeError, match="no dtype for the buffer format"):
                 dltensor.asarray(buf)

@@ -1,5 +1,6 @@
 """Creation functions: values, dtypes and shapes against array-api-strict, devices, errors."""
 
+import collections
 import math
 
 import array_api_strict as strict
@@ -184,7 +185,11 @@ def test_int_subclasses_beyond_int64_overflow_as_ints_do():
 
 
 @pytest.mark.parametrize("obj", [["12"], "12", [b"12"], [b"1.5", 2.0], [[1, b"2"]],
-                                 [np.bytes_(b"7")], [np.str_("7")]], ids=repr)
+                                 [np.bytes_(b"7")], [np.str_("7")],
+                                 # (other sequences, and arrays of strings in a list: parsed
+                                 # as numbers where a dtype was given)
+                                 collections.UserList(["12"]), collections.deque([b"7"]),
+                                 [collections.UserList(["1"])], [np.array(["12"])]], ids=repr)
 def test_strings_and_bytes_in_sequences_are_no_numbers(obj):
     # Strings were refused, but bytes in a sequence were NumPy's to parse with a dtype:
     # asarray([b"12"], dtype=int64) was [12] (as full() refuses b"1" as a fill value).
@@ -192,6 +197,14 @@ def test_strings_and_bytes_in_sequences_are_no_numbers(obj):
         with pytest.raises(TypeError, match="not strings"):
             dlt.asarray(obj, dtype=dtype)
     assert dlt.asarray(b"12").dtype == dlt.uint8  # (bytes alone: a buffer, as in NumPy)
+
+
+def test_a_list_of_datetimes_is_no_numbers_with_a_dtype_either():
+    # (NumPy casts datetime64 to int64: [[1]] was made where the array alone is refused)
+    for dtype in (None, dlt.int64):
+        with pytest.raises(TypeError):
+            dlt.asarray([np.array([1], "M8[s]")], dtype=dtype)
+    assert dlt.asarray(collections.deque([1.5, 2]), dtype=dlt.float32).dtype == dlt.float32
 
 
 def test_nested_lists_of_numbers_keep_every_check():

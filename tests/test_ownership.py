@@ -123,6 +123,66 @@ def test_a_finalizer_in_the_same_garbage_reads_and_keeps_the_memory(versioned, k
 test_a_finalizer_in_the_same_garbage_reads_and_keeps_the_memory.collects = True
 
 
+def test_an_array_taken_back_twice_is_released_once_when_let_go():
+    # Taken back by a finalizer in one collection, then in cyclic garbage again with another
+    # keeper: a weak reference's callback, run before the second collection's finalizers,
+    # released it while the second keeper took it back (the array read freed memory).
+    kept = []
+
+    class Holder:  # (reads nothing: no view of the array in the garbage besides it)
+        def __init__(self, x):
+            self.x, self.me = x, self
+
+        def __del__(self):
+            kept.append(self.x)
+
+    p, a = _cpu()
+    Holder(dltensor.from_dlpack(p))
+    gc.collect()
+    Holder(kept.pop())
+    gc.collect()
+    assert p.deleter_calls == 0
+    x = kept.pop()
+    a[:] = 2.0
+    assert float(dltensor.sum(x)) == 24.0
+    box = [x]
+    box.append(box)  # (let go in a third collection)
+    del x, box
+    assert p.deleter_calls == 0
+    gc.collect()
+    assert p.deleter_calls == 1
+
+
+test_an_array_taken_back_twice_is_released_once_when_let_go.collects = True
+
+
+def test_a_missed_end_of_collection_holds_no_deleter_back():
+    # CPython skips the gc callback after one that removes itself: dltensor's then never sees
+    # the collection end, and deleters queued for that end waited for good (gc disabled)
+    def once(phase, info):
+        if phase == "stop":
+            gc.callbacks.remove(once)
+
+    gc.callbacks.insert(0, once)
+    try:
+        gc.collect()
+    finally:
+        if once in gc.callbacks:
+            gc.callbacks.remove(once)
+    try:
+        ps = [_cpu()[0] for _ in range(20)]
+        for q in ps:
+            del q  # (the loop's name still holds the last: cleared below)
+        xs = [dltensor.from_dlpack(q) for q in ps]
+        del xs
+        assert [q.deleter_calls for q in ps] == [1] * 20
+    finally:
+        gc.collect()  # (a full one, seen whole: the flag right again)
+
+
+test_a_missed_end_of_collection_holds_no_deleter_back.collects = True
+
+
 def test_a_generator_in_the_same_garbage_reads_the_memory_in_its_finally():
     read = []
     p, a = _cpu()

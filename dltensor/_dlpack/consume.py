@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import functools
 import gc
 import itertools
 import os
 import struct
 import threading
-import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from . import capsule as _cap
+from .produce import releasing_capsule
 from .abi import (
     DELETER,
     DLPACK_FLAG_BITMASK_READ_ONLY,
@@ -154,36 +153,24 @@ def _call_deleter(deleter: int, address: int, _fns: dict[int, Callable[[int], No
 # garbage it found, in any order, before it frees anything: a deleter run from ours freed
 # memory that another finalizer there still read (a __del__, a generator's finally: a
 # segmentation fault, or another array's values), or kept alive for good by storing the
-# array. So a tensor finalized in a collection is watched (a weak reference) and released
-# once it is gone and the collection has ended: then, or when something that took it back
-# lets it go.
+# array. So a tensor finalized in a collection hands its deleter to a capsule it keeps
+# (releasing_capsule), which calls it in C as the tensor is truly freed: once every finalizer
+# has run, or when what took it back lets it go (a weak reference's callback, the first try,
+# ran before a later collection's finalizers). A capsule is no container the collector
+# tracks, so it is never garbage before its tensor. Only a flag: were a "stop" missed (a
+# callback removed meanwhile), tensors would go through their capsules, as surely. (A
+# producer's deleter written in Python, a ctypes callback, cannot run from that C destructor
+# while an exception unwinds; __del__ can, the usual way.)
 _collecting = [False]
-_due: list[tuple[int, int]] = []  # (deleter, address) of tensors gone in this collection
-_watched: dict[int, weakref.ref[ManagedTensor]] = {}
-
-
-def _after_collection(mt: ManagedTensor, deleter: int) -> None:
-    _watched[id(mt)] = weakref.ref(mt, functools.partial(_gone, deleter, mt.address, id(mt)))
-
-
-def _gone(deleter: int, address: int, key: int, _: object) -> None:
-    _watched.pop(key, None)
-    if _collecting[0]:
-        _due.append((deleter, address))
-    else:  # (taken back by a finalizer, and let go since)
-        next(_released)
-        _call_deleter(deleter, address)
 
 
 def _collected(phase: str, info: dict[str, int]) -> None:
     _collecting[0] = phase == "start"
-    while _due and not _collecting[0]:
-        deleter, address = _due.pop()
-        next(_released)
-        _call_deleter(deleter, address)
 
 
 gc.callbacks.append(_collected)
+if hasattr(os, "register_at_fork"):  # (a child forked while another thread collected)
+    os.register_at_fork(after_in_child=lambda: _collected("stop", {}))
 
 
 class ManagedTensor:
@@ -210,7 +197,8 @@ class ManagedTensor:
     strides: tuple[int, ...]
     _deleter: int | None
     base: ManagedTensor | None  # (a view's: the tensor whose memory it describes; set by view)
-    capsule: object  # (hold_capsule's: the capsule whose destructor releases the tensor)
+    capsule: object  # (the capsule whose destructor releases the tensor: hold_capsule's, or
+    # one made as it was finalized in a garbage collection)
 
     def view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0,
              read_only: bool = False) -> ManagedTensor:
@@ -273,7 +261,7 @@ class ManagedTensor:
                 _call: Callable[[int, int], None] = _call_deleter,
                 _count: itertools.count[int] = _released,
                 _collecting: list[bool] = _collecting,
-                _defer: Callable[[ManagedTensor, int], None] = _after_collection) -> None:
+                _releasing: Callable[[int, bool], object] = releasing_capsule) -> None:
         # Python saves any in-flight exception around __del__, so a deleter run from a
         # consumer's error path cannot clobber that consumer's exception. (release() inlined:
         # this runs once per imported tensor.) Everything it uses is bound here: at shutdown
@@ -282,7 +270,8 @@ class ManagedTensor:
         deleter = getattr(self, "_deleter", None)
         if deleter is not None and _collecting[0]:
             self._deleter = None
-            _defer(self, deleter)
+            next(_count)
+            self.capsule = _releasing(self.address, self.versioned)  # (see _collecting)
         elif deleter is not None:
             self._deleter = None
             next(_count)

@@ -22,7 +22,8 @@ from . import capsule as _cap
 from .abi import DELETER, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLManagedTensor
 from .abi import DLManagedTensorVersioned
 
-__all__ = ["make_capsule", "owning_capsule", "use_c_release", "c_release_in_use"]
+__all__ = ["make_capsule", "owning_capsule", "releasing_capsule", "use_c_release",
+           "c_release_in_use"]
 
 _HEADER_VERSIONED = struct.Struct("<IIQQQQiiiBBHQQQ")  # 80 bytes, dl_tensor last
 _HEADER_LEGACY = struct.Struct("<QiiiBBHQQQQQ")  # 64 bytes, dl_tensor first
@@ -42,18 +43,25 @@ def _block(versioned: bool, ndim: int) -> struct.Struct:
 _c_release: dict[bool, tuple[int, int]] = {}
 
 
-# The versioned C capsule destructor, kept apart from _c_release (which tests clear to force
-# the Python fallback): owning_capsule's capsules always die through it. Their deleter is a
-# producer's, and NumPy destroys a capsule it refuses (bfloat16) with its error set, where the
-# Python destructor cannot run (SystemError, and the tensor leaked).
-_owning_destructor: list[int] = []
+# The C capsule destructors (versioned, legacy), kept apart from _c_release (which tests clear
+# to force the Python fallback): owning_capsule's and releasing_capsule's capsules die through
+# them. Their deleter is a producer's, and NumPy destroys a capsule it refuses (bfloat16) with
+# its error set, where the Python destructor cannot run (SystemError, and the tensor leaked).
+_c_destructors: dict[bool, int] = {}
 
 
 def use_c_release(versioned: bool, capsule_destructor: int, deleter: int) -> None:
     """Register C functions that release exports (see the module docstring for the contract)."""
     _c_release[versioned] = (capsule_destructor, deleter)
-    if versioned:
-        _owning_destructor[:] = [capsule_destructor]
+    _c_destructors[versioned] = capsule_destructor
+
+
+def releasing_capsule(address: int, versioned: bool) -> object:
+    """A private, unconsumed capsule over a managed tensor someone owns, whose destructor
+    calls the tensor's deleter as the capsule is freed (the owner's to keep)."""
+    return _cap.PyCapsule_New(address, _cap.CAPSULE_NAME_VERSIONED if versioned
+                              else _cap.CAPSULE_NAME,
+                              _c_destructors.get(versioned, _PY_DESTRUCTOR))
 
 
 def c_release_in_use(versioned: bool = True) -> bool:
@@ -102,8 +110,7 @@ def owning_capsule(address: int) -> object:
     """A versioned capsule over a DLManagedTensorVersioned* someone handed us (a C exchange
     API's), for a consumer to take: its deleter runs once, by the consumer, or by the capsule
     when it dies unconsumed."""
-    return _cap.PyCapsule_New(address, _cap.CAPSULE_NAME_VERSIONED,
-                              _owning_destructor[0] if _owning_destructor else _PY_DESTRUCTOR)
+    return releasing_capsule(address, True)
 
 
 def make_capsule(owner: object, *, data: int, byte_offset: int, device: tuple[int, int],

@@ -269,6 +269,9 @@ def _unusual(e: Any) -> bool:
 def _stringy(e: Any, depth: int = 0) -> bool:
     """Whether ``e`` is a string, or a sequence _any_leaf does not walk (a UserList, a deque)
     holding one: NumPy reads those too, and parsed UserList(["12"]) with dtype=int64 as 12."""
+    tp = type(e)
+    if tp is float or tp is int or tp is complex or tp is bool:  # (the commonest: no ABC check)
+        return False
     if isinstance(e, (str, bytes)):
         return True
     return depth < _DEEPEST and not isinstance(e, (range, bytearray, memoryview, array.array)) \

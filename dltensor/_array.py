@@ -793,6 +793,10 @@ def _check_stream(dev: Device, stream: Any, forbidden: tuple[int, ...]) -> None:
 
 
 def _copy_for_export(x: ndarray) -> ndarray:
+    from ._moves import bytes_copied  # (float8 on a GPU, whose CuPy has it not: its bytes,
+    copied = bytes_copied(x)  # as astype and from_dlpack(copy=True) copy it there)
+    if copied is not None:
+        return copied
     if not _computable(x):
         raise BufferError(f"dltensor cannot copy this {x.dtype.name} memory on device "
                           f"{x._device} (it cannot compute on it); export without copy=True")

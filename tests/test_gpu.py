@@ -830,6 +830,19 @@ def test_copied_exports(cupy, computed):
     assert not ro.read_only
 
 
+def test_a_float8_array_exports_a_copy_of_its_bytes(cupy):
+    # CuPy has no float8: __dlpack__(copy=True) refused what astype and from_dlpack(copy=True)
+    # copy there, as bytes
+    import ml_dtypes
+    host = np.arange(12, dtype=ml_dtypes.float8_e4m3fn)
+    x = dt.asarray(host, device="cuda:0")[::2]
+    c = dt.from_dlpack(x.__dlpack__(max_version=(1, 0), copy=True, stream=1))
+    assert c._tensor.flags & _dlpack.DLPACK_FLAG_BITMASK_IS_COPIED and c.data_ptr != x.data_ptr
+    assert c.device == x.device and c.dtype == x.dtype and c.shape == (6,)
+    assert np.asarray(c.to_device("cpu")).view(np.uint8).tolist() == \
+        host[::2].view(np.uint8).tolist()
+
+
 def test_exports_of_negative_strides_say_them(cupy):
     # CuPy 14.2's producer divides a byte stride by an unsigned itemsize (cupy#10172): a flip's
     # -1 was exported as 2**61 - 1 elements, which CuPy's own consumer wraps back and any other

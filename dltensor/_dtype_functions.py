@@ -337,7 +337,7 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
         if kinds is not None:
             return dtype.spec_kind in kinds
     _check_dtype(dtype, "isdtype")
-    if type(kind) is tuple:  # (each kind checked, not only those up to the first match)
+    if isinstance(kind, tuple):  # (each kind checked, not only those up to the first match)
         matches = [_isdtype_one(dtype, k) for k in kind]
         return any(matches)
     return _isdtype_one(dtype, kind)
@@ -346,7 +346,7 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
 def _isdtype_one(dtype: DType, kind: object) -> bool:
     if type(kind) is DType:
         return dtype is kind
-    if type(kind) is str:
+    if isinstance(kind, str):  # (a StrEnum's member too, as NumPy takes it)
         kinds = _KINDS.get(kind)
         if kinds is None:
             raise ValueError(f"isdtype: unknown kind {kind!r}; expected one of "

@@ -347,8 +347,10 @@ NUMPY_PROMOTION = {(a.numpy, b.numpy): r.numpy for (a, b), r in PROMOTION.items(
 def cast(a: Any, target: np.dtype[Any] | None) -> Any:
     """``a.astype(target)`` of a backend array; between two of ml_dtypes' floats through
     float32, which holds each exactly (ml_dtypes casts no float8 to float8_e8m0fnu and back,
-    "according to the rule 'unsafe'")."""
-    if target in EXTENSION_FLOATS and a.dtype in EXTENSION_FLOATS and a.dtype != target:
+    "according to the rule 'unsafe'"), and from bool so too (ml_dtypes read a bool's byte as
+    its value: a True of byte 2, PyTorch's view of uint8 as bool, became 2, not 1)."""
+    if target in EXTENSION_FLOATS and a.dtype != target and (
+            a.dtype in EXTENSION_FLOATS or a.dtype.kind == "b"):
         return a.astype(np.float32).astype(target)
     return a.astype(target)
 

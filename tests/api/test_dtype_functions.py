@@ -320,6 +320,21 @@ def test_isdtype_checks_every_kind_of_a_tuple():
     assert dt.isdtype(dt.float32, ("numeric", dt.int8))
 
 
+def test_isdtype_takes_subclasses_of_str_and_tuple_as_numpy_does():
+    # (a str enum's member, a namedtuple-like tuple: TypeError "kind must be a dtype, ...")
+    import enum
+
+    class Kind(str, enum.Enum):
+        REAL = "real floating"
+
+    class Kinds(tuple):
+        pass
+
+    assert dt.isdtype(dt.float32, Kind.REAL) and not dt.isdtype(dt.int8, Kind.REAL)
+    assert dt.isdtype(dt.float32, Kinds(("integral", Kind.REAL)))
+    assert np.isdtype(np.float32, Kind.REAL)  # (NumPy's answer, as the oracle)
+
+
 def test_a_dtype_equals_numpys_dtype_and_scalar_type_of_it_and_hashes_as_it():
     # Code written for NumPy's arrays asks `x.dtype == np.float32`: it was False, where
     # np.dtype("float32") == dltensor.float32 was True (NumPy reads __numpy_dtype__) with

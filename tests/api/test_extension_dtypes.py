@@ -175,6 +175,17 @@ def test_trace_clip_linspace_asarray_and_astype_keep_their_promises(dtype):
         assert host(dt.asarray(there, dtype=ext)).tolist() == [2.0, 0.5]
 
 
+@pytest.mark.parametrize("dtype", EXTENSION, ids=lambda t: np.dtype(t).name)
+def test_a_true_of_any_byte_casts_to_one(dtype):
+    # (PyTorch's view of uint8 as bool holds bytes 2 and 255 as True: ml_dtypes' cast from
+    # bool read the byte, 2 and 255 (256 in float8_e4m3fn), where every other cast reads 1)
+    import torch
+    x = dt.from_dlpack(torch.tensor([0, 1, 2, 255], dtype=torch.uint8).view(torch.bool))
+    target = dt.asarray(np.zeros(1, dtype)).dtype
+    assert host(dt.astype(x, target)).tolist() == [0.0, 1.0, 1.0, 1.0]
+    assert host(dt.asarray(x, dtype=target)).tolist() == [0.0, 1.0, 1.0, 1.0]
+
+
 def test_copysign_and_sign_of_float8s_without_negative_zero():
     # "fnuz" float8s have no -0.0: their sign bit on a zero is NaN, which copysign set; and
     # float8_e8m0fnu has no zero: sign added its "zero", 2**-127

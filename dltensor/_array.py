@@ -215,11 +215,19 @@ class ndarray:
         if self.size == 0:
             body = "[]"  # (no view needed: NumPy cannot make one of (2**62, 0))
         else:
-            a = self._compute()
+            edge = opts["edgeitems"]
+            try:
+                a = self._compute()
+            except ValueError:  # (a broadcast past what NumPy views, 2**62 floats of stride
+                # 0: each such axis cut to the 2 * edge + 1 elements printed, all alike)
+                t = self._tensor
+                a = from_tensor(t.view(tuple(min(n, 2 * edge + 1) if st == 0 else n for n, st
+                                             in zip(t.shape, t.strides)), t.strides))._compute()
             # (not for edgeitems 0: NumPy then formats the whole array and prints its last
             # elements, as a[-0:] is all of it)
-            gpu = summarised and not isinstance(a, np.ndarray) and opts["edgeitems"] > 0
-            body = np.array2string(_host(a, opts["edgeitems"] if gpu else None),
+            gpu = summarised and (not isinstance(a, np.ndarray) or a.size < self.size) and \
+                edge > 0
+            body = np.array2string(_host(a, edge if gpu else None),
                                    threshold=0 if gpu else None, separator=", ",
                                    prefix="dltensor.ndarray(")
         dev = "" if self._device == CPU else f", device={self._device}"
@@ -266,7 +274,10 @@ class ndarray:
             if a is None:
                 t = self._tensor
                 if t.size and backend_for(CPU).can_view(t.code, t.bits):
-                    a = self._compute()
+                    try:
+                        a = self._compute()
+                    except ValueError:  # (a broadcast past what NumPy views: 2**62 floats of
+                        pass            # strides 0, "array is too big"; ours describes it)
             if a is not None:
                 try:
                     return a.__dlpack__(max_version=max_version)

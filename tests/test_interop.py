@@ -886,6 +886,17 @@ def test_asarray_of_a_strided_memoryview():
     assert x.data_ptr == ptr(a) and x.strides == (3,) and values(x).tolist() == [0, 3, 6, 9]
 
 
+def test_a_broadcast_past_what_numpy_views_exports_and_prints():
+    # 2**62 floats of strides 0: NumPy's "array is too big" escaped __dlpack__() (what
+    # torch.from_dlpack asks) and repr, where copy=False exported it
+    x = dltensor.from_dlpack(torch.arange(4.0).expand(2**30, 2**30, 4))
+    assert torch.from_dlpack(x).shape == (2**30, 2**30, 4)
+    t = torch.from_dlpack(x.__dlpack__(max_version=(1, 0)))
+    assert t.stride() == (0, 0, 1) and t.data_ptr() == x.data_ptr
+    text = repr(x)
+    assert "shape=(1073741824, 1073741824, 4)" in text and text.count("0., 1., 2., 3.") == 36  # (3 + 3 rows of 3 + 3 blocks)
+
+
 def _struct_buffer(fmt):
     from _testbuffer import ND_WRITABLE, ndarray as buffer
     return buffer([(1, b"a")] * 2, shape=[2], format=fmt, flags=ND_WRITABLE)

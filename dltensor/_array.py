@@ -225,6 +225,8 @@ class ndarray:
                                              in zip(t.shape, t.strides)), t.strides))._compute()
             # (not for edgeitems 0: NumPy then formats the whole array and prints its last
             # elements, as a[-0:] is all of it)
+            if isinstance(a, np.ndarray) and a.size < self.size:  # (cut: said so, whatever
+                summarised = True  # the print options: the corners of the shape printed)
             gpu = summarised and (not isinstance(a, np.ndarray) or a.size < self.size) and \
                 edge > 0
             body = np.array2string(_host(a, edge if gpu else None),

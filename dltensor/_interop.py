@@ -44,11 +44,12 @@ def from_dlpack(x: Any, /, *, device: Device | str | tuple[int, int] | None = No
     never does and raises BufferError where a copy would be needed.
     """
     tp = type(x)
-    if isinstance(x, _np_ndarray) and (tp is _np_ndarray or _plain_dtype(x)) and (
-            x.dtype in FROM_NUMPY or dtype_of_numpy(x.dtype)):
+    # (a subclass by the dtype of its memory: one may say another, by a property)
+    v = (x.view() if tp is _np_ndarray else x.view(_np_ndarray)) \
+        if isinstance(x, _np_ndarray) else None
+    if v is not None and (v.dtype in FROM_NUMPY or dtype_of_numpy(v.dtype)):
         # Taken as it is (NumPy's __dlpack__ cannot export ml_dtypes' bfloat16 or float8),
         # subclasses (memmap) as plain arrays; _finish, below, applies device= and copy=.
-        v = x.view() if tp is _np_ndarray else x.view(_np_ndarray)
         taken = wrap(v) if x.base is None else _numpys(v)
         if device is None and copy is None:
             return taken
@@ -625,12 +626,6 @@ def _from_buffer(obj: Any) -> npt.NDArray[Any]:
         if "format" not in str(e):
             raise
         raise TypeError(f"dltensor has no dtype for the buffer format {view.format!r}") from None
-
-
-def _plain_dtype(a: npt.NDArray[Any]) -> bool:
-    """Whether a subclass of NumPy's array says the dtype its memory holds (one overriding
-    ``dtype`` made an array whose dtype was a KeyError)."""
-    return type(a).dtype is _np_ndarray.dtype
 
 
 def _from_numpy(a: npt.NDArray[Any], copy: bool | None) -> ndarray:

@@ -391,14 +391,13 @@ def zero_d_masks_as_axes(x: ndarray, key: tuple[Any, ...]) -> tuple[ndarray, tup
     indices does in NumPy: each mask is a new length-1 axis of ``x`` at its place, indexed by
     ``[0]`` if it is true and ``[]`` if false (an index array beside the others, under the
     same rules)."""
-    # (NumPy's, PyTorch's index arrays, and lists: a list that is a mask spans its ndim axes)
-    parts = [_foreign_index(k, x) if type(k) is _np_ndarray or type(k) is list or
-             not isinstance(k, ndarray) and hasattr(type(k), "__dlpack__") else k for k in key]
+    parts = [_foreign_index(k, x) if type(k) is _np_ndarray or not isinstance(k, ndarray)
+             and hasattr(type(k), "__dlpack__") else k for k in key]  # (NumPy's, PyTorch's)
     zero_d = [type(k) is bool or type(k) is np.bool_ or
               isinstance(k, ndarray) and k.ndim == 0 and k.dtype.kind == "b" for k in parts]
     widths = [0 if z or k is None or k is Ellipsis else
-              k.ndim if isinstance(k, ndarray) and k.dtype.kind == "b" else 1
-              for k, z in zip(parts, zero_d)]
+              k.ndim if isinstance(k, ndarray) and k.dtype.kind == "b" else
+              _list_width(k) if type(k) is list else 1 for k, z in zip(parts, zero_d)]
     rest = x.ndim - sum(widths)  # (what an ellipsis spans: the new axes are indexed)
     if rest < 0:
         raise IndexError(f"too many indices: {x.ndim - rest} for a {x.ndim}-D array")
@@ -415,6 +414,16 @@ def zero_d_masks_as_axes(x: ndarray, key: tuple[Any, ...]) -> tuple[ndarray, tup
         else:
             axis += rest if k is Ellipsis else widths[place]
     return y, tuple(parts)
+
+
+def _list_width(k: list[Any]) -> int:
+    """The axes a list in a key takes: a mask's ndim, else 1 (left a list, converted where
+    it is indexed by: on the CPU for held memory)."""
+    try:
+        m = np.asarray(k)
+    except (TypeError, ValueError):  # (ragged, or not numbers: refused where it is indexed by)
+        return 1
+    return m.ndim if m.dtype.kind == "b" else 1
 
 
 def key_axes(key: Sequence[Any], ndim: int) -> list[tuple[int, int, Any]]:

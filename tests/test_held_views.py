@@ -731,3 +731,15 @@ def test_a_read_only_held_array_does_not_suggest_a_copy_dltensor_cannot_make():
     with pytest.raises(ValueError, match="read-only.*from_dlpack") as e:
         x[0] = 1.0
     assert "dltensor.asarray(x, copy=True)" not in str(e.value)
+
+
+def test_a_list_beside_a_0d_mask_on_held_memory_is_checked_on_the_cpu():
+    # (a list made an array of the CPU's beside held memory: "arrays are on different devices
+    # (metal:0 and cpu)", where the same key gave NoBackendError, or its IndexError)
+    x = dt.from_dlpack(Producer(data=FAKE_POINTER, device=(METAL, 0), shape=(3, 4),
+                                strides=(4, 1)))
+    from dltensor._backends import NoBackendError
+    with pytest.raises(NoBackendError, match="cannot compute on device metal:0"):
+        x[True, [0, 1], ...]
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        x[True, [5], ...]

@@ -895,6 +895,18 @@ def test_a_broadcast_past_what_numpy_views_exports_and_prints():
     assert t.stride() == (0, 0, 1) and t.data_ptr() == x.data_ptr
     text = repr(x)
     assert "shape=(1073741824, 1073741824, 4)" in text and text.count("0., 1., 2., 3.") == 36  # (3 + 3 rows of 3 + 3 blocks)
+    for opts in ({"threshold": 2**62}, {"legacy": "1.25"}, {"edgeitems": 0}):  # (summarised
+        with np.printoptions(**opts):  # whatever the options: it is a cut view that prints)
+            assert "shape=(1073741824, 1073741824, 4)" in repr(x), opts
+
+
+def test_a_numpy_subclass_of_an_ml_dtypes_float_is_taken_as_it_is():
+    # (a masked array's dtype is a property: it went to NumPy's __dlpack__, which refuses
+    # bfloat16, where asarray took it)
+    import ml_dtypes
+    m = np.ma.array(np.arange(3, dtype=ml_dtypes.bfloat16))
+    x = dltensor.from_dlpack(m)
+    assert x.dtype == dltensor.bfloat16 and x.data_ptr == m.ctypes.data
 
 
 def _struct_buffer(fmt):

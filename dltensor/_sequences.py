@@ -144,6 +144,9 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
                     # (NumPy says "float() argument must be ... not 'complex'")
                     refuse_complex_to_real("asarray", FROM_NUMPY[np.dtype(np.complex128)],
                                            dtype)
+                if type(e) is RuntimeError and "buffer format" in str(e):  # (a struct of no
+                    raise TypeError(f"dltensor has no dtype for a buffer in this "  # padding,
+                                    f"{type(obj).__name__}: {e}") from None  # as _from_buffer)
                 raise  # (nothing on a device NumPy cannot read: NumPy's own error stands)
             # CPU arrays NumPy's protocols refuse (PyTorch's bfloat16 .numpy()): through DLPack
             return from_python(_foreign_taken(obj), dtype, device, copy)

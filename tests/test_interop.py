@@ -944,6 +944,10 @@ def test_buffers_of_formats_without_a_dtype_are_type_errors():
     if wide:
         with pytest.raises(TypeError, match="no dtype"):
             dltensor.asarray(np.zeros(2, np.longdouble))
+    for seq in ([_struct_buffer("ic")], [memoryview(_struct_buffer("ic"))] * 2):  # (in a list:
+        for dtype in (None, dltensor.int32):  # NumPy's RuntimeError escaped)
+            with pytest.raises(TypeError, match="no dtype for a buffer"):
+                dltensor.asarray(seq, dtype=dtype)
         # in a sequence too: the array was made, its .dtype a KeyError
         for obj in ([np.longdouble(1.5)], [[np.longdouble(1)]], [np.zeros(2, np.clongdouble)]):
             for kwargs in ({}, {"copy": True}, {"device": "cpu"}):

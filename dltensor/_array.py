@@ -215,20 +215,19 @@ class ndarray:
         if self.size == 0:
             body = "[]"  # (no view needed: NumPy cannot make one of (2**62, 0))
         else:
-            edge = opts["edgeitems"]
+            edge, cut = opts["edgeitems"], False
             try:
                 a = self._compute()
             except ValueError:  # (a broadcast past what NumPy views, 2**62 floats of stride
-                # 0: each such axis cut to the 2 * edge + 1 elements printed, all alike)
+                # 0: each such axis cut to the 2 * edge + 1 elements printed, all alike;
+                # printed summarised, with the shape, whatever the print options)
                 t = self._tensor
                 a = from_tensor(t.view(tuple(min(n, 2 * edge + 1) if st == 0 else n for n, st
                                              in zip(t.shape, t.strides)), t.strides))._compute()
+                summarised = cut = True
             # (not for edgeitems 0: NumPy then formats the whole array and prints its last
             # elements, as a[-0:] is all of it)
-            if isinstance(a, np.ndarray) and a.size < self.size:  # (cut: said so, whatever
-                summarised = True  # the print options: the corners of the shape printed)
-            gpu = summarised and (not isinstance(a, np.ndarray) or a.size < self.size) and \
-                edge > 0
+            gpu = summarised and (cut or not isinstance(a, np.ndarray)) and edge > 0
             body = np.array2string(_host(a, edge if gpu else None),
                                    threshold=0 if gpu else None, separator=", ",
                                    prefix="dltensor.ndarray(")

@@ -93,7 +93,7 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
     unusual = not plain and _any_unusual(obj)
     if unusual and _any_leaf(obj, _stringy):
         # (bytes too, in a sequence: NumPy parsed [b"12"] with dtype=int64 as 12)
-        raise TypeError("dltensor arrays hold numbers, not strings")
+        raise TypeError(_NOT_STRINGS)
     npdt = native_dtype(dtype)  # (TypeError for a dtype held only: int4, float4...)
     # (new memory there, as zeros() makes: NoBackendError as it raises; with no device asked,
     # checked once the result is made, as arrays in obj may decide it)
@@ -108,8 +108,8 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
             # not to reals)
             a = np.asarray(obj)
             if a.dtype.kind in "USMm":  # (NumPy would parse [np.array(["12"])] as 12)
-                raise TypeError("dltensor arrays hold numbers, not " + (
-                    "strings" if a.dtype.kind in "US" else f"{a.dtype.name} values"))
+                raise TypeError(_NOT_STRINGS if a.dtype.kind in "US" else
+                                f"dltensor arrays hold numbers, not {a.dtype.name} values")
             src = FROM_NUMPY.get(a.dtype)
             if src is not None:
                 refuse_complex_to_real("asarray", src, dtype)
@@ -186,7 +186,7 @@ def from_python(obj: Any, dtype: DType | None, device: Device | str | tuple[int,
         if default is None and a.dtype in EXTENSION_FLOATS and _holds_arrays(obj):
             default = a.dtype  # (arrays or scalars of an ml_dtypes float: NumPy's kind 'V')
         if default is None:
-            raise TypeError("dltensor arrays hold numbers, not strings" if a.dtype.kind in "US"
+            raise TypeError(_NOT_STRINGS if a.dtype.kind in "US"
                             else f"cannot make an array of {type(obj).__name__} "
                             f"(NumPy sees dtype {a.dtype})")
         if a.dtype != default and (plain or not _holds_arrays(obj)):
@@ -267,6 +267,9 @@ def _unusual(e: Any) -> bool:
     if tp is int or isinstance(e, int):  # (an int subclass too: IntFlag, IntEnum)
         return not -_INT64_END <= e < _INT64_END
     return isinstance(e, (str, Sequence))
+
+
+_NOT_STRINGS = "dltensor arrays hold numbers, not strings"
 
 
 def _stringy(e: Any, depth: int = 0) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import os
 import threading
-from typing import cast
+from typing import Any, cast
 
 from ._dlpack.abi import DLDeviceType
 
@@ -109,11 +109,11 @@ def as_device(device: object) -> Device:
     if d is not None:
         return d
     if isinstance(device, tuple) and len(device) == 2:
-        d = Device(*device)
+        d = _from_pair(device)
     elif isinstance(device, str):
         d = Device(*_parse(device))
     elif hasattr(device, "__dlpack_device__"):
-        d = Device(*device.__dlpack_device__())
+        d = _from_pair(device.__dlpack_device__())
     else:
         raise TypeError(f"a device must be a dltensor Device, a (device_type, device_id) pair "
                         f"or a string like 'cuda:0', not {type(device).__name__}")
@@ -122,6 +122,13 @@ def as_device(device: object) -> Device:
     if cached and len(_cache) < 256:  # (arrays with __dlpack_device__ come and go: not cached)
         _cache[device] = d
     return d
+
+
+def _from_pair(pair: Any) -> Device:
+    # Two ints: Device()'s own forms ("cuda:1", None) and (2, None) are not DLPack pairs.
+    if isinstance(pair, tuple) and len(pair) == 2 and (isinstance(pair[0], str) or pair[1] is None):
+        raise TypeError(f"a device is a (device_type, device_id) pair of ints, not {pair!r}")
+    return Device(*pair)
 
 
 _default: Device | None = None

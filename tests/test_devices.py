@@ -51,6 +51,21 @@ def test_device_defaults_and_aliases():
             as_device(pair)
 
 
+def test_a_pair_is_two_ints():
+    # Device() alone defaults a missing id and parses a string; a pair does neither
+    class Lying:
+        def __dlpack_device__(self):
+            return (2, None)
+
+    for pair in ((1, None), (2, None), ("cuda:1", None), ("rocm:3", None)):
+        with pytest.raises(TypeError, match="pair of ints"):
+            as_device(pair)
+        with pytest.raises(TypeError, match="pair of ints"):
+            dt.zeros(1, device=pair)
+    with pytest.raises(TypeError, match="pair of ints"):
+        as_device(Lying())
+
+
 def test_device_strings_are_checked():
     with pytest.raises(ValueError, match="unknown device"):
         as_device("tpu:0")

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
+import os
 import platform
 import statistics
 import sys
@@ -30,14 +32,32 @@ _VERSIONED = ("numpy", "array_api_compat", "torch", "jax", "jaxlib", "cupy", "ar
 _N = 1024            # elements per hand-off: small, so the time is the per-call overhead
 _REPEATS = 7         # the time shown is the median of these
 _TARGET_S = 0.004    # each repeat runs the hand-off this long (so 16 cells stay well under 1 s)
+# What a broken install may raise, at import or in its from_dlpack: the report goes on.
+_FAULTS = (Exception, SystemExit)
+# Distributions that install one module under other names.
+_DISTRIBUTIONS = {"cupy": ("cupy", "cupy-cuda12x", "cupy-cuda13x", "cupy-cuda11x"),
+                  "tensorflow": ("tensorflow", "tensorflow-cpu", "tensorflow-intel",
+                                 "tensorflow-macos", "tf-nightly")}
 
 
 def _import(name: str) -> ModuleType | str:
     """The module, or the reason it cannot be used (a string)."""
     try:
         return importlib.import_module(name)
-    except Exception as e:  # a broken install must not break the report
-        return f"{type(e).__name__}: {e}".splitlines()[0]
+    except _FAULTS as e:  # a broken install must not break the report
+        return _reason(e)
+
+
+def _reason(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+def _installed(name: str) -> bool:
+    """Whether a top-level module can be found, without importing it (a checkout counts)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except _FAULTS:  # (a module in sys.modules without __spec__, say)
+        return name in sys.modules
 
 
 def versions() -> dict[str, str]:
@@ -49,14 +69,16 @@ def versions() -> dict[str, str]:
             out[name] = _dist_version(name)
             continue
         mod = _import(name)
-        out[name] = "missing" if isinstance(mod, str) else getattr(mod, "__version__", "?")
+        if isinstance(mod, str):  # absent, or there and broken: say which
+            out[name] = f"fails to import ({mod})" if _installed(name) else "missing"
+        else:
+            out[name] = str(getattr(mod, "__version__", "?"))
     return out
 
 
 def _dist_version(name: str) -> str:
     from importlib import metadata
-    for dist in {"cupy": ("cupy", "cupy-cuda12x", "cupy-cuda13x", "cupy-cuda11x")}.get(
-            name, (name,)):
+    for dist in _DISTRIBUTIONS.get(name, (name,)):
         try:
             return metadata.version(dist)
         except metadata.PackageNotFoundError:
@@ -80,10 +102,15 @@ def devices() -> list[str]:
     if "torch" in sys.modules or _dist_version("torch") != "missing":
         torch = _import("torch")
         if not isinstance(torch, str):
-            n = torch.cuda.device_count() if torch.cuda.is_available() else 0
-            lines.extend(f"cuda:{i} (torch): {torch.cuda.get_device_name(i)}" for i in range(n))
+            try:
+                n = torch.cuda.device_count() if torch.cuda.is_available() else 0
+                lines.extend(f"cuda:{i} (torch): {torch.cuda.get_device_name(i)}"
+                             for i in range(n))
+            except _FAULTS as e:
+                n = -1
+                lines.append(f"cuda (torch): no device ({_reason(e)})")
             if not n:
-                lines.append(f"cuda (torch {torch.__version__}): none visible")
+                lines.append(f"cuda (torch {getattr(torch, '__version__', '?')}): none visible")
     return lines
 
 
@@ -200,8 +227,8 @@ def _cell(src: Any, target_from_dlpack: Callable[[Any], Any]) -> dict[str, Any]:
             cell["copied_by"] = "dltensor" if data_pointer(mid) != src_ptr else "target"
         cell["us"] = _median_time(handoff, src) * 1e6
         return cell
-    except Exception as e:
-        return {"error": f"{type(e).__name__}: {e}".splitlines()[0]}
+    except _FAULTS as e:
+        return {"error": _reason(e)}
 
 
 def handoff_matrix(names: Iterable[str] | None = None) -> dict[str, Any]:
@@ -210,12 +237,12 @@ def handoff_matrix(names: Iterable[str] | None = None) -> dict[str, Any]:
     A framework that is missing or fails to make an array appears in ``"unavailable"`` with the
     reason, instead of a row and a column.
     """
-    mods: dict[str, ModuleType] = {}
+    consumers: dict[str, Callable[[Any], Any]] = {}
     arrays: dict[str, Any] = {}
     unavailable: dict[str, str] = {}
     for name in names or FRAMEWORKS:
-        module_name, make, _ = FRAMEWORKS[name]
-        if _dist_version(module_name.split(".")[0]) == "missing":  # skip a slow failed import
+        module_name, make, from_dlpack = FRAMEWORKS[name]
+        if not _installed(module_name.split(".")[0]):
             unavailable[name] = "not installed"
             continue
         mod = _import(module_name)
@@ -223,17 +250,17 @@ def handoff_matrix(names: Iterable[str] | None = None) -> dict[str, Any]:
             unavailable[name] = mod
             continue
         try:
+            consumers[name] = from_dlpack(mod)  # (an old PyTorch or JAX has none)
             arrays[name] = make(mod, _N)
-            mods[name] = mod
         except _NoDevice as e:
             unavailable[name] = f"skipped, {e}"
-        except Exception as e:  # e.g. CuPy installed without a CUDA device
-            unavailable[name] = f"{type(e).__name__}: {e}".splitlines()[0]
+        except _FAULTS as e:  # e.g. CuPy installed without a CUDA device
+            unavailable[name] = _reason(e)
+        if name in unavailable:
+            consumers.pop(name, None)
     matrix: dict[str, dict[str, dict[str, Any]]] = {}
     for src in arrays:
-        matrix[src] = {}
-        for dst, mod in mods.items():
-            matrix[src][dst] = _cell(arrays[src], FRAMEWORKS[dst][2](mod))
+        matrix[src] = {dst: _cell(arrays[src], consume) for dst, consume in consumers.items()}
     return {"elements": _N, "dtype": "float32", "repeats": _REPEATS, "matrix": matrix,
             "unavailable": unavailable}
 
@@ -267,15 +294,29 @@ def _format_matrix(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the report (``--json`` prints the same facts as one JSON object)."""
-    parser = argparse.ArgumentParser(prog="python -m dltensor", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m dltensor",
+        description="versions, devices, and a live hand-off matrix through dltensor")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):  # (other libraries' errors may not be ASCII)
+        sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        _print(args.json)
+        sys.stdout.flush()  # (here, not at exit, where a closed pipe prints a traceback)
+    except BrokenPipeError:  # (`python -m dltensor | head -1`): quietly, as pip does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def _print(as_json: bool) -> None:
     started = time.perf_counter()
     matrix = handoff_matrix()  # first: it imports the frameworks whose versions follow
     report: dict[str, Any] = {"versions": versions(), "devices": devices(), "handoffs": matrix}
-    if args.json:
+    if as_json:
         print(json.dumps(report, indent=2))
-        return 0
+        return
     print("dltensor report")
     print("\nversions")
     width = max(map(len, report["versions"]))
@@ -290,7 +331,6 @@ def main(argv: list[str] | None = None) -> int:
           f"{_REPEATS} repeats")
     print(_format_matrix(matrix))
     print(f"\n(report took {time.perf_counter() - started:.1f} s)")
-    return 0
 
 
 if __name__ == "__main__":

@@ -134,3 +134,81 @@ def test_devices_and_imports_say_what_is_missing():
         assert f"cuda (torch {torch.__version__}): none visible" in lines
     if report._dist_version("cupy") == "missing":
         assert "cuda (CuPy): not installed" in lines
+
+
+def test_a_framework_without_from_dlpack_is_unavailable_not_a_crash(monkeypatch):
+    # (PyTorch before 1.10 and JAX before 0.4 have no top-level from_dlpack)
+    monkeypatch.setitem(report.FRAMEWORKS, "old",
+                        ("numpy", report.FRAMEWORKS["numpy"][1], lambda m: m.no_from_dlpack))
+    result = report.handoff_matrix(["numpy", "old"])
+    assert result["unavailable"]["old"].startswith("AttributeError: ")
+    assert list(result["matrix"]) == ["numpy"] and list(result["matrix"]["numpy"]) == ["numpy"]
+
+
+def test_a_framework_found_without_package_metadata_is_in_the_matrix(monkeypatch, tmp_path):
+    # A checkout on the path has no dist-info: it is installed all the same
+    (tmp_path / "checkout_fw_xyz.py").write_text("from numpy import from_dlpack, arange\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(report.FRAMEWORKS, "checkout",
+                        ("checkout_fw_xyz", report.FRAMEWORKS["numpy"][1], lambda m: m.from_dlpack))
+    result = report.handoff_matrix(["numpy", "checkout"])
+    assert result["unavailable"] == {}
+    assert result["matrix"]["checkout"]["numpy"]["zero_copy"] is True
+
+
+def test_a_torch_that_fails_to_count_its_gpus_is_a_line_of_the_report(monkeypatch):
+    import torch
+
+    def broken(*args):
+        raise RuntimeError("CUDA error: no kernel image")
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_device_name", broken)
+    assert "cuda (torch): no device (RuntimeError: CUDA error: no kernel image)" in report.devices()
+
+
+def test_versions_are_strings_and_variant_distributions_are_found(monkeypatch):
+    import ml_dtypes
+    from importlib import metadata
+    monkeypatch.setattr(ml_dtypes, "__version__", b"0.7", raising=False)
+    assert report.versions()["ml_dtypes"] == "b'0.7'"  # (json.dumps of bytes raised)
+
+    def version(dist):
+        if dist == "tensorflow-cpu":
+            return "2.21.0"
+        raise metadata.PackageNotFoundError(dist)
+
+    monkeypatch.setattr(metadata, "version", version)
+    assert report._dist_version("tensorflow") == "2.21.0"
+
+
+def test_a_broken_package_is_named_even_on_an_ascii_stdout(tmp_path):
+    # Its error (a path with a non-ASCII letter) is escaped, not a UnicodeEncodeError; the
+    # versions say it is there and broken, not "missing"
+    (tmp_path / "array_api_strict").mkdir()
+    (tmp_path / "array_api_strict" / "__init__.py").write_text(
+        'raise ImportError("cannot open /home/j\\u00f3zef/lib")\n')
+    env = dict(os.environ, PYTHONIOENCODING="ascii",
+               PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    proc = subprocess.run([sys.executable, "-m", "dltensor"], capture_output=True, env=env,
+                          cwd=ROOT, timeout=180)
+    out = proc.stdout.decode("ascii")
+    assert proc.returncode == 0, proc.stderr
+    assert "array_api_strict  fails to import (ImportError: cannot open /home/j\\xf3zef/lib)" \
+        in out
+    assert "array_api_strict: ImportError: cannot open /home/j\\xf3zef/lib" in out
+
+
+def test_the_report_runs_under_python_oo_and_a_closed_pipe_is_quiet():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get(
+        "PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-OO", "-m", "dltensor", "--help"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0 and "--json" in proc.stdout, proc.stderr
+    # (`python -m dltensor | head -1`: the reader has gone before the report is printed)
+    reader = subprocess.Popen([sys.executable, "-m", "dltensor", "--json"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()
+    _, err = reader.communicate(timeout=180)
+    assert reader.returncode == 1 and b"Traceback" not in err and b"Exception" not in err, err

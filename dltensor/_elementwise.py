@@ -452,7 +452,9 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
             _refuse_dtype_change(name, FROM_NUMPY[_FLOAT64], self)
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:
-            return ops
+            # Not Python's fallback to x = x op other: a Fraction's __rpow__ made a new array
+            # and rebound x (read-only or not), its memory never written
+            raise _type_error(name, category, other)
         a, b, rt, _ = ops
         if ufunc == "divide" and rt.kind in "iu":  # (integers divide into float64)
             rt = _FLOAT64
@@ -901,8 +903,9 @@ def _product_shape(s: tuple[int, ...], o: tuple[int, ...]) -> tuple[int, ...] | 
 
 
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
-    if not _matmul_other("__imatmul__", other):
-        return NotImplemented
+    if not _matmul_other("__imatmul__", other):  # (never x = x @ other, as the others)
+        raise TypeError(f"__imatmul__ takes dltensor arrays, not {type_name(other)}; convert "
+                        "it with dltensor.asarray()")
     o = cast(ndarray, other)
     rt = PROMOTION.get((self.dtype, o.dtype))
     if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)

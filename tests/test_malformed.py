@@ -442,6 +442,33 @@ def test_elements_past_the_address_space_are_refused_where_the_pointer_is_an_add
     assert p.deleter_calls == 1
 
 
+@pytest.mark.parametrize("versioned", [True, False])
+@pytest.mark.parametrize("field, pointer", [("shape", 2**62), ("shape", 2**64 - 16),
+                                            ("strides", 2**62), ("strides", 2**63)])
+def test_shape_or_strides_past_the_address_space_are_refused_and_freed(versioned, field,
+                                                                       pointer):
+    # dltensor reads memory through one ctypes array of 2**62 bytes: a pointer at or past its
+    # end read short, a struct.error after the capsule was renamed (the tensor never freed).
+    # (The pointers are never touched.)
+    a = np.arange(12, dtype=np.float32)
+    cap, export = P.make_capsule(data=a.ctypes.data, shape=(3, 4), strides=(4, 1),
+                                 versioned=versioned, keep=a)
+    setattr(P.capsule_struct(cap).dl_tensor, field, pointer)
+    with pytest.raises(BufferError, match="past the address space"):
+        dltensor.from_dlpack(cap)
+    assert export.deleter_calls == 1
+    del cap
+    gc.collect()
+    assert export.deleter_calls == 1
+
+
+def test_a_managed_tensor_past_the_address_space_is_refused():
+    # (its deleter cannot be read; the pointer is never touched)
+    for name in (b"dltensor_versioned", b"dltensor"):
+        with pytest.raises(BufferError, match="lies past the address space"):
+            dltensor.from_dlpack(P._PyCapsule_New(2**62, name, None))
+
+
 # --- more malformed tensors (catalogue: MALFORMED above plus these) --------------------------
 
 MALFORMED_MORE = {

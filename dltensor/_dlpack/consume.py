@@ -301,7 +301,8 @@ _set_name = _cap.PyCapsule_SetName
 # All of memory as one ctypes char array: slicing it copies bytes out in ~0.08 us where
 # ctypes.string_at (a Python-level wrapper) takes ~0.5 us. Creating it touches nothing.
 # (Any: ctypes' stubs say slicing a c_char array gives a list; it gives bytes.)
-_MEMORY: Any = (ctypes.c_char * (1 << 62)).from_address(0)
+_MEMORY_END = 1 << 62
+_MEMORY: Any = (ctypes.c_char * _MEMORY_END).from_address(0)
 _CapsuleType = _cap._CapsuleType
 _V_NAME, _V_USED = _cap.CAPSULE_NAME_VERSIONED, _cap.USED_CAPSULE_NAME_VERSIONED
 _L_NAME, _L_USED = _cap.CAPSULE_NAME, _cap.USED_CAPSULE_NAME
@@ -401,6 +402,8 @@ def own(address: int, versioned: bool = True, borrowed: bool = False) -> Managed
     """
     # One read of the whole struct: 80 bytes is the 1.x layout, and any later major version
     # only grows it, so this reads no further than the producer allocated.
+    if address >= _MEMORY_END - 80:  # (_MEMORY's slice there is short: struct.error)
+        raise BufferError(f"a managed tensor at {address:#x} lies past the address space")
     if versioned:
         (major, minor, _ctx, deleter, flags, data, dev_type, dev_id, ndim, code, bits, lanes,
          shape_p, strides_p, byte_offset) = _VERSIONED.unpack(_MEMORY[address:address + 80])
@@ -417,6 +420,9 @@ def own(address: int, versioned: bool = True, borrowed: bool = False) -> Managed
                                    strides_p, byte_offset)
     except BufferError as e:
         raise _fail(str(e), deleter, address, borrowed) from None
+    except struct.error:  # (a read of shape or strides past _MEMORY's end came short)
+        raise _fail(f"DLTensor's shape or strides pointer ({shape_p:#x}, {strides_p:#x}) lies "
+                    "past the address space", deleter, address, borrowed) from None
     if 0 in strides and shares_memory(shape, strides):
         # Elements sharing memory (PyTorch's expand exports a stride of 0) are read-only, as
         # view()'s broadcasts are: a write of several values there keeps only the last one

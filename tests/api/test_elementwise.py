@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import types
 import warnings
+from fractions import Fraction
 
 import array_api_strict as xs
 import numpy as np
@@ -665,7 +666,27 @@ def test_inplace_operators_on_cpu_arrays_of_one_dtype_take_the_ufunc_straight(mo
             i += rhs
     with pytest.raises(TypeError):
         i /= 2
-    assert x.__iadd__("a") is NotImplemented
+    with pytest.raises(TypeError, match="__iadd__ takes dltensor arrays"):
+        x.__iadd__("a")
+
+
+@pytest.mark.parametrize("op", ["+=", "**=", "@=", "<<="])
+def test_an_inplace_operator_never_rebinds(op):
+    # An operand it does not take is a TypeError: Python's fallback, x = x op other, let a
+    # Fraction's __rpow__ make a new array (x **= Fraction(1, 2)), the memory never written
+    class Reflecting:
+        def __radd__(self, other):
+            return "rebound"
+        __rpow__ = __rmatmul__ = __rlshift__ = __radd__
+
+    a = np.array([1.0, 4.0, 9.0])
+    for other in (Fraction(1, 2), Fraction(3), Reflecting()):
+        for x in (dt.asarray(a), dt.broadcast_to(dt.asarray([4.0]), (3,))):
+            y = x
+            with pytest.raises(TypeError, match="takes dltensor arrays"):
+                exec(f"x {op} other")
+            assert x is y
+    assert a.tolist() == [1.0, 4.0, 9.0]
 
 
 def test_unary_operators():

@@ -166,14 +166,18 @@ class ndarray:
     @property
     def itemsize(self) -> int:
         """Bytes an element takes, as NumPy, CuPy and PyTorch say (1 for the sub-byte dtypes
-        dltensor holds, which DLPack packs: ``nbytes`` counts those by their bits)."""
+        dltensor holds, which DLPack packs unless flagged padded: ``nbytes`` counts packed
+        ones by their bits)."""
         return self.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
         """Bytes the elements take: ``size`` elements of ``itemsize``, as NumPy counts them
         (not the span of a strided or broadcast view's memory)."""
-        return (self.size * self.dtype.bits + 7) // 8
+        bits, t = self.dtype.bits, self._tensor
+        if bits < 8 and t is not None and t.flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED:
+            bits = 8  # (a padded sub-byte element takes a byte)
+        return (self.size * bits + 7) // 8
 
     @property
     def strides(self) -> tuple[int, ...]:

@@ -50,6 +50,11 @@ def test_nbytes_counts_held_memory_and_packed_sub_byte_elements_by_their_bits():
         x = dltensor.from_dlpack(P.Producer(data=0x1000, device=(P.METAL, 0), shape=(size,),
                                             dtype=(code, bits, 1)))
         assert x.nbytes == nbytes and x.itemsize == max(bits // 8, 1)
+    # ... unless flagged padded (DLPack 1.1): a byte each
+    for code, bits, size in ((0, 4, 7), (17, 4, 8), (1, 2, 3)):
+        x = dltensor.from_dlpack(P.Producer(data=0x1000, device=(P.METAL, 0), shape=(size,),
+                                            dtype=(code, bits, 1), flags=4))
+        assert x.nbytes == size and x.itemsize == 1
 
 
 def test_attributes_do_not_need_a_compute_view():

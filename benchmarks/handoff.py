@@ -115,7 +115,7 @@ def _check(stmt: str, ns: dict, src: int, n: int) -> dict:
         zero_copy = ns["_pointer"](out) == src
         del out
     except Exception as e:
-        return {"skip": reason(e)}
+        return {"skip": reason(e), "failed": True}
     if not zero_copy and n > COPY_LIMIT:
         return {"skip": f"copies; timed only up to {COPY_LIMIT:.0e} elements", "zero_copy": False}
     return {"zero_copy": zero_copy}

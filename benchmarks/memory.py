@@ -34,6 +34,7 @@ CASES = [
     ("np.copy (copy baseline)", ("numpy",), "a = np.ones(n, np.float32)", "np.copy(a)"),
 ]
 DLTENSOR_CASES = [c[0] for c in CASES if "dltensor" in c[0]]  # all zero-copy: the target applies
+COPY_BASELINE = "np.copy (copy baseline)"  # (the target reads nothing unless this adds ~200 MiB)
 
 _CHILD = """
 import gc, json, numpy as np, psutil, dltensor as dlt
@@ -71,7 +72,7 @@ def run(log=print) -> dict:
                               env=env, timeout=300)
         if proc.returncode:
             last = (proc.stderr.strip().splitlines() or ["exit status %d" % proc.returncode])[-1]
-            out[name] = {"skip": last[:80]}
+            out[name] = {"skip": last[:80], "failed": True}
         else:
             out[name] = {"bytes": json.loads(proc.stdout.strip().splitlines()[-1])}
     return {"size_bytes": SIZE_BYTES, "cases": out}

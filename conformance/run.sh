@@ -25,7 +25,8 @@ if [ ! -d "$suite/array_api_tests" ] || [ ! -d "$suite/array-api/spec" ]; then
   echo "conformance: $suite is not an array-api-tests checkout with its array-api spec" >&2
   exit 2
 fi
-cd "$suite" || exit 2
+suite_given=$(cd "$suite" && pwd -L)  # (absolute, through any symlink as given)
+cd "$suite" && cd "$(pwd -P)" || exit 2
 export ARRAY_API_TESTS_MODULE=dltensor ARRAY_API_TESTS_VERSION=2025.12
 export PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}"
 # On a GPU, expected failures that are the suite's, not dltensor's, are listed apart; and
@@ -34,12 +35,23 @@ xfails="$here/xfails.txt"
 case "${DLTENSOR_DEVICE:-cpu}" in cuda*|gpu*) xfails="$here/xfails-cuda.txt" ;; esac
 # The whole suite, unless test paths inside it are given (array_api_tests/test_x.py[::...]);
 # the path after --ignore or --deselect is none (the suite less it, not its meta_tests/ too)
+# (a test path given as ./array_api_tests/... or absolute, through the checkout's path as
+# given or its physical one, is taken relative to the checkout: pytest would collect a
+# symlinked checkout's conftest.py twice)
 targets=(array_api_tests/)
+args=()
 prev=
 for arg in "$@"; do
   case "$prev" in --ignore|--ignore-glob|--deselect) ;; *)
+    case "$arg" in
+      ./array_api_tests/?*) arg=${arg#./} ;;
+      "$suite_given"/array_api_tests/?*) arg=${arg#"$suite_given"/} ;;
+      "$PWD"/array_api_tests/?*) arg=${arg#"$PWD"/} ;;
+    esac
     case "$arg" in array_api_tests/?*) targets=() ;; esac ;; esac
+  args+=("$arg")
   prev=$arg
 done
 exec "${PYTHON:-python}" -m pytest ${targets[@]+"${targets[@]}"} -p no:cacheprovider -q --disable-warnings \
-  --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --rootdir=. --xfails-file="$xfails" -rfX "$@"
+  --disable-deadline --max-examples "${MAX_EXAMPLES:-100}" --rootdir=. --xfails-file="$xfails" -rfX \
+  ${args[@]+"${args[@]}"}

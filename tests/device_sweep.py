@@ -553,11 +553,13 @@ def _allowed(case: Case, want: Outcome, got: Outcome) -> tuple[Outcome, Outcome]
     return want._replace(value=w), got._replace(value=g)
 
 
-def sweep(seed: int, calls: int, device: str) -> list[str]:
-    """The differences found in ``calls`` random calls: one line each."""
+def sweep(seed: int, calls: int, device: str, found: list[str] | None = None,
+          echo: bool = False) -> list[str]:
+    """The differences found in ``calls`` random calls: one line each, added to ``found`` (a
+    sweep cut short keeps what it found there) and printed as found if ``echo``."""
     rng = random.Random(seed)
     functions = list(_functions())
-    found = []
+    found = [] if found is None else found
     for i in range(calls):
         # Random arguments make most calls errors (an int to exp, shapes that do not
         # broadcast): a call the CPU refuses is drawn again, up to 4 times, 3 times in 4, so
@@ -583,6 +585,8 @@ def sweep(seed: int, calls: int, device: str) -> list[str]:
             assert_same(case, want, got, device)
         except Exception as e:  # AssertionError: a difference; any other: a finding too
             found.append(f"{case.id}: {case.run.__doc__}: {type(e).__name__}: {e}"[:600])
+            if echo:
+                print(found[-1], flush=True)
     return found
 
 
@@ -593,11 +597,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="cuda:0")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
-    found = sweep(args.seed, args.calls, args.device)
-    print(f"{args.calls} calls on cpu and {args.device}, seed {args.seed}: "
-          f"{len(found)} differences")
-    print("\n".join(found))
-    return 1 if found else 0
+    found: list[str] = []
+    ran = f"{args.calls} calls"
+    print(f"sweeping: {ran} on cpu and {args.device}", flush=True)
+    try:
+        sweep(args.seed, args.calls, args.device, found, echo=True)
+    except KeyboardInterrupt:  # (.ci/gpu's deadline): the count of what was found so far
+        ran = f"interrupted: up to {args.calls} calls"
+    print(f"{ran} on cpu and {args.device}, seed {args.seed}: {len(found)} differences")
+    return 1 if found or ran != f"{args.calls} calls" else 0
 
 
 if __name__ == "__main__":

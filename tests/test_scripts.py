@@ -99,7 +99,7 @@ def test_gpu_checks_interrupt_a_step_again_when_its_sigint_was_lost(tmp_path):
     python.chmod(0o755)
     results = tmp_path / "results"
     done = _run(".ci/gpu", tmp_path, RESULTS=str(results), STEPS="environment",
-                DEADLINE_S="40", PYTHON=str(python))
+                DEADLINE_S="70", PYTHON=str(python))  # (35 s for the step, 35 kept back)
     summary = (results / "summary.txt").read_text().splitlines()
     assert "exit 124" in summary[0], done.stdout + done.stderr
     assert "stopped by the second SIGINT" in (results / "environment.log").read_text()
@@ -120,6 +120,23 @@ def test_gpu_prepare_needs_the_suite(tmp_path):
     for given in ({}, {"ARRAY_API_TESTS_DIR": str(tmp_path)}):
         done = _run(".ci/gpu-prepare", tmp_path, **given)
         assert done.returncode == 2 and "usage" in done.stderr
+
+
+def test_gpu_scripts_take_relative_paths_from_where_they_are_run(tmp_path):
+    # (both cd to the repository first: a relative suite was "usage", results went there)
+    suite = tmp_path / "aat"
+    (suite / "array-api" / "spec").mkdir(parents=True)
+    (suite / "array_api_tests").mkdir()
+    done = _run(".ci/gpu", tmp_path, RESULTS="res", STEPS="conformance",
+                ARRAY_API_TESTS_DIR="aat", PYTHON="false")
+    assert (tmp_path / "res" / "summary.txt").exists(), done.stdout + done.stderr
+    assert "not an array-api-tests checkout" not in (tmp_path / "res" / "conformance.log"
+                                                     ).read_text()
+    prepare = ROOT / ".ci" / "gpu-prepare"
+    done = subprocess.run(["bash", "-c", f'sed "s/^exclude=.*/exit 7/" "{prepare}" > p.sh && '
+                           'bash p.sh aat'],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 7, done.stdout + done.stderr  # (past its check of the suite)
 
 
 def test_conformance_xfails_hold_for_a_suite_inside_this_repository(tmp_path):
@@ -176,6 +193,17 @@ def test_conformance_runs_the_test_paths_it_is_given_alone(tmp_path):
                          env={**os.environ, "ARRAY_API_TESTS_DIR": str(suite)})
     assert one.returncode == 0 and "1 passed" in one.stdout and "failed" not in one.stdout, \
         one.stdout + one.stderr
+    # ... however the path is written: ./..., or absolute, through a symlink (with a space) to
+    # the checkout or not (./ ran the whole suite; a symlinked absolute path loaded its
+    # conftest.py twice)
+    (tmp_path / "a link").symlink_to(suite)
+    for checkout in (suite, tmp_path / "a link"):
+        for path in ("./array_api_tests/test_a.py", f"{checkout}/array_api_tests/test_a.py",
+                     f"{suite}/array_api_tests/test_a.py"):
+            one = subprocess.run(["bash", str(ROOT / "conformance/run.sh"), path],
+                                 capture_output=True, text=True, cwd=tmp_path, timeout=600,
+                                 env={**os.environ, "ARRAY_API_TESTS_DIR": str(checkout)})
+            assert one.returncode == 0 and "1 passed" in one.stdout, one.stdout + one.stderr
     # (a path after --ignore or --deselect, as pytest takes them, ran the checkout's own
     # meta_tests/ besides the suite: no test path is given)
     (suite / "meta_tests").mkdir()
@@ -247,3 +275,24 @@ def test_every_call_of_the_wide_benchmark_answers_as_numpy():
         got = calls._outcome("dltensor", dltensor, stmt, check)
         assert calls._same(got, want) is None, row
     assert len({row for row, _, _ in calls.CALLS}) == len(calls.CALLS) > 80
+
+
+def test_a_sweep_cut_short_says_what_it_found(tmp_path):
+    # (.ci/gpu's deadline interrupts it: it printed nothing but a traceback, its findings lost)
+    import signal
+    import time
+    sweep = subprocess.Popen([sys.executable, str(ROOT / "tests" / "device_sweep.py"),
+                              "--calls", "10000000", "--device", "cpu"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                 [str(ROOT), str(ROOT / "tests")])})
+    import selectors
+    ready = selectors.DefaultSelector()
+    ready.register(sweep.stdout, selectors.EVENT_READ)
+    if ready.select(timeout=120):  # (once into its loop: it says so first)
+        assert sweep.stdout.readline().startswith("sweeping: ")
+    time.sleep(1)
+    sweep.send_signal(signal.SIGINT)
+    out, err = sweep.communicate(timeout=60)
+    assert sweep.returncode == 1 and "Traceback" not in err, err
+    assert "interrupted: up to 10000000 calls on cpu and cpu, seed 0: 0 differences" in out, out

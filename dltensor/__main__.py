@@ -294,8 +294,9 @@ def _format_matrix(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the report (``--json`` prints the same facts as one JSON object)."""
+    script = os.path.basename(sys.argv[0])  # (dltensor-report, or python -m's __main__.py)
     parser = argparse.ArgumentParser(
-        prog="python -m dltensor",
+        prog="python -m dltensor" if script in ("__main__.py", "-c", "") else script,
         description="versions, devices, and a live hand-off matrix through dltensor")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args(argv)

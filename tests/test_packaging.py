@@ -27,11 +27,32 @@ def _venv(path: Path, *requirements: str, base: str = sys.executable,
     return python
 
 
+def _tracked_copy(dest: Path) -> Path:
+    """The project as git tracks it (the working tree's contents of its tracked files): a
+    wheel built from it cannot take a module left untracked, or a stale one from build/."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+    if files.returncode:  # (not a git checkout: the tests of an sdist)
+        shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+        return dest
+    for name in filter(None, files.stdout.decode().split("\0")):
+        if (ROOT / name).is_file():  # (not one deleted but not yet committed)
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
 def test_wheel_installs_in_a_fresh_venv_and_works(tmp_path):
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "--no-build-isolation", "-w", str(wheels), str(ROOT)], check=True)
+                    "--no-build-isolation", "-w", str(wheels),
+                    str(_tracked_copy(tmp_path / "src"))], check=True)
     (wheel,) = wheels.glob("dltensor-*.whl")
+    import zipfile
+    with zipfile.ZipFile(wheel) as z:  # (BSD-3-Clause asks the notice to go with it)
+        names = z.namelist()
+        metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
+    assert b"License-Expression: BSD-3-Clause" in metadata
     # Its runtime dependencies (numpy, array-api-compat) come from this interpreter's
     # site-packages, so the test needs no network; dltensor itself only from the wheel.
     python = _venv(tmp_path / "venv", "--no-deps", str(wheel), system_site_packages=True)

@@ -1076,11 +1076,11 @@ def test_asarray_copy_true_always_copies(source, kw):
 class _ReadOnlyExports:
     """A producer that marks every export read-only, its copies too, as JAX 0.12 does."""
 
-    def __init__(self, a):
-        self.a = a
+    def __init__(self, a, device=(1, 0)):
+        self.a, self.device = a, device
 
     def __dlpack_device__(self):
-        return (1, 0)
+        return self.device  # (another device's: its copies to the CPU, read-only too)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         out = (self.a.copy() if copy else self.a).view()
@@ -1096,6 +1096,9 @@ def test_a_copy_asked_for_is_writable_when_the_producer_marks_it_read_only(take)
     assert not x.read_only and x.data_ptr != a.ctypes.data  # ...but a copy is the caller's
     x[...] = 9
     assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
+    # ... a copy to the CPU from another device too (Metal here: its host copy, read-only)
+    x = take(_ReadOnlyExports(a, device=(8, 0)), device="cpu", copy=True)
+    assert not x.read_only and x.data_ptr != a.ctypes.data
 
 
 @pytest.mark.parametrize("take", [dltensor.asarray, dltensor.from_dlpack])

@@ -156,7 +156,13 @@ _WITHOUT_TORCH = [
         "dlpack/test_capsule.py::"
         "test_other_libraries_retyping_ctypes_pythonapi_does_not_break_dltensor",
         "test_main.py::test_data_pointer_asks_each_framework_and_numpy_for_the_rest",
-        "test_main.py::test_devices_and_imports_say_what_is_missing"))]
+        "test_main.py::test_devices_and_imports_say_what_is_missing",
+        "test_main.py::test_report_prints_versions_devices_and_a_zero_copy_matrix",
+        "test_main.py::test_json_report_has_the_same_facts",
+        "test_main.py::test_a_torch_that_fails_to_count_its_gpus_is_a_line_of_the_report",
+        "test_pickle.py::test_imported_and_strided_arrays_pickle",
+        "test_pickle.py::test_bfloat16_pickles_with_ml_dtypes",
+        "api/test_array_object.py::test_tolist_and_item_of_a_dtype_numpy_has_not_natively"))]
 # What the core suite needs besides numpy and array-api-compat, in a venv of its own.
 _TEST_NEEDS = ["pytest", "hypothesis", "psutil", "ml_dtypes", "array-api-strict"]
 

@@ -109,6 +109,8 @@ MALFORMED = {
         dict(data=2**64 - 4096, byte_offset=4090, shape=(2,), strides=(1,)), OUTSIDE),
     "a vector's stride spans past int64": (dict(shape=(3,), strides=(2**61,)), SPAN),
     "a vector's negative extent": (dict(shape=(-3,), strides=(1,)), "negative extent"),
+    # (the general path's bound, to the byte: 3 x 4 float32 ending one byte past the end)
+    "elements past the end of memory by one byte": (dict(data=2**64 - 47), OUTSIDE),
 }
 
 
@@ -191,6 +193,17 @@ VALID = {
     "0-d in the last bytes of memory": dict(data=2**64 - 4, shape=(), strides=()),
     "a 4-bit element in the last byte of memory": dict(data=2**64 - 1, dtype=(17, 4, 1),
                                                        shape=(1,), strides=(1,)),
+    # ... and on the general path (2-D: vectors take a path of their own)
+    "int64's largest element count, 2-D": dict(dtype=(0, 8, 1), shape=(I64_MAX, 1),
+                                               strides=(0, 0)),
+    "int64's largest byte span, 2-D": dict(data=4096, dtype=(0, 8, 1), shape=(2, 1),
+                                           strides=(I64_MAX, 1)),
+    "int64's largest span of 4-bit elements (a byte a stride), 2-D": dict(
+        data=4096, dtype=(0, 4, 1), shape=(2, 1), strides=(I64_MAX, 1)),
+    "no elements, NULL strides, int64's largest extent": dict(data=0, shape=(0, I64_MAX),
+                                                              strides=None),
+    "elements down to address 0 on a GPU (never read)": dict(data=32, device=(2, 0),
+                                                             shape=(3, 1), strides=(-4, 1)),
 }
 
 

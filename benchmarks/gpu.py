@@ -111,7 +111,7 @@ def run(settings: Settings, log=print) -> dict:
                 cell[n] = {"zero_copy": data_pointer(eval(stmt, env)) == data_pointer(env[source])}
                 timed[name] = (stmt, env)
             except Exception as e:
-                cell[n] = {"skip": reason(e)}
+                cell[n] = {"skip": reason(e), "failed": True}
         for name, seconds in time_many(timed, settings).items():
             handoffs[name][n]["s"] = seconds
     try:  # (dltensor's internals, named: a rename must not cost the section's other figures)

@@ -138,13 +138,13 @@ def report_memory(res: dict) -> list[tuple[str, str, bool | None]]:
             for name, c in res["cases"].items()]
     print(table([f"RSS added by a {res['size_bytes'] // MIB} MiB hand-off", "added"], rows))
     name = "200 MiB zero-copy import adds < 1 MiB RSS (worst dltensor case)"
-    # Blind unless the copy baseline shows its 200 MiB; a dltensor case that crashed fails
-    copied = res["cases"].get(memory.COPY_BASELINE, {}).get("bytes")
-    if copied is None or copied < res["size_bytes"] // 2:
-        return [(name, f"n/a (the copy baseline added {_mib(copied)})", None)]
+    # A dltensor case that crashed fails; else blind unless the copy baseline shows its 200 MiB
     failed = [n for n in memory.DLTENSOR_CASES if res["cases"][n].get("failed")]
     if failed:
         return [(name, f"{failed[0]} failed", False)]
+    copied = res["cases"].get(memory.COPY_BASELINE, {}).get("bytes")
+    if copied is None or copied < res["size_bytes"] // 2:
+        return [(name, f"n/a (the copy baseline added {_mib(copied)})", None)]
     worst = [res["cases"][n].get("bytes") for n in memory.DLTENSOR_CASES]
     worst = max((b for b in worst if b is not None), default=None)
     return [(name, "n/a" if worst is None else f"{worst / MIB:.2f} MiB",
@@ -226,8 +226,10 @@ def _ops_targets(res: dict) -> list[tuple[str, str, bool | None]]:
     calls = list(res["times"][small])
     d = [ops.overhead(res, small, c, "dltensor") for c in calls]
     st = [ops.overhead(res, small, c, "array_api_strict") for c in calls]
-    missing = sum(v is None for v in d)
-    note = f" ({missing} of {len(calls)} calls n/a)" if missing else ""
+    # (a call dltensor failed at any size fails all three: left out, the rest carry them)
+    missing = sum(any(res["times"][n][c].get("dltensor") is None for n in res["sizes"])
+                  for c in calls)
+    note = f" ({missing} of {len(calls)} calls failed)" if missing else ""
     g_d = geomean(d)
     pairs = [(a, b) for a, b in zip(d, st) if a is not None and b is not None]
     g_ratio = geomean([b / a for a, b in pairs]) if pairs else float("nan")
@@ -235,7 +237,7 @@ def _ops_targets(res: dict) -> list[tuple[str, str, bool | None]]:
     r_big = geomean([ops.time_ratio(res, big, c, "dltensor") for c in scaling])
     noise = geomean([max(r, 1 / r) for r in (ops.time_ratio(res, big, c, ops.AGAIN)
                                             for c in scaling) if r])
-    ok = lambda v, good: None if v != v else good(v)  # noqa: E731 (nan -> n/a)
+    ok = lambda v, good: False if missing else None if v != v else good(v)  # noqa: E731
     each_fast = sum(v is not None and v < 1e-6 for v in d)
     each_4x = sum(b / a >= 4 for a, b in pairs)
     # A dltensor call that failed fails both (left out, the rest would carry the geomean)
@@ -244,8 +246,8 @@ def _ops_targets(res: dict) -> list[tuple[str, str, bool | None]]:
          f"{us(g_d)} ({each_fast}/{len(calls)} calls < 1 us)" if g_d == g_d else "n/a",
          ok(g_d, lambda v: v < 1e-6 and not missing)),
         (f"op overhead >= 4x less than array_api_strict's on every call{note}",
-         f"{each_4x}/{len(calls)} calls >= 4x (geomean {ratio(g_ratio)})",
-         ok(g_ratio, lambda v: each_4x == len(calls))),
+         f"{each_4x}/{len(pairs)} calls >= 4x (geomean {ratio(g_ratio)})",
+         ok(g_ratio, lambda v: each_4x == len(pairs))),  # (a call strict failed: its own)
         (f"op time at {_size(big)} elems <= 1.05x numpy (geomean of the {len(scaling)} calls "
          f"doing O(n) work)", f"{ratio(r_big)} (numpy vs itself: {ratio(noise)})",
          ok(r_big, lambda v: v <= 1.05)),
@@ -300,19 +302,18 @@ def report_gpu(res: dict) -> list:
     smallest = [t for by_n in res["calls"].values() for n, t in by_n.items() if n == min(by_n)]
     extra = [t["dltensor"] - t["cupy"] for t in smallest
              if isinstance(t.get("dltensor"), float) and isinstance(t.get("cupy"), float)]
-    # (a size or call dltensor failed at fails the target: not dropped from the worst)
-    chain_failed = len(chain) < len(cells)
+    # (a size or call dltensor failed at fails the target, all of them too: not dropped)
+    chain_failed = sum(bool(c.get("failed")) for c in cells.values())
     calls_failed = sum(not isinstance(t.get("dltensor"), float) for t in smallest)
     over = max(extra, default=float("nan"))
     return [
         (f"{res['chain']} keeps the pointer, < 5 us (worst size)",
-         f"{us(worst)}, {'same pointer' if kept else 'COPIED'}"
-         + (f"; failed at {len(cells) - len(chain)} sizes" if chain_failed else "")
-         if chain else "n/a",
-         None if not chain else (kept and worst < 5e-6 and not chain_failed)),
+         f"failed at {chain_failed} sizes" if chain_failed else
+         f"{us(worst)}, {'same pointer' if kept else 'COPIED'}" if chain else "n/a",
+         False if chain_failed else None if not chain else kept and worst < 5e-6),
         ("per-call overhead over CuPy within 2 us (worst call, smallest size)",
-         us(over) + (f"; {calls_failed} calls failed" if calls_failed else "")
-         if extra else "n/a", None if not extra else over <= 2e-6 and not calls_failed),
+         f"{calls_failed} calls failed" if calls_failed else us(over) if extra else "n/a",
+         False if calls_failed else None if not extra else over <= 2e-6),
     ]
 
 

@@ -53,11 +53,13 @@ def _reason(e: BaseException) -> str:
 
 
 def _installed(name: str) -> bool:
-    """Whether a top-level module can be found, without importing it (a checkout counts)."""
+    """Whether a top-level module can be found, without importing it (a checkout counts; a
+    bare folder of that name, a namespace package to Python, does not)."""
     try:
-        return importlib.util.find_spec(name) is not None
+        spec = importlib.util.find_spec(name)
     except _FAULTS:  # (a module in sys.modules without __spec__, say)
         return name in sys.modules
+    return spec is not None and spec.origin is not None
 
 
 def versions() -> dict[str, str]:
@@ -104,8 +106,8 @@ def devices() -> list[str]:
         if not isinstance(torch, str):
             try:
                 n = torch.cuda.device_count() if torch.cuda.is_available() else 0
-                lines.extend(f"cuda:{i} (torch): {torch.cuda.get_device_name(i)}"
-                             for i in range(n))
+                lines += [f"cuda:{i} (torch): {torch.cuda.get_device_name(i)}"
+                          for i in range(n)]  # (all or none)
             except _FAULTS as e:
                 n = -1
                 lines.append(f"cuda (torch): no device ({_reason(e)})")
@@ -294,20 +296,24 @@ def _format_matrix(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the report (``--json`` prints the same facts as one JSON object)."""
-    script = os.path.basename(sys.argv[0])  # (dltensor-report, or python -m's __main__.py)
+    script = os.path.basename(sys.argv[0])  # (the entry point's, else python -m's)
     parser = argparse.ArgumentParser(
-        prog="python -m dltensor" if script in ("__main__.py", "-c", "") else script,
+        prog=script if script == "dltensor-report" else "python -m dltensor",
         description="versions, devices, and a live hand-off matrix through dltensor")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args(argv)
-    if hasattr(sys.stdout, "reconfigure"):  # (other libraries' errors may not be ASCII)
-        sys.stdout.reconfigure(errors="backslashreplace")
+    errors = getattr(sys.stdout, "errors", None)
+    if errors is not None:  # (other libraries' errors may not be ASCII)
+        sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
         _print(args.json)
         sys.stdout.flush()  # (here, not at exit, where a closed pipe prints a traceback)
     except BrokenPipeError:  # (`python -m dltensor | head -1`): quietly, as pip does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        if errors is not None and not sys.stdout.closed:  # (main() called in a program)
+            sys.stdout.reconfigure(errors=errors)  # type: ignore[union-attr]
     return 0
 
 

@@ -125,8 +125,10 @@ def as_device(device: object) -> Device:
 
 
 def _from_pair(pair: Any) -> Device:
-    # Two ints: Device()'s own forms ("cuda:1", None) and (2, None) are not DLPack pairs.
-    if isinstance(pair, tuple) and len(pair) == 2 and (isinstance(pair[0], str) or pair[1] is None):
+    # Two ints: Device()'s own forms ("cuda:1",), (2,), ("cuda:1", None) and (2, None) are
+    # not DLPack pairs (Device() checks the two are ints).
+    if not (isinstance(pair, tuple) and len(pair) == 2) or isinstance(pair[0], str) \
+            or pair[1] is None:
         raise TypeError(f"a device is a (device_type, device_id) pair of ints, not {pair!r}")
     return Device(*pair)
 

@@ -452,9 +452,12 @@ def _make_inplace(name: str, category: str, ufunc: str, fix: _Fix | None = None
             _refuse_dtype_change(name, FROM_NUMPY[_FLOAT64], self)
         ops = _operands(name, category, self, other, True)
         if ops is NotImplemented:
-            # Not Python's fallback to x = x op other: a Fraction's __rpow__ made a new array
-            # and rebound x (read-only or not), its memory never written
-            raise _type_error(name, category, other)
+            if isinstance(other, numbers.Number):
+                # Not Python's fallback, x = x op other: a Fraction's __rpow__ made a new
+                # array and rebound x (read-only or not), its memory never written. (Any
+                # other object's reflected operator is its own, as NumPy and PyTorch leave it.)
+                raise _type_error(name, category, other)
+            return ops
         a, b, rt, _ = ops
         if ufunc == "divide" and rt.kind in "iu":  # (integers divide into float64)
             rt = _FLOAT64
@@ -903,9 +906,8 @@ def _product_shape(s: tuple[int, ...], o: tuple[int, ...]) -> tuple[int, ...] | 
 
 
 def _imatmul_operator(self: ndarray, other: object, /) -> Any:
-    if not _matmul_other("__imatmul__", other):  # (never x = x @ other, as the others)
-        raise TypeError(f"__imatmul__ takes dltensor arrays, not {type_name(other)}; convert "
-                        "it with dltensor.asarray()")
+    if not _matmul_other("__imatmul__", other):
+        return NotImplemented
     o = cast(ndarray, other)
     rt = PROMOTION.get((self.dtype, o.dtype))
     if rt is not None and rt is not self.dtype:  # (the dtypes decide it: before the product)

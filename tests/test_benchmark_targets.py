@@ -75,7 +75,14 @@ def test_the_strict_ratio_holds_on_every_call_and_a_failed_call_fails():
     slow["sum(x)"] = (2 * US, 2 * US, 6 * US)
     assert R._ops_targets(_ops(slow))[1][2] is False
     failed = dict(good, call0=(1 * US, None, 2 * US))
-    assert [ok for _, _, ok in R._ops_targets(_ops(failed))][:2] == [False, False]
+    assert [ok for _, _, ok in R._ops_targets(_ops(failed))] == [False, False, False]
+    res = _ops(good)  # (failed at the large size only, or on every call)
+    res["times"][10**6]["call3"]["dltensor"] = None
+    assert [ok for _, _, ok in R._ops_targets(res)] == [False, False, False]
+    every = {c: (1 * US, None, 2 * US) for c in good}
+    assert [ok for _, _, ok in R._ops_targets(_ops(every))] == [False, False, False]
+    # (a call array-api-strict failed is its own: the ratio holds on the others)
+    assert R._ops_targets(_ops(dict(good, call0=(1 * US, 1.1 * US, None))))[1][2] is True
 
 
 def _memory(**cases):
@@ -91,6 +98,8 @@ def test_memory_fails_a_crashed_case_and_is_blind_without_its_baseline():
     assert R.report_memory(_memory(**{memory.DLTENSOR_CASES[0]: crashed}))[0][2] is False
     blind = _memory(**{memory.COPY_BASELINE: {"bytes": 0}})
     assert R.report_memory(blind)[0][2] is None
+    blind["cases"][memory.DLTENSOR_CASES[0]] = crashed
+    assert R.report_memory(blind)[0][2] is False
 
 
 def _gpu(chain_cells, call_cells):
@@ -102,8 +111,14 @@ def test_gpu_targets_fail_where_dltensor_raised():
     fine = {n: {"zero_copy": True, "s": 4 * US} for n in SIZES}
     call = {10: {"cupy": 10 * US, "dltensor": 11 * US}}
     assert [ok for _, _, ok in R.report_gpu(_gpu(fine, call))] == [True, True]
-    broken_chain = {**fine, 10**8: {"skip": "CUDARuntimeError"}}
+    failed = {"skip": "CUDARuntimeError", "failed": True}
+    broken_chain = {**fine, 10**8: failed}
     assert R.report_gpu(_gpu(broken_chain, call))[0][2] is False
+    assert R.report_gpu(_gpu({n: failed for n in SIZES}, call))[0][2] is False
+    no_torch_cuda = {n: {"skip": "torch without CUDA"} for n in SIZES}
+    assert R.report_gpu(_gpu(no_torch_cuda, call))[0][2] is None
+    all_failed = {10: {"cupy": 10 * US, "dltensor": "TypeError: boom"}}
+    assert R.report_gpu(_gpu(fine, all_failed))[1][2] is False
     broken_call = {10: {"cupy": 10 * US, "dltensor": "TypeError: boom"},
                    10**5: {"cupy": 10 * US, "dltensor": 11 * US}}
     res = _gpu(fine, call)

@@ -64,6 +64,10 @@ def test_a_pair_is_two_ints():
             dt.zeros(1, device=pair)
     with pytest.raises(TypeError, match="pair of ints"):
         as_device(Lying())
+    for said in ((2,), ("cuda:1",), [2, 0], (2, 0, 0), 2):  # (not a pair)
+        Lying.__dlpack_device__ = lambda self, said=said: said
+        with pytest.raises(TypeError):
+            as_device(Lying())
 
 
 def test_device_strings_are_checked():

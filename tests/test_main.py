@@ -143,6 +143,16 @@ def test_a_framework_without_from_dlpack_is_unavailable_not_a_crash(monkeypatch)
     assert list(result["matrix"]) == ["numpy"] and list(result["matrix"]["numpy"]) == ["numpy"]
 
 
+def test_a_bare_folder_named_like_a_framework_is_not_one(monkeypatch, tmp_path):
+    # (python -m puts the current directory on the path: a folder "cupy" there is a namespace
+    # package to find_spec, and the report said CuPy had no from_dlpack)
+    (tmp_path / "bare_fw_xyz").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(report.FRAMEWORKS, "bare",
+                        ("bare_fw_xyz", report.FRAMEWORKS["numpy"][1], lambda m: m.from_dlpack))
+    assert report.handoff_matrix(["bare"])["unavailable"] == {"bare": "not installed"}
+
+
 def test_a_framework_found_without_package_metadata_is_in_the_matrix(monkeypatch, tmp_path):
     # A checkout on the path has no dist-info: it is installed all the same
     (tmp_path / "checkout_fw_xyz.py").write_text("from numpy import from_dlpack, arange\n")

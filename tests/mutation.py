@@ -24,13 +24,16 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
         ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn,
         ast.NotIn: ast.In}
-Site = tuple[int, int, str, int]  # (line, column, kind, which operator of a chain)
+# (line, column, kind, which operator of a chain; for and/or, the column it ends at: a nested
+# `a and b or c` starts both at one column, and each is a mutant of its own)
+Site = tuple[int, int, str, int]
 
 
 def sites(tree: ast.AST) -> list[Site]:
@@ -40,7 +43,7 @@ def sites(tree: ast.AST) -> list[Site]:
             out += [(node.lineno, node.col_offset, "cmp", i)
                     for i, op in enumerate(node.ops) if type(op) in FLIP]
         elif isinstance(node, ast.BoolOp):
-            out.append((node.lineno, node.col_offset, "bool", 0))
+            out.append((node.lineno, node.col_offset, "bool", node.end_col_offset or 0))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             out.append((node.lineno, node.col_offset, "not", 0))
         elif isinstance(node, ast.Constant) and type(node.value) is int:
@@ -59,7 +62,7 @@ class _Mutate(ast.NodeTransformer):
             return node
         if kind == "cmp" and isinstance(node, ast.Compare):
             node.ops[i] = FLIP[type(node.ops[i])]()
-        elif kind == "bool" and isinstance(node, ast.BoolOp):
+        elif kind == "bool" and isinstance(node, ast.BoolOp) and node.end_col_offset == i:
             node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
         elif kind == "not" and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return node.operand
@@ -90,18 +93,34 @@ def main() -> None:
     survived: list[Site] = []
     lock = threading.Lock()
 
-    def work(w: int) -> None:
-        where = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"dltensor-mutant-{w}")
-        shutil.rmtree(where, ignore_errors=True)
+    def copy_of_the_repository() -> str:
+        # (a folder of its own: two runs at once shared one; docs/ too, which tests read)
+        where = tempfile.mkdtemp(prefix="dltensor-mutant-")
+        shutil.rmtree(where)
         shutil.copytree(ROOT, where, ignore=shutil.ignore_patterns(
-            ".git", "docs", "*.egg-info", "__pycache__", ".whl", ".aat"))
-        target = os.path.join(where, args.module)
+            ".git", "_build", "*.egg-info", "__pycache__", ".whl", ".aat"))
+        return where
+
+    def run(where: str, module_source: str) -> int:
+        with open(os.path.join(where, args.module), "w") as f:
+            f.write(module_source)
+        # (no bytecode: a mutant of the same size written in the same second took the last
+        # one's cached .pyc)
+        return subprocess.run(args.command, shell=True, cwd=where, capture_output=True,
+                              env=dict(os.environ, PYTHONPATH=where, PYTHONDONTWRITEBYTECODE="1"),
+                              timeout=1800).returncode
+
+    # The command must pass on the module unmutated (as unparsed): else every mutant "dies"
+    where = copy_of_the_repository()
+    baseline = run(where, ast.unparse(tree))
+    shutil.rmtree(where, ignore_errors=True)
+    if baseline:
+        sys.exit(f"the command fails (exit {baseline}) on the unmutated module: no count")
+
+    def work(w: int) -> None:
+        where = copy_of_the_repository()
         for site in todo[w::args.workers]:
-            with open(target, "w") as f:
-                f.write(ast.unparse(_Mutate(site).visit(copy.deepcopy(tree))))
-            r = subprocess.run(args.command, shell=True, cwd=where, capture_output=True,
-                               env=dict(os.environ, PYTHONPATH=where), timeout=1800)
-            if r.returncode == 0:
+            if run(where, ast.unparse(_Mutate(site).visit(copy.deepcopy(tree)))) == 0:
                 with lock:
                     survived.append(site)
                     print("SURVIVED", site, lines[site[0] - 1].strip()[:100], flush=True)

@@ -584,6 +584,19 @@ def test_dlpack_cpu_copy_is_flagged(cupy):
 
 
 @pytest.mark.skipif(N_GPUS < 2, reason="needs two GPUs")
+def test_the_interface_of_an_array_on_another_gpu_names_that_gpus_stream(cupy):
+    # CuPy's interface names the *current* GPU's current stream: read with cuda:0 current, a
+    # cuda:1 array's would tell a reader to order against cuda:0's work
+    x = dt.arange(4.0, device="cuda:1")
+    with cupy.cuda.Device(1):
+        stream = cupy.cuda.Stream(non_blocking=True)
+        with stream:
+            with cupy.cuda.Device(0):
+                assert x.__cuda_array_interface__["stream"] == stream.ptr
+    assert dt.zeros(0, device="cuda:1").__cuda_array_interface__["data"][0] == 0
+
+
+@pytest.mark.skipif(N_GPUS < 2, reason="needs two GPUs")
 def test_moves_between_gpus(cupy):
     a = dt.arange(8.0, device="cuda:0")
     b = a.to_device("cuda:1")

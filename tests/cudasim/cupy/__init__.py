@@ -220,6 +220,8 @@ class ndarray:
         if not any(isinstance(k, (_np.ndarray, list)) or k is Ellipsis for k in parts):
             key = (*parts, Ellipsis)  # (CuPy's x[0] is a 0-d view, written through)
         _departures.count_lone_mask(parts)
+        if any(isinstance(k, (_np.ndarray, list)) for k in parts):
+            _check_device([self])  # (index arrays and masks run kernels: take, scan)
         with _np.errstate(all="ignore"):
             r = self._a[_departures.wrapped_indices(key, self._a.shape)]
         at = [j for j, k in enumerate(parts) if isinstance(k, _np.ndarray) and
@@ -304,7 +306,10 @@ class ndarray:
             if name not in ("copy", "view", "get", "reshape", "transpose", "swapaxes", "ravel"):
                 _check_device([self])
             with _np.errstate(all="ignore"):
-                return _result(fn(*_unwrap(args), **_unwrap(kwargs)), self)
+                r = fn(*_unwrap(args), **_unwrap(kwargs))
+            if name in ("reshape", "ravel") and r.size and not _np.shares_memory(r, self._a):
+                _check_device([self])  # (a copy of a non-contiguous array: a kernel)
+            return _result(r, self)
         return method
 
     def view(self, dtype=None):
@@ -384,10 +389,12 @@ class ndarray:
     @property
     def __cuda_array_interface__(self):
         a = self._a
+        # As CuPy: the *current* GPU's current stream (a reader asks on the array's GPU, or
+        # orders against the wrong one), and no pointer for no elements
         return {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr,
-                "data": (a.__array_interface__["data"][0], False), "version": 3,
-                "strides": None if a.flags.c_contiguous else a.strides,
-                "stream": cuda.get_current_stream(self._dev).ptr or 1}
+                "data": (a.__array_interface__["data"][0] if a.size else 0, False),
+                "version": 3, "strides": None if a.flags.c_contiguous else a.strides,
+                "stream": cuda.get_current_stream().ptr or 1}
 
 
 def _take(a, indices, axis=None, out=None):

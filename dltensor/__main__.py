@@ -302,9 +302,10 @@ def main(argv: list[str] | None = None) -> int:
         description="versions, devices, and a live hand-off matrix through dltensor")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args(argv)
-    errors = getattr(sys.stdout, "errors", None)
+    out: Any = sys.stdout  # (a text file, or whatever a program put there)
+    errors = getattr(out, "errors", None) if hasattr(out, "reconfigure") else None
     if errors is not None:  # (other libraries' errors may not be ASCII)
-        sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        out.reconfigure(errors="backslashreplace")
     try:
         _print(args.json)
         sys.stdout.flush()  # (here, not at exit, where a closed pipe prints a traceback)
@@ -312,8 +313,8 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     finally:
-        if errors is not None and not sys.stdout.closed:  # (main() called in a program)
-            sys.stdout.reconfigure(errors=errors)  # type: ignore[union-attr]
+        if errors is not None and not out.closed:  # (main() called in a program)
+            out.reconfigure(errors=errors)
     return 0
 
 

@@ -252,14 +252,13 @@ def handoff_matrix(names: Iterable[str] | None = None) -> dict[str, Any]:
             unavailable[name] = mod
             continue
         try:
-            consumers[name] = from_dlpack(mod)  # (an old PyTorch or JAX has none)
+            consume = from_dlpack(mod)  # (an old PyTorch or JAX has none)
             arrays[name] = make(mod, _N)
+            consumers[name] = consume
         except _NoDevice as e:
             unavailable[name] = f"skipped, {e}"
         except _FAULTS as e:  # e.g. CuPy installed without a CUDA device
             unavailable[name] = _reason(e)
-        if name in unavailable:
-            consumers.pop(name, None)
     matrix: dict[str, dict[str, dict[str, Any]]] = {}
     for src in arrays:
         matrix[src] = {dst: _cell(arrays[src], consume) for dst, consume in consumers.items()}

@@ -96,8 +96,7 @@ def main() -> None:
     def copy_of_the_repository() -> str:
         # (a folder of its own: two runs at once shared one; docs/ too, which tests read)
         where = tempfile.mkdtemp(prefix="dltensor-mutant-")
-        shutil.rmtree(where)
-        shutil.copytree(ROOT, where, ignore=shutil.ignore_patterns(
+        shutil.copytree(ROOT, where, dirs_exist_ok=True, ignore=shutil.ignore_patterns(
             ".git", "_build", "*.egg-info", "__pycache__", ".whl", ".aat"))
         return where
 

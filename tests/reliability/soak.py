@@ -111,15 +111,12 @@ def verdict(figures: dict, parts: list[str], size: dict) -> list[str]:
         if not ok:
             failed.append(f"{name}: {why}")
 
-    got = {name: figures.get(name) for name in ("catalogue", "fuzz", "threads", "shutdown",
-                                                "round_trips_numpy", "round_trips_torch",
-                                                "torch_busy_pure", "torch_busy_dltensor")}
     expected = {"catalogue": ["catalogue"], "fuzz": ["fuzz"], "threads": ["threads"],
                 "leaks": ["round_trips_numpy", "round_trips_torch"],
                 "shutdown": ["shutdown", "torch_busy_pure", "torch_busy_dltensor"]}
     for part in parts:
         for name in expected[part]:
-            r = got[name]
+            r = figures.get(name)
             if r is None:
                 failed.append(f"{name}: did not run")
                 continue

@@ -67,9 +67,11 @@ def versions() -> dict[str, str]:
     out = {"python": platform.python_version(), "dltensor": dltensor.__version__}
     for name in _VERSIONED:
         if name in ("jax", "tensorflow", "torch", "cupy", "jaxlib") and name not in sys.modules:
-            # Importing these costs seconds; the version from the package metadata is free.
+            # Importing these costs seconds; the version from the package metadata is free
+            # (a checkout has none: imported, as the rest are).
             out[name] = _dist_version(name)
-            continue
+            if out[name] != "missing" or not _installed(name):
+                continue
         mod = _import(name)
         if isinstance(mod, str):  # absent, or there and broken: say which
             out[name] = f"fails to import ({mod})" if _installed(name) else "missing"
@@ -91,7 +93,7 @@ def _dist_version(name: str) -> str:
 def devices() -> list[str]:
     """Lines describing the devices dltensor can hold or compute on."""
     lines = ["cpu: NumPy computes here"]
-    cupy = _import("cupy") if _dist_version("cupy") != "missing" else "not installed"
+    cupy = _import("cupy") if _installed("cupy") else "not installed"
     if isinstance(cupy, str):
         lines.append(f"cuda (CuPy): {cupy}")
     else:
@@ -101,7 +103,7 @@ def devices() -> list[str]:
                 lines.append(f"cuda:{i} (CuPy): {name}")
         except Exception as e:
             lines.append(f"cuda (CuPy): no device ({type(e).__name__}: {e})")
-    if "torch" in sys.modules or _dist_version("torch") != "missing":
+    if "torch" in sys.modules or _installed("torch"):
         torch = _import("torch")
         if not isinstance(torch, str):
             try:

@@ -130,8 +130,29 @@ def test_devices_and_imports_say_what_is_missing():
     lines = report.devices()
     if not torch.cuda.is_available():
         assert f"cuda (torch {torch.__version__}): none visible" in lines
-    if report._dist_version("cupy") == "missing":
+    if not report._installed("cupy"):
         assert "cuda (CuPy): not installed" in lines
+
+
+def test_a_checkout_without_package_metadata_is_reported_as_what_it_is(monkeypatch, tmp_path):
+    # (devices() and versions() asked the package metadata, which a checkout lacks: a CuPy
+    # checkout that fails to import was "not installed", a working one "missing")
+    (tmp_path / "cupy.py").write_text("raise ImportError('libcuda.so.1: no such file')\n")
+    (tmp_path / "jaxlib.py").write_text("__version__ = '0.0.dev0'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("cupy", "jaxlib"):  # (set first, so that undoing takes the fakes out too)
+        monkeypatch.setitem(sys.modules, name, None)
+        monkeypatch.delitem(sys.modules, name)
+    from importlib import metadata
+
+    def no_metadata(dist):
+        raise metadata.PackageNotFoundError(dist)
+
+    monkeypatch.setattr(metadata, "version", no_metadata)
+    assert "cuda (CuPy): ImportError: libcuda.so.1: no such file" in report.devices()
+    found = report.versions()
+    assert found["jaxlib"] == "0.0.dev0"
+    assert found["cupy"] == "fails to import (ImportError: libcuda.so.1: no such file)"
 
 
 def test_a_framework_without_from_dlpack_is_unavailable_not_a_crash(monkeypatch):
